@@ -1,0 +1,136 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+/** The module a global (unbound) name belongs to, e.g. `Math.random` or the web `crypto`. */
+export const GLOBAL_SOURCE = '<global>';
+
+/**
+ * Where a callee or value comes from: the module it was imported from and the member path below
+ * the import. `import { v4 as uuidv4 } from 'uuid'` gives `{ source: 'uuid', path: ['v4'] }` for
+ * `uuidv4`; `import * as uuid from 'uuid'` gives the same for `uuid.v4`; a global such as
+ * `Math.random` gives `{ source: '<global>', path: ['Math', 'random'] }`.
+ */
+export interface ResolvedReference {
+  /** Module specifier without a `node:` prefix, or {@link GLOBAL_SOURCE}. */
+  readonly source: string;
+  /** Member path below the module; `['default']` is the default export itself. */
+  readonly path: readonly string[];
+}
+
+/** Strips the `node:` prefix so `node:crypto` and `crypto` compare equal. */
+export function normalizeModuleName(source: string): string {
+  return source.startsWith('node:') ? source.slice('node:'.length) : source;
+}
+
+/**
+ * Resolves an identifier or a static member chain (`a.b.c`) to the import or global it reads.
+ * Returns `undefined` for local values (parameters, locals) and for computed, non-literal members.
+ */
+export function resolveReference(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.Node,
+): ResolvedReference | undefined {
+  const chain = getMemberChain(node);
+  if (!chain) return undefined;
+  const [root, ...members] = chain;
+  if (!root) return undefined;
+  const variable = ASTUtils.findVariable(sourceCode.getScope(node), root.name);
+  if (!variable || variable.defs.length === 0) {
+    return { source: GLOBAL_SOURCE, path: [root.name, ...members] };
+  }
+  const origin = getBindingOrigin(variable.defs[0]);
+  if (!origin) return undefined;
+  return { source: origin.source, path: [...origin.path, ...members] };
+}
+
+/** `a.b['c']` → `[a, 'b', 'c']`; `undefined` when a link is computed from a non-literal. */
+export function getMemberChain(node: TSESTree.Node): [TSESTree.Identifier, ...string[]] | undefined {
+  if (node.type === AST_NODE_TYPES.Identifier) return [node];
+  if (node.type === AST_NODE_TYPES.ChainExpression) return getMemberChain(node.expression);
+  if (node.type === AST_NODE_TYPES.TSNonNullExpression) return getMemberChain(node.expression);
+  if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const property = getStaticPropertyName(node);
+  const object = getMemberChain(node.object);
+  if (property === undefined || !object) return undefined;
+  return [...object, property];
+}
+
+/** The name of `a.b` or `a['b']`; `undefined` for a computed, non-literal key. */
+export function getStaticPropertyName(node: TSESTree.MemberExpression): string | undefined {
+  if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;
+  if (node.property.type === AST_NODE_TYPES.Literal && typeof node.property.value === 'string') {
+    return node.property.value;
+  }
+  return undefined;
+}
+
+type Definition = TSESLint.Scope.Definition;
+
+/** The import (ESM or `require`) a variable was bound by, if any. */
+function getBindingOrigin(def: Definition | undefined): ResolvedReference | undefined {
+  if (!def) return undefined;
+  if (def.type === 'ImportBinding') return getImportOrigin(def.node);
+  if (def.type === 'Variable') return getRequireOrigin(def.node, def.name);
+  return undefined;
+}
+
+function getImportOrigin(
+  node: TSESTree.ImportSpecifier | TSESTree.ImportDefaultSpecifier | TSESTree.ImportNamespaceSpecifier | TSESTree.TSImportEqualsDeclaration,
+): ResolvedReference | undefined {
+  if (node.type === AST_NODE_TYPES.TSImportEqualsDeclaration) {
+    const ref = node.moduleReference;
+    if (ref.type !== AST_NODE_TYPES.TSExternalModuleReference) return undefined;
+    return literalSource(ref.expression, []);
+  }
+  const declaration = node.parent;
+  if (declaration.type !== AST_NODE_TYPES.ImportDeclaration) return undefined;
+  const source = normalizeModuleName(declaration.source.value);
+  if (node.type === AST_NODE_TYPES.ImportSpecifier) {
+    const imported = node.imported.type === AST_NODE_TYPES.Identifier ? node.imported.name : node.imported.value;
+    return { source, path: [imported] };
+  }
+  // Namespace and default imports both stand for the module object here: `uuid.v4` and
+  // `crypto.randomUUID` mean the same whichever form imported them.
+  return { source, path: [] };
+}
+
+/** `const x = require('m')`, `const { a: x } = require('m')`, `const x = require('m').a`. */
+function getRequireOrigin(declarator: TSESTree.VariableDeclarator, name: TSESTree.Identifier): ResolvedReference | undefined {
+  const init = declarator.init;
+  if (!init) return undefined;
+  const required = getRequiredModule(init);
+  if (!required) return undefined;
+  if (declarator.id.type === AST_NODE_TYPES.Identifier) return required;
+  if (declarator.id.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  for (const property of declarator.id.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.value !== name) continue;
+    if (property.key.type === AST_NODE_TYPES.Identifier) {
+      return { source: required.source, path: [...required.path, property.key.name] };
+    }
+  }
+  return undefined;
+}
+
+function getRequiredModule(node: TSESTree.Expression): ResolvedReference | undefined {
+  if (node.type === AST_NODE_TYPES.MemberExpression) {
+    const inner = getRequiredModule(node.object);
+    const property = getStaticPropertyName(node);
+    return inner && property !== undefined ? { source: inner.source, path: [...inner.path, property] } : undefined;
+  }
+  if (
+    node.type === AST_NODE_TYPES.CallExpression &&
+    node.callee.type === AST_NODE_TYPES.Identifier &&
+    node.callee.name === 'require' &&
+    node.arguments.length === 1
+  ) {
+    return literalSource(node.arguments[0], []);
+  }
+  return undefined;
+}
+
+function literalSource(node: TSESTree.Node | undefined, path: string[]): ResolvedReference | undefined {
+  if (node?.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') {
+    return { source: normalizeModuleName(node.value), path };
+  }
+  return undefined;
+}
