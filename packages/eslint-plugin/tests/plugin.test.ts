@@ -1,0 +1,65 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+import plugin from '../src/index.js';
+import { rules } from '../src/rules/index.js';
+
+const packageDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ruleFiles = readdirSync(path.join(packageDir, 'src/rules'))
+  .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
+  .map((file) => file.replace(/\.ts$/, ''))
+  .sort();
+
+describe('the plugin object', () => {
+  it('names itself with meta and a namespace', () => {
+    expect(plugin.meta).toMatchObject({ name: '@retrysafe/eslint-plugin', namespace: '@retrysafe' });
+    expect(plugin.meta.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('registers every rule file, sorted by id', () => {
+    expect(Object.keys(rules)).toEqual(ruleFiles);
+    expect(ruleFiles.length).toBeGreaterThan(0);
+  });
+
+  it.each(ruleFiles)('%s has a doc and a test', (id) => {
+    expect(existsSync(path.join(packageDir, 'docs/rules', `${id}.md`))).toBe(true);
+    expect(existsSync(path.join(packageDir, 'tests/rules', `${id}.test.ts`))).toBe(true);
+  });
+
+  it.each(ruleFiles)('%s describes itself as Enforce, Require or Disallow', (id) => {
+    const rule = rules[id as keyof typeof rules] as { meta: { docs?: { description?: string } } };
+    expect(rule.meta.docs?.description).toMatch(/^(Enforce|Require|Disallow) /);
+  });
+});
+
+describe('configs generated from rule metadata', () => {
+  type Docs = { recommended?: string; requiresTypeChecking?: boolean };
+  const docsOf = (id: string): Docs =>
+    ((rules as Record<string, { meta: { docs?: Docs } }>)[id]?.meta.docs ?? {});
+
+  it('recommended turns on every recommended rule that needs no types, as errors', () => {
+    const expected = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended' && !docsOf(id).requiresTypeChecking);
+    expect(plugin.configs.recommended.rules).toEqual(Object.fromEntries(expected.map((id) => [`@retrysafe/${id}`, 'error'])));
+    expect(expected).toEqual(expect.arrayContaining(['no-random-key', 'require-retry-policy']));
+  });
+
+  it('strict turns on every rule that needs no types', () => {
+    const expected = ruleFiles.filter((id) => docsOf(id).recommended !== undefined && !docsOf(id).requiresTypeChecking);
+    expect(Object.keys(plugin.configs.strict.rules ?? {})).toEqual(expected.map((id) => `@retrysafe/${id}`));
+  });
+
+  it('recommended-type-checked adds the type-aware rules and the project service', () => {
+    const expected = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended');
+    expect(Object.keys(plugin.configs['recommended-type-checked'].rules ?? {})).toEqual(expected.map((id) => `@retrysafe/${id}`));
+    expect(plugin.configs['recommended-type-checked'].languageOptions?.parserOptions).toMatchObject({ projectService: true });
+  });
+
+  it('lints JavaScript as well as TypeScript files', () => {
+    for (const config of Object.values(plugin.configs)) {
+      expect(config.files).toEqual(['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}']);
+      expect(config.plugins?.['@retrysafe']).toBe(plugin);
+    }
+  });
+});
