@@ -1,0 +1,151 @@
+/**
+ * The claim decision every store applies, as one pure function, plus the record transitions
+ * (`completeRecord`, `releaseRecord`, `renewRecord`). Stores that read-then-write (memory, SQLite
+ * inside a write transaction, Redis through compare-and-set) call these; the PostgreSQL store
+ * mirrors `decideClaim` in one `INSERT ... ON CONFLICT` statement.
+ *
+ * This module imports no driver, so a backend written outside this package can use it too.
+ *
+ * @module
+ */
+import type { AttemptError, ClaimRequest, ClaimResult, CompleteRequest, DedupRecord } from './types.js';
+
+/** The history keeps the most recent failures only, so a record stays small. */
+export const MAX_ERROR_HISTORY = 20;
+/** Longest error message kept in the history. */
+export const MAX_ERROR_MESSAGE_LENGTH = 1000;
+
+/** What a store must do after `decideClaim`: nothing, insert a new record, or replace `existing`. */
+export type ClaimWrite = 'none' | 'insert' | 'replace';
+
+/**
+ * Decide a claim against the record as it stands (`undefined` when absent).
+ *
+ * In order: an absent or expired record is created fresh (attempt 1); a different fingerprint is
+ * a mismatch (whatever the status: the key is bound to the first input, as in Stripe and the
+ * IETF draft); a completed record is replayed; a live lock is a concurrent call; a free record
+ * (released after a failure, or its lock lapsed because the holder died) is reclaimed as the
+ * next attempt unless `maxAttempts` is used up.
+ */
+export function decideClaim(
+  existing: DedupRecord | undefined,
+  request: ClaimRequest,
+): { readonly result: ClaimResult; readonly write: ClaimWrite } {
+  const { now } = request;
+  if (existing === undefined || existing.expiresAt <= now) {
+    const record = freshRecord(request);
+    return { result: { outcome: 'claimed', reclaimed: false, record }, write: existing ? 'replace' : 'insert' };
+  }
+  if (existing.fingerprint !== request.fingerprint) {
+    return { result: { outcome: 'mismatch', record: existing }, write: 'none' };
+  }
+  if (existing.status === 'completed') {
+    return { result: { outcome: 'completed', record: existing }, write: 'none' };
+  }
+  if (isLocked(existing, now)) {
+    return { result: { outcome: 'in_progress', record: existing }, write: 'none' };
+  }
+  if (existing.attempts >= request.maxAttempts) {
+    return { result: { outcome: 'exhausted', record: existing }, write: 'none' };
+  }
+  const lapsed: AttemptError[] =
+    existing.owner !== undefined
+      ? [
+          {
+            attempt: existing.attempts,
+            at: now,
+            name: 'LockExpired',
+            message:
+              'The lock expired before the attempt recorded an outcome (its process stopped or stalled); ' +
+              'the effect may or may not have happened, so the key is passed downstream again.',
+          },
+        ]
+      : [];
+  const record: DedupRecord = {
+    ...existing,
+    status: 'in_progress',
+    result: undefined,
+    resultError: undefined,
+    errors: trimHistory([...existing.errors, ...lapsed]),
+    attempts: existing.attempts + 1,
+    updatedAt: now,
+    expiresAt: now + request.ttlMs,
+    lockExpiresAt: now + request.lockMs,
+    owner: request.owner,
+  };
+  return { result: { outcome: 'claimed', reclaimed: true, record }, write: 'replace' };
+}
+
+/** True while someone holds the record's lock. */
+export function isLocked(record: DedupRecord, now: number): boolean {
+  return record.owner !== undefined && record.lockExpiresAt !== undefined && record.lockExpiresAt > now;
+}
+
+/** True when `held`'s holder still owns `current` (same claim, still in progress). */
+export function stillHeld(current: DedupRecord | undefined, held: DedupRecord): current is DedupRecord {
+  return (
+    current !== undefined &&
+    current.status === 'in_progress' &&
+    held.owner !== undefined &&
+    current.owner === held.owner
+  );
+}
+
+/** The record after its effect completed. */
+export function completeRecord(current: DedupRecord, request: CompleteRequest): DedupRecord {
+  return {
+    ...current,
+    status: 'completed',
+    result: request.result,
+    resultError: request.resultError,
+    updatedAt: request.now,
+    expiresAt: request.now + request.ttlMs,
+    lockExpiresAt: undefined,
+    owner: undefined,
+  };
+}
+
+/** The record after its effect failed: lock released, error kept. */
+export function releaseRecord(current: DedupRecord, now: number, error: AttemptError): DedupRecord {
+  return {
+    ...current,
+    errors: trimHistory([...current.errors, error]),
+    updatedAt: now,
+    lockExpiresAt: undefined,
+    owner: undefined,
+  };
+}
+
+/** The record with its lock extended. */
+export function renewRecord(current: DedupRecord, now: number, lockMs: number): DedupRecord {
+  return { ...current, updatedAt: now, lockExpiresAt: now + lockMs };
+}
+
+/** Bound the history and each message so a record stays small whatever the tool throws. */
+export function trimHistory(errors: readonly AttemptError[]): AttemptError[] {
+  return errors.slice(-MAX_ERROR_HISTORY).map((e) =>
+    e.message.length > MAX_ERROR_MESSAGE_LENGTH
+      ? { ...e, message: `${e.message.slice(0, MAX_ERROR_MESSAGE_LENGTH - 1)}…` }
+      : e,
+  );
+}
+
+function freshRecord(request: ClaimRequest): DedupRecord {
+  const { namespace, tool, key, fingerprint, now } = request;
+  return {
+    namespace,
+    tool,
+    key,
+    fingerprint,
+    status: 'in_progress',
+    result: undefined,
+    resultError: undefined,
+    errors: [],
+    attempts: 1,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now + request.ttlMs,
+    lockExpiresAt: now + request.lockMs,
+    owner: request.owner,
+  };
+}
