@@ -1,0 +1,123 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { createRule } from '../util/createRule.js';
+import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from '../util/toolRecognisers.js';
+import {
+  createToolRecogniser,
+  findPolicyProperty,
+  findProperty,
+  getToolLocation,
+  hasSpread,
+  isDeclarePolicyCall,
+  toolFactoriesSchema,
+  toolLabel,
+} from '../util/toolRecognisers.js';
+
+export type Options = [{ toolFactories?: ToolFactory[] }];
+export type MessageIds = 'incompleteAnnotations' | 'incompletePolicy' | 'missingPolicy';
+
+const DECLARE_POLICY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
+const REMEDIES: Record<ToolFramework, string> = {
+  retrysafe: 'Add `sideEffects`, `idempotent` and `retry` to its definition.',
+  custom: `Add \`sideEffects\`, \`idempotent\` and \`retry\` to its definition, or ${DECLARE_POLICY.charAt(0).toLowerCase()}${DECLARE_POLICY.slice(1)}`,
+  mcp: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.',
+  'mcp-low-level':
+    'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.',
+  'ai-sdk': DECLARE_POLICY,
+  'openai-agents': DECLARE_POLICY,
+  langchain: `${DECLARE_POLICY.slice(0, -1)}, or add \`metadata: { retrysafe: {...} }\`.`,
+};
+
+export default createRule<Options, MessageIds>({
+  name: 'require-retry-policy',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require every agent tool definition to declare its retry policy',
+      recommended: 'recommended',
+      requiresTypeChecking: false,
+    },
+    messages: {
+      missingPolicy:
+        '{{tool}} declares no retry policy: a repeated call (transport retry, loop retry, resumed run) cannot be judged safe or unsafe. {{remedy}}',
+      incompletePolicy:
+        '{{tool}} declares a retry policy without {{missing}}: a repeated call (transport retry, loop retry, resumed run) cannot be judged safe or unsafe. Add {{missing}}.',
+      incompleteAnnotations:
+        '{{tool}} annotations leave {{missing}} unstated, and the MCP defaults (destructive, not idempotent) are guesses, not a declaration: a client cannot judge whether to retry. State {{missing}}, or `readOnlyHint: true` for a read-only tool.',
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: { toolFactories: toolFactoriesSchema },
+      },
+    ],
+    defaultOptions: [{ toolFactories: [] }],
+  },
+  create(context, [{ toolFactories }]) {
+    const recogniser = createToolRecogniser(context.sourceCode, { toolFactories: toolFactories ?? [] });
+
+    function check(tool: ToolDefinition): void {
+      const label = toolLabel(tool);
+      if (tool.policy) {
+        const missing = missingPolicyFields(context.sourceCode, tool.policy);
+        if (missing.length > 0) {
+          // defineTool's policy is its whole config: point at the call, as for a missing policy.
+          const loc = tool.policy.via === 'defineTool' ? getToolLocation(tool) : tool.policy.node.loc;
+          context.report({ loc, messageId: 'incompletePolicy', data: { tool: label, missing: formatList(missing) } });
+        }
+        return;
+      }
+      if (tool.framework === 'mcp' || tool.framework === 'mcp-low-level') {
+        if (tool.annotationsNode) {
+          const missing = missingAnnotations(tool);
+          if (missing.length > 0) {
+            context.report({ node: tool.annotationsNode, messageId: 'incompleteAnnotations', data: { tool: label, missing: formatList(missing) } });
+          }
+          return;
+        }
+      }
+      // A config that is not visible (a variable from elsewhere) may well declare everything.
+      if (!tool.config && tool.framework === 'retrysafe') return;
+      context.report({ loc: getToolLocation(tool), messageId: 'missingPolicy', data: { tool: label, remedy: REMEDIES[tool.framework] } });
+    }
+
+    const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
+      for (const tool of recogniser.definitionsAt(node)) check(tool);
+    };
+    return { CallExpression: visit, NewExpression: visit };
+  },
+});
+
+/** The policy fields a visible policy object leaves out; none when it spreads another object. */
+function missingPolicyFields(sourceCode: Readonly<TSESLint.SourceCode>, policy: PolicyDeclaration): string[] {
+  const object = policy.object;
+  if (!object) {
+    // `declarePolicy(tool)` with no policy at all; a policy from elsewhere gets the benefit of the doubt.
+    const bare = policy.node.type === AST_NODE_TYPES.CallExpression && isDeclarePolicyCall(sourceCode, policy.node);
+    return bare ? ['a policy argument'] : [];
+  }
+  if (hasSpread(object)) return [];
+  const snake = policy.via !== 'defineTool' && !findProperty(object, 'sideEffects');
+  return (['sideEffects', 'idempotent', 'retry'] as const)
+    .filter((field) => !findPolicyProperty(object, field))
+    .map((field) => `\`${field === 'sideEffects' && snake ? 'side_effects' : field}\``);
+}
+
+/**
+ * MCP hints that count as a declaration: `readOnlyHint: true` alone (a read is naturally
+ * idempotent), or both `destructiveHint` and `idempotentHint` stated. Unknown values are given the
+ * benefit of the doubt.
+ */
+function missingAnnotations(tool: ToolDefinition): string[] {
+  const annotations = tool.annotations;
+  if (!annotations || hasSpread(annotations)) return [];
+  const readOnly = findProperty(annotations, 'readOnlyHint')?.value;
+  if (readOnly && !(readOnly.type === AST_NODE_TYPES.Literal && readOnly.value === false)) return [];
+  return ['destructiveHint', 'idempotentHint'].filter((hint) => !findProperty(annotations, hint)).map((hint) => `\`${hint}\``);
+}
+
+function formatList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}

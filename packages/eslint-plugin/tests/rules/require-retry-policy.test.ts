@@ -1,0 +1,623 @@
+import { RuleTester } from '@typescript-eslint/rule-tester';
+
+import rule from '../../src/rules/require-retry-policy.js';
+
+// Sources are flush left so that the line and column in each case read straight off the code.
+// Cases B08, B10, B11, B12, B13 and B15 are the files in /work/shared/cases, verbatim.
+const ruleTester = new RuleTester();
+
+const B08 = `// B08 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: the tool call id looks like a natural dedup key, but the model issues a new one on every
+// turn, so a re-planned or retried call arrives with a fresh id and the refund runs again.
+// (Reported against the Python SDK; reproduced here with the JS SDK's equivalent field.)
+// VERDICT: R1 flags the idempotencyKey line (per-call id from details.toolCall.callId).
+//          R2 flags tool({...}): a refund tool with no side-effect / idempotency / retry declaration.
+import { tool } from '@openai/agents';
+import { z } from 'zod';
+
+declare function refundOrder(orderId: string, cents: number, opts: { idempotencyKey: string }): Promise<string>;
+
+export const refundTool = tool({ // EXPECT: R2
+  name: 'refund_order',
+  description: 'Refund part of an order',
+  parameters: z.object({ orderId: z.string(), cents: z.number().int() }),
+  async execute({ orderId, cents }, _ctx, details) {
+    const callId = details!.toolCall!.callId;
+    return refundOrder(orderId, cents, { idempotencyKey: callId }); // EXPECT: R1
+  },
+});
+`;
+
+const B10 = `// B10 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: a retried send_message tool call delivered two emails. The proposed fix adds an optional
+// idempotencyKey input and generates one when the caller leaves it out. A key generated inside the
+// handler is new on every agent-level re-call, so the case the issue reports is still not covered.
+// VERDICT: R1 flags the header line (source: \`?? randomUUID()\` fallback inside the tool handler).
+//          R2 passes: annotations are declared.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+
+declare const server: McpServer;
+declare function sendMessage(inbox: string, to: string[], text: string, headers: Record<string, string>): Promise<{ messageId: string }>;
+
+server.registerTool('send_message', {
+  description: 'Send an email from an inbox',
+  inputSchema: { inboxId: z.string(), to: z.array(z.string()), text: z.string(), idempotencyKey: z.string().optional() },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+}, async ({ inboxId, to, text, idempotencyKey }) => {
+  const key = idempotencyKey ?? randomUUID();
+  const res = await sendMessage(inboxId, to, text, { 'Idempotency-Key': key }); // EXPECT: R1
+  return { content: [{ type: 'text', text: res.messageId }] };
+});
+`;
+
+const B11 = `// B11 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: send_email takes no input that could mark two attempts as the same send, and the mailer
+// is called without a Message-ID, so it generates a random one per attempt. A client timeout plus a
+// retry delivers two identical emails, and the audit log, written after the send, records both.
+// VERDICT: R2 flags registerTool(...): a tool that sends mail declares no annotations / side effects /
+//          retry policy. (R1 has nothing to flag: no key is built at all.)
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import nodemailer from 'nodemailer';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'email', version: '1.0.0' });
+const smtp = nodemailer.createTransport({ host: 'smtp.example.test', port: 587 });
+
+server.registerTool( // EXPECT: R2
+  'send_email',
+  { description: 'Send an email', inputSchema: { to: z.string(), subject: z.string(), body: z.string() } },
+  async ({ to, subject, body }) => {
+    const info = await smtp.sendMail({ from: 'agent@example.test', to, subject, text: body });
+    return { content: [{ type: 'text', text: \`sent \${info.messageId}\` }] };
+  },
+);
+`;
+
+const B12 = `// B12 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: MCP annotations were applied in bulk and a create tool was marked idempotentHint: true.
+// The reviewer pointed out that the server assigns the id, so each call creates another automation,
+// unlike update_automation, which takes an id. A client that trusts the hint and retries makes duplicates.
+// VERDICT: R2 flags the create_automation annotations (claims idempotent, but the tool creates a
+//          server-assigned resource and takes no key/id input). Heuristic: warn level.
+//          update_automation (keyed by automationId) must NOT be flagged.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+declare const server: McpServer;
+declare function createAutomation(config: unknown): Promise<{ id: string }>;
+declare function replaceAutomation(id: string, config: unknown): Promise<void>;
+
+server.registerTool('create_automation', {
+  description: 'Create an automation; the id is assigned by the server',
+  inputSchema: { config: z.record(z.unknown()) },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }, // EXPECT: R2
+}, async ({ config }) => ({ content: [{ type: 'text', text: (await createAutomation(config)).id }] }));
+
+server.registerTool('update_automation', {
+  description: 'Replace an automation by id',
+  inputSchema: { automationId: z.string(), config: z.record(z.unknown()) },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }, // EXPECT: none
+}, async ({ automationId, config }) => { await replaceAutomation(automationId, config); return { content: [] }; });
+`;
+
+// B13 rewritten with @retrysafe/spec, as the cases README asks: the declaration is complete (and
+// contradictory, which is no-unsafe-retry-policy's business and a tsc error), so nothing is missing.
+const B13_SPEC = `import { defineTool } from '@retrysafe/spec';
+
+declare function smtpSend(to: string, subject: string, body: string): Promise<void>;
+
+export const sendEmail = defineTool({
+  name: 'send_email',
+  sideEffects: 'message_out',
+  idempotent: false,
+  retry: 'safe',
+  maxAttempts: 3,
+  async execute({ to, subject, body }: { to: string; subject: string; body: string }) {
+    await smtpSend(to, subject, body);
+    return { sent: true };
+  },
+});
+`;
+
+const B15 = `// B15 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: Trigger.dev idempotency keys dedupe trigger() calls only. A Stripe call inside run()
+// executes again on every retry unless Stripe gets its own key. The docs now key the provider call
+// on ctx.run.id, which stays the same across every attempt of a run.
+// VERDICT: must NOT flag. The key is derived from the durable run id. Per-attempt variants (randomUUID(),
+//          Date.now(), ctx.attempt.number) in the same place would be R1.
+import { task } from '@trigger.dev/sdk';
+import Stripe from 'stripe';
+
+const stripe = new Stripe(process.env.STRIPE_SECRET_KEY ?? '');
+
+export const refundOrder = task({
+  id: 'refund-order',
+  retry: { maxAttempts: 3 },
+  run: async (payload: { paymentIntentId: string; amount: number }, { ctx }) => {
+    const refund = await stripe.refunds.create(
+      { payment_intent: payload.paymentIntentId, amount: payload.amount },
+      { idempotencyKey: \`refund-\${ctx.run.id}\` }, // EXPECT: none
+    );
+    return { refundId: refund.id };
+  },
+});
+`;
+
+ruleTester.run('require-retry-policy', rule, {
+  valid: [
+    // --- cases from real failures ---
+    { name: 'B10.ts: MCP annotations state every hint, so R2 passes', code: B10 },
+    { name: 'B12.ts: both tools state destructiveHint and idempotentHint (the lie is no-unsafe-retry-policy’s)', code: B12 },
+    { name: 'B13.ts (as @retrysafe/spec defineTool): the policy is declared', code: B13_SPEC },
+    { name: 'B15.ts: trigger.dev task({ retry }) is not an agent tool', code: B15 },
+
+    // --- @retrysafe/spec defineTool ---
+    {
+      name: 'defineTool with side effects, idempotency and retry',
+      code: `import { defineTool, key } from '@retrysafe/spec';
+export const issueRefund = defineTool({
+  name: 'issue_refund',
+  sideEffects: 'money_out',
+  idempotent: 'with_key',
+  retry: 'safe_with_same_key',
+  maxAttempts: 1,
+  key: ({ run, input }) => key\`\${run.id}:\${input.orderId}:refund\`,
+  execute: async (input, { key }) => payments.refund(input, { idempotencyKey: key }),
+});`,
+    },
+    {
+      name: 'defineTool config spreading shared fields may declare them',
+      code: `import { defineTool } from '@retrysafe/spec';
+const base = makeBase();
+export const t = defineTool({ ...base, name: 'search_orders', execute: async () => [] });`,
+    },
+    {
+      name: 'defineTool config from another module is not judged',
+      code: `import { defineTool } from '@retrysafe/spec';
+import { searchOrdersConfig } from './config';
+export const t = defineTool(searchOrdersConfig);`,
+    },
+    {
+      name: 'defineTool config held in a const is followed',
+      code: `import { defineTool } from '@retrysafe/spec';
+const config = { name: 'search_orders', sideEffects: 'none', idempotent: true, retry: 'safe', execute: async () => [] } as const;
+export const t = defineTool(config);`,
+    },
+
+    // --- MCP high-level server ---
+    {
+      name: 'MCP registerTool: readOnlyHint: true alone declares a read',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('get_order', { description: 'Get an order', annotations: { readOnlyHint: true } }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP registerTool: _meta.retrysafe declares a full policy',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('issue_refund', {
+  description: 'Refund an order',
+  _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1 } },
+}, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP registerTool: annotations held in a const',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
+declare const server: McpServer;
+server.registerTool('set_status', { annotations: WRITE }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP registerTool: annotations imported from elsewhere are not judged',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WRITE } from './hints';
+declare const server: McpServer;
+server.registerTool('set_status', { annotations: WRITE }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP v2 (@modelcontextprotocol/server) registerTool with hints',
+      code: `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('set_status', {
+  annotations: { destructiveHint: false, idempotentHint: true },
+}, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP server.tool(name, description, schema, annotations, cb)',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('set_status', 'Set the status', { id: z.string() }, { destructiveHint: false, idempotentHint: true }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP server.tool(name, annotations, cb): a hints-only object is annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('list_orders', { readOnlyHint: true }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'MCP registerTool wrapped in declarePolicy',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { declarePolicy } from '@retrysafe/spec';
+declare const server: McpServer;
+declarePolicy(server.registerTool('get_order', {}, async () => ({ content: [] })), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
+    },
+
+    // --- MCP low-level server ---
+    {
+      name: 'MCP low-level: inline tool objects with hints',
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    { name: 'search', description: 'Search', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+    { name: 'archive', description: 'Archive', inputSchema: { type: 'object' }, annotations: { destructiveHint: true, idempotentHint: true } },
+  ],
+}));`,
+    },
+    {
+      name: 'MCP low-level: const tool objects referenced from the handler, with hints',
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+const listChannelsTool: Tool = { name: 'list_channels', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
+const TOOLS = [listChannelsTool];
+declare const server: Server;
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  return { tools: TOOLS };
+});`,
+    },
+    {
+      name: 'a tools/list handler in a file without MCP imports is not recognised by its schema identifier',
+      code: `declare const server: { setRequestHandler(a: unknown, b: unknown): void };
+declare const ListToolsRequestSchema: unknown;
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'x', inputSchema: {} }] }));`,
+    },
+
+    // --- Vercel AI SDK ---
+    {
+      name: 'AI SDK tool wrapped in declarePolicy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import { z } from 'zod';
+export const weather = declarePolicy(
+  tool({ description: 'Get the weather', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => city }),
+  { side_effects: 'none', idempotent: true, retry: 'safe' },
+);`,
+    },
+    {
+      name: 'AI SDK tool assigned to a const that is passed to declarePolicy later in the file',
+      code: `import { tool as aiTool } from 'ai';
+import * as retrysafe from '@retrysafe/spec';
+const sendInvoice = aiTool({ description: 'Send an invoice', inputSchema: schema, execute: async () => 'ok' });
+retrysafe.declarePolicy(sendInvoice, { sideEffects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
+export const tools = { sendInvoice };`,
+    },
+    {
+      name: 'AI SDK tool whose policy is a shared const',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import { READS } from './policies';
+export const tools = { weather: declarePolicy(tool({ description: 'Weather', inputSchema: s, execute }), READS) };`,
+    },
+
+    // --- OpenAI Agents ---
+    {
+      name: 'OpenAI Agents tool wrapped in declarePolicy (agents-core)',
+      code: `import { tool } from '@openai/agents-core';
+import { declarePolicy } from '@retrysafe/spec';
+export const refund = declarePolicy(tool({ name: 'refund_order', description: 'Refund', parameters: p, execute }), {
+  side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1,
+} satisfies Record<string, unknown>);`,
+    },
+
+    // --- LangChain ---
+    {
+      name: 'LangChain tool(fn, { metadata: { retrysafe } })',
+      code: `import { tool } from '@langchain/core/tools';
+export const search = tool(async ({ q }) => q, {
+  name: 'search_docs',
+  description: 'Search the docs',
+  schema: s,
+  metadata: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } },
+});`,
+    },
+    {
+      name: 'LangChain new DynamicStructuredTool with metadata.retrysafe',
+      code: `import { DynamicStructuredTool } from '@langchain/core/tools';
+export const t = new DynamicStructuredTool({
+  name: 'search_docs', description: 'Search', schema: s, func: async () => '',
+  metadata: { owner: 'docs', retrysafe: { sideEffects: 'none', idempotent: true, retry: 'safe' } },
+});`,
+    },
+    {
+      name: 'LangChain DynamicTool wrapped in declarePolicy',
+      code: `import { DynamicTool } from 'langchain/tools';
+import { declarePolicy } from '@retrysafe/spec';
+export const t = declarePolicy(new DynamicTool({ name: 'now', description: 'Time', func: async () => '' }), POLICY);`,
+    },
+
+    // --- look-alikes that are not tool definitions ---
+    { name: 'a tool() from another library', code: `import { tool } from 'some-other-lib';\nexport const t = tool({ name: 'x', execute: async () => 1 });` },
+    { name: 'a local function named tool', code: `function tool(x: object) { return x; }\nexport const t = tool({ name: 'x' });` },
+    { name: 'a defineTool from a placeholder DSL is not ours to require', code: `import { defineTool } from '@idem/dsl';\nexport const t = defineTool({ name: 'x', run: async () => 1 });` },
+    { name: 'registerTool in a file that imports no MCP package', code: `declare const registry: { registerTool(n: string, c: object, f: () => void): void };\nregistry.registerTool('x', {}, () => {});` },
+    { name: 'server.tool in an MCP file whose last argument is not a handler', code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\ndeclare const ui: { tool(n: string, o: object): void };\nui.tool('pen', { size: 2 });` },
+    { name: 'new McpServer itself is not a tool', code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const server = new McpServer({ name: 's', version: '1' });` },
+
+    // --- plain JavaScript, no types ---
+    {
+      name: '.js: CommonJS AI SDK tool with declarePolicy',
+      filename: 'tools.js',
+      code: `const { tool } = require('ai');
+const { declarePolicy } = require('@retrysafe/spec');
+module.exports.search = declarePolicy(tool({ description: 'Search', execute: async () => [] }), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
+    },
+    {
+      name: '.js: defineTool with every field',
+      filename: 'tools.js',
+      code: `import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({ name: 'get_order', sideEffects: 'none', idempotent: true, retry: 'safe', execute: async () => ({}) });`,
+    },
+
+    // --- toolFactories ---
+    {
+      name: 'toolFactories: a custom factory with declarePolicy',
+      options: [{ toolFactories: [{ name: 'createTool', from: 'my-lib' }] }],
+      code: `import { createTool } from 'my-lib';
+import { declarePolicy } from '@retrysafe/spec';
+export const t = declarePolicy(createTool({ id: 'x' }), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
+    },
+    {
+      name: 'toolFactories: a custom factory whose config carries the policy fields',
+      options: [{ toolFactories: [{ name: 'tools.create', from: 'my-lib', configArgument: 1 }] }],
+      code: `import * as lib from 'my-lib';
+export const t = lib.tools.create('x', { sideEffects: 'none', idempotent: true, retry: 'safe' });`,
+    },
+  ],
+  invalid: [
+    // --- cases from real failures ---
+    {
+      name: 'B08.ts: OpenAI Agents refund tool with no policy (R2 on the tool({ line)',
+      code: B08,
+      errors: [{ messageId: 'missingPolicy', line: 12, column: 27, endLine: 12, endColumn: 31, data: { tool: 'Tool `refund_order`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: 'B11.ts: MCP send_email registered with no annotations (R2 on the registerTool( line)',
+      code: B11,
+      errors: [{ messageId: 'missingPolicy', line: 14, column: 1, endLine: 14, endColumn: 20, data: { tool: 'Tool `send_email`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+    },
+
+    // --- @retrysafe/spec defineTool (plain JS users get no tsc error) ---
+    {
+      name: 'defineTool without retry',
+      filename: 'tools.js',
+      code: `import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({ name: 'get_order', sideEffects: 'none', idempotent: true, execute: async () => ({}) });`,
+      errors: [{ messageId: 'incompletePolicy', line: 2, column: 18, data: { tool: 'Tool `get_order`', missing: '`retry`' } }],
+    },
+    {
+      name: 'defineTool with no policy fields at all',
+      code: `import { defineTool as define } from '@retrysafe/spec';
+export const t = define({ name: 'send_email', execute: async () => ({}) });`,
+      errors: [{ messageId: 'incompletePolicy', line: 2, column: 18, data: { tool: 'Tool `send_email`', missing: '`sideEffects`, `idempotent` and `retry`' } }],
+    },
+
+    // --- MCP high-level server ---
+    {
+      name: 'MCP registerTool: annotations that state only idempotentHint',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('charge_card', {
+  annotations: { readOnlyHint: false, idempotentHint: false },
+}, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'incompleteAnnotations', line: 4, column: 16, data: { tool: 'Tool `charge_card`', missing: '`destructiveHint`' } }],
+    },
+    {
+      name: 'MCP registerTool: only a title in annotations',
+      code: `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export function register(server: McpServer) {
+  server.registerTool('append_note', { annotations: { title: 'Append a note' } }, async () => ({ content: [] }));
+}`,
+      errors: [{ messageId: 'incompleteAnnotations', line: 3, column: 53, data: { tool: 'Tool `append_note`', missing: '`destructiveHint` and `idempotentHint`' } }],
+    },
+    {
+      name: 'MCP registerTool: an incomplete _meta.retrysafe policy',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('issue_refund', { _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key' } } }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'incompletePolicy', line: 3, column: 59, data: { tool: 'Tool `issue_refund`', missing: '`retry`' } }],
+    },
+    {
+      name: 'MCP v2 (@modelcontextprotocol/server) registerTool without annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/server';
+const server = new McpServer({ name: 's', version: '1' });
+server
+  .registerTool('post_message', { description: 'Post a message' }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 1, endLine: 4, endColumn: 16 }],
+    },
+    {
+      name: 'MCP server.tool(name, description, schema, cb): no annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('send_sms', 'Send an SMS', { to: z.string(), text: z.string() }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `send_sms`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+    },
+    {
+      name: 'MCP server.tool(name, cb) in a CommonJS .js file',
+      filename: 'server.js',
+      code: `const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');
+const server = new McpServer({ name: 's', version: '1' });
+server.tool('ping', async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 1 }],
+    },
+    {
+      name: 'MCP tool name held in a const',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const NAME = 'create_invoice';
+declare const server: McpServer;
+server.registerTool(NAME, {}, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `create_invoice`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+    },
+
+    // --- MCP low-level server ---
+    {
+      name: 'MCP low-level: inline tool objects without annotations (server-github shape)',
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  return {
+    tools: [
+      {
+        name: 'create_issue',
+        description: 'Create an issue',
+        inputSchema: zodToJsonSchema(CreateIssueSchema),
+      },
+      { name: 'get_issue', description: 'Get an issue', inputSchema: zodToJsonSchema(GetIssueSchema), annotations: { readOnlyHint: true } },
+    ],
+  };
+});`,
+      errors: [{ messageId: 'missingPolicy', line: 7, column: 7, endLine: 8, endColumn: 29, data: { tool: 'Tool `create_issue`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+    },
+    {
+      name: 'MCP low-level: const tool objects referenced from the handler (server-slack shape), reported where defined',
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import * as types from '@modelcontextprotocol/sdk/types.js';
+const listChannelsTool = { name: 'slack_list_channels', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } };
+const postMessageTool = {
+  name: 'slack_post_message',
+  inputSchema: { type: 'object', properties: { channel_id: { type: 'string' } } },
+};
+const extra = [{ name: 'slack_add_reaction', inputSchema: { type: 'object' } }];
+async function main(server: Server) {
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: [listChannelsTool, postMessageTool, ...extra] }));
+}`,
+      errors: [
+        { messageId: 'missingPolicy', line: 4, column: 25, endLine: 5, endColumn: 29 },
+        { messageId: 'missingPolicy', line: 8, column: 16 },
+      ],
+    },
+    {
+      name: 'MCP low-level: tools from Object.values of a const map, listed by a function declaration handler',
+      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const TOOLS = {
+  read: { name: 'read_graph', inputSchema: {}, annotations: { readOnlyHint: true } },
+  add: { name: 'add_observations', inputSchema: {} },
+};
+async function listTools() { return { tools: Object.values(TOOLS) }; }
+declare const server: Server;
+server.setRequestHandler(ListToolsRequestSchema, listTools);
+server.setRequestHandler(ListToolsRequestSchema, listTools);`,
+      errors: [{ messageId: 'missingPolicy', line: 5, column: 8 }],
+    },
+
+    // --- Vercel AI SDK ---
+    {
+      name: 'AI SDK: tools record, named by its key',
+      code: `import { generateText, tool } from 'ai';
+import { z } from 'zod';
+await generateText({
+  model,
+  tools: {
+    sendInvoice: tool({ description: 'Send an invoice', inputSchema: z.object({ id: z.string() }), execute: async () => 'ok' }),
+  },
+});`,
+      errors: [{ messageId: 'missingPolicy', line: 6, column: 18, endColumn: 22, data: { tool: 'Tool `sendInvoice`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: 'AI SDK: aliased import',
+      code: `import { tool as aiTool } from 'ai';
+export const chargeCard = aiTool({ description: 'Charge a card', inputSchema: s, execute: async () => 'ok' });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 27, endColumn: 33, data: { tool: 'Tool `chargeCard`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: 'AI SDK: namespace import and an unnamed default export',
+      code: `import * as ai from 'ai';
+export default ai.tool({ description: 'Charge a card', inputSchema: s, execute: async () => 'ok' });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 16, endColumn: 23, data: { tool: 'This tool', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: 'AI SDK: dynamicTool',
+      code: `import { dynamicTool } from 'ai';
+export const t = dynamicTool({ description: 'Run', inputSchema: s, execute: async () => 'ok' });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 18 }],
+    },
+    {
+      name: 'AI SDK: declarePolicy from another package does not count',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from 'some-other-lib';
+export const t = declarePolicy(tool({ description: 'Run', inputSchema: s, execute }), { idempotent: true });`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 32 }],
+    },
+    {
+      name: 'AI SDK: declarePolicy with an incomplete policy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+export const t = declarePolicy(tool({ description: 'Run', inputSchema: s, execute }), { idempotent: true });`,
+      errors: [{ messageId: 'incompletePolicy', line: 3, column: 87, data: { tool: 'Tool `t`', missing: '`side_effects` and `retry`' } }],
+    },
+    {
+      name: 'AI SDK: declarePolicy with no policy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+export const t = declarePolicy(tool({ description: 'Run', inputSchema: s, execute }));`,
+      errors: [{ messageId: 'incompletePolicy', line: 3, column: 18 }],
+    },
+    {
+      name: '.js: CommonJS AI SDK tool',
+      filename: 'tools.js',
+      code: `const ai = require('ai');
+module.exports = { search: ai.tool({ description: 'Search', execute: async () => [] }) };`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 28, data: { tool: 'Tool `search`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+
+    // --- OpenAI Agents ---
+    {
+      name: 'OpenAI Agents: tool from @openai/agents-core, multi-line',
+      code: `import { tool } from '@openai/agents-core';
+export const t = tool(
+  { name: 'send_email', description: 'Send', parameters: p, execute },
+);`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 18, data: { tool: 'Tool `send_email`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+
+    // --- LangChain ---
+    {
+      name: 'LangChain: tool(fn, config) without metadata.retrysafe',
+      code: `import { tool } from '@langchain/core/tools';
+export const t = tool(async () => 'ok', { name: 'post_tweet', description: 'Post', schema: s, metadata: { owner: 'x' } });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 18, data: { tool: 'Tool `post_tweet`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or add `metadata: { retrysafe: {...} }`.' } }],
+    },
+    {
+      name: 'LangChain: new DynamicStructuredTool and new DynamicTool (langchain root export)',
+      code: `import { DynamicStructuredTool } from '@langchain/core/tools';
+import { DynamicTool } from 'langchain';
+export const a = new DynamicStructuredTool({ name: 'create_ticket', description: 'Create', schema: s, func: async () => '' });
+export const b = new DynamicTool({ name: 'append_log', description: 'Append', func: async () => '' });`,
+      errors: [
+        { messageId: 'missingPolicy', line: 3, column: 18, endColumn: 43, data: { tool: 'Tool `create_ticket`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or add `metadata: { retrysafe: {...} }`.' } },
+        { messageId: 'missingPolicy', line: 4, column: 18 },
+      ],
+    },
+    {
+      name: 'LangChain: incomplete metadata.retrysafe',
+      code: `import { tool } from '@langchain/core/tools';
+export const t = tool(fn, { name: 'x', metadata: { retrysafe: { idempotent: false, side_effects: 'external_write' } } });`,
+      errors: [{ messageId: 'incompletePolicy', line: 2, column: 63, data: { tool: 'Tool `x`', missing: '`retry`' } }],
+    },
+
+    // --- toolFactories ---
+    {
+      name: 'toolFactories: a custom factory with no policy',
+      options: [{ toolFactories: [{ name: 'createTool', from: 'my-lib' }] }],
+      code: `import { createTool as make } from 'my-lib';
+export const t = make({ id: 'send_fax' });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 18 }],
+    },
+  ],
+});
