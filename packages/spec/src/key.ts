@@ -1,0 +1,128 @@
+/**
+ * Deterministic idempotency keys.
+ *
+ * The seed: "A random key generated per call is a new key on the retry, which defeats the entire
+ * mechanism". ✅ `key = f"{run_id}:{item_id}:refund"`, ❌ `key = uuid4()`. The `key` tagged template
+ * makes the ✅ form the only one that type-checks.
+ *
+ * @packageDocumentation
+ */
+import { describe, isDurablePrimitive, type Durable } from './durable.js';
+
+// Module-private brand key: only `key` (and an `as` cast, which `no-key-cast` forbids) makes one.
+declare const deterministicKeyBrand: unique symbol;
+
+/**
+ * An idempotency key derived from durable state, so that every attempt of the same work carries the
+ * same key. A plain `string` at runtime; the brand makes `key` the only way to create one in
+ * TypeScript. This is the only type a with_key tool's `key` function may return, and the type of
+ * `ctx.key` in its `execute`, ready to pass downstream (for example as Stripe's `idempotencyKey`).
+ */
+export type DeterministicKey = string & { readonly [deterministicKeyBrand]: 'DeterministicKey' };
+
+/**
+ * Longest key `key` accepts, in UTF-16 code units (never fewer than characters): 255, Stripe's limit
+ * for the `Idempotency-Key` header ("keys can be up to 255 characters long"), so that a key can be
+ * passed through to the payment provider as it is.
+ */
+export const MAX_KEY_LENGTH = 255;
+
+/** Why a key was rejected; see {@link InvalidKeyError}. */
+export type InvalidKeyReason = 'empty' | 'too_long' | 'not_durable_part' | 'invalid_escape';
+
+/**
+ * Thrown by `key` (and by a tool's `deriveKey`) for a key that could not deduplicate anything
+ * safely: an empty key, a key longer than {@link MAX_KEY_LENGTH}, or, from plain JavaScript, a part
+ * that is not a string or a finite number.
+ */
+export class InvalidKeyError extends Error {
+  override readonly name = 'InvalidKeyError';
+  /** Which rule the key broke. */
+  readonly reason: InvalidKeyReason;
+  /** The rejected key, or the text built so far for a rejected part. */
+  readonly key: string;
+
+  constructor(reason: InvalidKeyReason, key: string, message: string) {
+    super(message);
+    this.reason = reason;
+    this.key = key;
+  }
+}
+
+/**
+ * Builds a {@link DeterministicKey} from literal text and durable parts:
+ *
+ * ```ts
+ * key: ({ run, input }) => key`${run.id}:${input.orderId}:refund`
+ * ```
+ *
+ * Every `${...}` must be a `Durable<string | number>`: `run.id`, a field of the tool's validated
+ * input, or a value passed through `vouchDurable`. `tsc` rejects a plain `string` or `number`, a
+ * `Date`, `Date.now()` and `randomUUID()`: each of them can differ on the retry, which gets a new
+ * key and so a second effect (the seed's "Run resumption — the key must be derived from durable
+ * state").
+ *
+ * Scope the key to the run and the item ("Keys scoped to the run make [queue redelivery]
+ * survivable"), and end it with the action, so that two tools never share a key.
+ *
+ * @returns the concatenated key, unchanged otherwise.
+ * @throws {@link InvalidKeyError} if the key is empty or longer than {@link MAX_KEY_LENGTH} (255,
+ *   Stripe's limit), or if a part is not a string or a finite number at runtime.
+ */
+export function key(literals: TemplateStringsArray, ...parts: ReadonlyArray<Durable<string | number>>): DeterministicKey {
+  // A tagged template's cooked text is undefined for an invalid escape such as `\u{`.
+  if (literals.some((literal) => literal === undefined)) {
+    throw new InvalidKeyError(
+      'invalid_escape',
+      literals.raw.join(''),
+      'Idempotency key contains an invalid escape sequence in its literal text.',
+    );
+  }
+  let text = literals[0] ?? '';
+  for (const [index, part] of parts.entries()) {
+    if (!isDurablePrimitive(part) || typeof part === 'bigint') {
+      throw new InvalidKeyError(
+        'not_durable_part',
+        text,
+        `Idempotency key part ${index + 1} is ${describe(part)}; key\`...\` takes strings and ` +
+          'finite numbers derived from durable state (the run id, validated input fields).',
+      );
+    }
+    text += String(part) + (literals[index + 1] ?? '');
+  }
+  return assertValidKey(text);
+}
+
+/**
+ * Checks a key built outside the `key` template (a with_key tool's `key` function in plain
+ * JavaScript can return anything) and returns it branded.
+ *
+ * @throws {@link InvalidKeyError} if `value` is not a non-empty string of at most
+ *   {@link MAX_KEY_LENGTH} code units.
+ */
+export function assertValidKey(value: unknown): DeterministicKey {
+  if (typeof value !== 'string') {
+    throw new InvalidKeyError(
+      'not_durable_part',
+      '',
+      `Idempotency key must be a string built with key\`...\`; got ${describe(value)}.`,
+    );
+  }
+  if (value.length === 0) {
+    throw new InvalidKeyError(
+      'empty',
+      value,
+      'Idempotency key is empty: build it from durable state, such as `${run.id}:${input.orderId}:refund`.',
+    );
+  }
+  if (value.length > MAX_KEY_LENGTH) {
+    throw new InvalidKeyError(
+      'too_long',
+      value,
+      `Idempotency key is ${value.length} characters long; the limit is ${MAX_KEY_LENGTH} ` +
+        `(Stripe's Idempotency-Key limit). Use shorter parts, such as ids instead of whole values. ` +
+        `Key starts with: ${JSON.stringify(value.slice(0, 40))}`,
+    );
+  }
+  return value as DeterministicKey;
+}

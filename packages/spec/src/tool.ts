@@ -1,0 +1,301 @@
+/**
+ * `defineTool`: a tool together with its retry policy, checked for contradictions by `tsc`.
+ *
+ * The seed: "Classify every tool", "Declare it in the tool spec", and "The dangerous case is the
+ * third category masquerading as the second". A declaration that contradicts itself (a
+ * not-repeatable tool with automatic retries, a with_key tool without a key ...) does not compile:
+ * the offending property's type becomes a `Contradiction<"...">` that spells out the problem.
+ *
+ * @packageDocumentation
+ */
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { DurableInput } from './durable.js';
+import { assertValidKey, type DeterministicKey } from './key.js';
+import {
+  attachPolicy,
+  toToolPolicy,
+  type CONTRADICTIONS,
+  type Idempotency,
+  type KeyedToolPolicy,
+  type PolicyShape,
+  type Retry,
+  type SideEffects,
+  type ToolPolicy,
+} from './policy.js';
+import type { RunContext } from './run.js';
+
+declare const contradictionBrand: unique symbol;
+
+/**
+ * The type a declaration property gets when it contradicts another one. No value has this type, so
+ * the compiler reports the property, and its error names the contradiction:
+ * `Type '"safe"' is not assignable to type '"safe" & Contradiction<"idempotent: false (not safely
+ * repeatable) allows only retry: 'never': ...">'`.
+ */
+export interface Contradiction<Message extends string> {
+  readonly [contradictionBrand]: Message;
+}
+
+/**
+ * The contradiction rules at the type level (the runtime twin is in policy.ts, with the same
+ * messages). Each property is intersected with the declaration's property of the same name: it is
+ * `unknown` when the declaration is consistent and a {@link Contradiction} when it is not.
+ * `HasKey` is `'unknown'` for framework tools, which bring their own key.
+ */
+export type PolicyContradictions<SE, I, R, M, HasKey extends boolean | 'unknown'> = {
+  readonly idempotent?: [I] extends ['with_key']
+    ? [HasKey] extends [false]
+      ? Contradiction<(typeof CONTRADICTIONS)['keyRequired']>
+      : unknown
+    : [I] extends [false]
+      ? [SE] extends ['none']
+        ? Contradiction<(typeof CONTRADICTIONS)['noSideEffectsNotRepeatable']>
+        : unknown
+      : unknown;
+  readonly retry?: [I] extends [false]
+    ? [R] extends ['never']
+      ? unknown
+      : Contradiction<(typeof CONTRADICTIONS)['notRepeatableRetried']>
+    : [I] extends ['with_key']
+      ? [R] extends ['safe']
+        ? Contradiction<(typeof CONTRADICTIONS)['keyedRetrySafe']>
+        : unknown
+      : [R] extends ['safe_with_same_key']
+        ? Contradiction<(typeof CONTRADICTIONS)['sameKeyWithoutKey']>
+        : unknown;
+  readonly key?: [HasKey] extends [true]
+    ? [I] extends [true]
+      ? Contradiction<(typeof CONTRADICTIONS)['keyOnNaturallyIdempotent']>
+      : [I] extends [false]
+        ? Contradiction<(typeof CONTRADICTIONS)['keyOnNotRepeatable']>
+        : unknown
+    : unknown;
+  readonly maxAttempts?: [M] extends [never]
+    ? unknown
+    : number extends M
+      ? unknown // not a literal: checked at runtime
+      : `${M & number}` extends `-${string}` | '0' | `${string}.${string}`
+        ? Contradiction<(typeof CONTRADICTIONS)['maxAttemptsNotPositiveInteger']>
+        : [R] extends ['never']
+          ? [M] extends [1]
+            ? unknown
+            : Contradiction<(typeof CONTRADICTIONS)['neverRetriedMaxAttempts']>
+          : unknown;
+};
+
+/** What `execute` receives besides its input. */
+export interface ExecuteContext {
+  /** The run this call belongs to. */
+  readonly run: RunContext;
+}
+
+/** What a with_key tool's `execute` receives besides its input. */
+export interface KeyedExecuteContext extends ExecuteContext {
+  /**
+   * The key `key` derived for this call. Pass it through to the downstream provider if it supports
+   * one (the seed: "so the guarantee holds even if your record-keeping fails").
+   */
+  readonly key: DeterministicKey;
+}
+
+/** The context `execute` gets for a tool of idempotency class `I`. */
+export type ExecuteContextFor<I> = [I] extends ['with_key'] ? KeyedExecuteContext : ExecuteContext;
+
+/** What a with_key tool's `key` function receives: the validated input, durable leaf by leaf. */
+export interface KeyArguments<Input> {
+  readonly input: DurableInput<Input>;
+  readonly run: RunContext;
+}
+
+/**
+ * The object `defineTool` takes; see {@link defineTool} for each property. The type parameters
+ * are inferred from the object literal: `S` from `input`, the policy literals from `sideEffects`,
+ * `idempotent`, `retry` and `maxAttempts`, and `Result` from `execute`.
+ */
+export interface ToolDeclaration<
+  S extends StandardSchemaV1 = StandardSchemaV1,
+  SE extends SideEffects = SideEffects,
+  I extends Idempotency = Idempotency,
+  R extends Retry = Retry,
+  Result = unknown,
+  M extends number = number,
+> {
+  readonly name: string;
+  readonly description?: string;
+  readonly sideEffects: SE;
+  readonly idempotent: I;
+  readonly retry: R;
+  readonly maxAttempts?: M;
+  readonly input: S;
+  readonly key?: (args: KeyArguments<StandardSchemaV1.InferOutput<S>>) => DeterministicKey;
+  readonly execute: (
+    input: StandardSchemaV1.InferOutput<S>,
+    context: ExecuteContextFor<I>,
+  ) => Result | PromiseLike<Result>;
+}
+
+/**
+ * The names of the properties a declaration object literal has. `defineTool` infers them (`Keys`)
+ * to know whether `key` is present before contextually typing any function in the literal; a type
+ * parameter inferred from `key`'s return type would be fixed too early to tell.
+ */
+export type DeclaredProperties<Keys extends PropertyKey> = { readonly [P in Keys]: unknown };
+
+/** The policy data `defineTool` builds from a declaration's literals. */
+export interface PolicyFor<SE extends SideEffects, I extends Idempotency, R extends Retry> {
+  readonly side_effects: SE;
+  readonly idempotent: I;
+  readonly retry: R;
+  readonly max_attempts: [R] extends ['never'] ? 1 : number;
+}
+
+interface ToolBase<S extends StandardSchemaV1, P extends PolicyShape> {
+  /** The tool's name, as the model sees it. */
+  readonly name: string;
+  readonly description: string | undefined;
+  /** The declared retry policy as plain, frozen, JSON-serialisable data in the seed's shape. */
+  readonly policy: P;
+  /** The input schema (any Standard Schema v1: zod 4, valibot, arktype ...). */
+  readonly input: S;
+}
+
+/** A tool that is idempotent with a key. */
+export interface KeyedTool<S extends StandardSchemaV1, Result, P extends PolicyShape> extends ToolBase<S, P> {
+  /**
+   * Derives the call's key from its validated input and the run.
+   * @throws InvalidKeyError if the key is empty or longer than 255 characters.
+   */
+  readonly deriveKey: (input: StandardSchemaV1.InferOutput<S>, run: RunContext) => DeterministicKey;
+  /** Runs the tool on validated input; `context.key` comes from {@link KeyedTool.deriveKey}. */
+  readonly execute: (input: StandardSchemaV1.InferOutput<S>, context: KeyedExecuteContext) => Promise<Result>;
+}
+
+/** A naturally idempotent or not safely repeatable tool: no key. */
+export interface UnkeyedTool<S extends StandardSchemaV1, Result, P extends PolicyShape> extends ToolBase<S, P> {
+  readonly deriveKey?: undefined;
+  /** Runs the tool on validated input. */
+  readonly execute: (input: StandardSchemaV1.InferOutput<S>, context: ExecuteContext) => Promise<Result>;
+}
+
+/**
+ * A tool built by {@link defineTool}: a {@link KeyedTool} when the policy is `idempotent:
+ * 'with_key'`, an {@link UnkeyedTool} otherwise. Test `tool.deriveKey` (or `tool.policy.idempotent`)
+ * to tell them apart.
+ */
+export type Tool<
+  S extends StandardSchemaV1 = StandardSchemaV1,
+  Result = unknown,
+  P extends PolicyShape = ToolPolicy,
+> = P extends { readonly idempotent: 'with_key' } ? KeyedTool<S, Result, P> : UnkeyedTool<S, Result, P>;
+
+/** Any tool `defineTool` can return; what a runner accepts. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- input types vary per tool
+export type AnyTool = Tool<StandardSchemaV1<any, any>, unknown, ToolPolicy>;
+
+/** A with_key tool, whatever its input; `AnyTool` narrowed by `tool.deriveKey`. */
+export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }>;
+
+/**
+ * Declares a tool and its retry policy in the seed's vocabulary, and returns a plain {@link Tool}.
+ *
+ * ```ts
+ * export const issueRefund = defineTool({
+ *   name: 'issue_refund',
+ *   sideEffects: 'money_out',
+ *   idempotent: 'with_key',
+ *   retry: 'safe_with_same_key',
+ *   maxAttempts: 1,
+ *   input: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
+ *   key: ({ run, input }) => key`${run.id}:${input.orderId}:refund`,
+ *   execute: async ({ orderId, amountCents }, { key }) =>
+ *     payments.refund(orderId, amountCents, { idempotencyKey: key }),
+ * });
+ * ```
+ *
+ * - `name`, `description`: as the model sees them.
+ * - `sideEffects`: see {@link SideEffects}.
+ * - `idempotent`: `true` (naturally idempotent), `'with_key'` (idempotent with a key) or `false`
+ *   (not safely repeatable); see {@link Idempotency}.
+ * - `retry`: `'safe'` (naturally idempotent tools), `'safe_with_same_key'` (with_key tools) or
+ *   `'never'`; see {@link Retry}.
+ * - `maxAttempts`: attempts allowed in all, the first included; for a with_key tool, per key.
+ *   Defaults to 3 for `'safe'` and `'safe_with_same_key'` and 1 for `'never'`, the only value that
+ *   makes sense there.
+ * - `input`: any Standard Schema v1; `execute` receives the schema's output type.
+ * - `key`: with_key tools only, and required there: `({ input, run }) => key\`...\``, where every
+ *   leaf of `input` is `Durable`.
+ * - `execute(input, { run, key })`: `key` exists for with_key tools only.
+ *
+ * Contradictory declarations do not compile; the error names a `Contradiction<"...">` (messages
+ * in `CONTRADICTIONS`). Plain JavaScript gets the same checks at runtime.
+ *
+ * @throws {@link ToolPolicyError} if the declaration contradicts itself.
+ * @throws TypeError if `name`, `input`, `key` or `execute` has the wrong type.
+ */
+export function defineTool<
+  S extends StandardSchemaV1,
+  SE extends SideEffects,
+  I extends Idempotency,
+  R extends Retry,
+  Result,
+  const M extends number = never,
+  Keys extends keyof ToolDeclaration = never,
+>(
+  declaration: ToolDeclaration<S, SE, I, R, Result, M> &
+    DeclaredProperties<Keys> &
+    PolicyContradictions<SE, I, R, M, 'key' extends Keys ? true : false>,
+): Tool<S, Result, PolicyFor<SE, I, R>> {
+  const { name, description, input, key, execute } = declaration as unknown as RuntimeDeclaration;
+  if (typeof name !== 'string' || name === '') throw new TypeError('defineTool(): name must be a non-empty string.');
+  const subject = `tool "${name}"`;
+  if (description !== undefined && typeof description !== 'string') {
+    throw new TypeError(`defineTool(): ${subject}: description must be a string.`);
+  }
+  if (!isStandardSchema(input)) {
+    throw new TypeError(`defineTool(): ${subject}: input must be a Standard Schema v1 (zod 4, valibot, arktype ...).`);
+  }
+  if (typeof execute !== 'function') throw new TypeError(`defineTool(): ${subject}: execute must be a function.`);
+  if (key !== undefined && typeof key !== 'function') {
+    throw new TypeError(`defineTool(): ${subject}: key must be a function ({ input, run }) => key\`...\`.`);
+  }
+  const policy = toToolPolicy(
+    {
+      side_effects: declaration.sideEffects,
+      idempotent: declaration.idempotent,
+      retry: declaration.retry,
+      max_attempts: declaration.maxAttempts,
+    },
+    subject,
+    key !== undefined,
+  );
+  const tool: Record<string, unknown> = { name, description, policy, input };
+  if (key !== undefined) {
+    tool['deriveKey'] = (value: unknown, run: RunContext) => assertValidKey(key({ input: value, run }));
+    tool['execute'] = async (value: unknown, context: KeyedExecuteContext) => {
+      if (typeof context?.key !== 'string') {
+        throw new TypeError(`${subject} is idempotent with a key: execute needs context.key (from deriveKey).`);
+      }
+      return execute(value, context);
+    };
+  } else {
+    tool['execute'] = async (value: unknown, context: ExecuteContext) => execute(value, context);
+  }
+  attachPolicy(tool, policy);
+  return Object.freeze(tool) as unknown as Tool<S, Result, PolicyFor<SE, I, R>>;
+}
+
+// The declaration as plain JavaScript may pass it.
+interface RuntimeDeclaration {
+  readonly name: unknown;
+  readonly description?: unknown;
+  readonly input: unknown;
+  readonly key?: (args: { input: unknown; run: RunContext }) => unknown;
+  readonly execute: (input: unknown, context: ExecuteContext) => unknown;
+}
+
+/** @internal Whether `value` implements Standard Schema v1. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const props = (value as Partial<StandardSchemaV1>)['~standard'];
+  return typeof props === 'object' && props !== null && props.version === 1 && typeof props.validate === 'function';
+}
