@@ -1,0 +1,52 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import {
+  findBrandInTypeNode,
+  FORGED_BRAND_MESSAGES,
+  getCastTargetText,
+  getForgedBrandMessageId,
+  isConstAssertion,
+  isInSpecPackage,
+} from '../util/brands.js';
+import { createRule } from '../util/createRule.js';
+
+export type Options = [];
+export type MessageIds = 'forgedDurable' | 'forgedKey';
+
+export default createRule<Options, MessageIds>({
+  name: 'no-key-cast',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow type assertions that forge a `DeterministicKey` or `Durable` brand',
+      recommended: 'recommended',
+      requiresTypeChecking: false,
+    },
+    messages: {
+      forgedKey: FORGED_BRAND_MESSAGES.forgedKey,
+      forgedDurable: FORGED_BRAND_MESSAGES.forgedDurable,
+    },
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    // @retrysafe/spec constructs its own brands: that is what the module-private symbols are for.
+    if (isInSpecPackage(context.filename)) return {};
+
+    function check(node: TSESTree.TSAsExpression | TSESTree.TSTypeAssertion): void {
+      if (isConstAssertion(node)) return;
+      const brand = findBrandInTypeNode(context.sourceCode, node.typeAnnotation);
+      if (!brand) return;
+      context.report({
+        node,
+        messageId: getForgedBrandMessageId(brand),
+        data: { target: getCastTargetText(context.sourceCode, node.typeAnnotation) },
+      });
+    }
+
+    return {
+      TSAsExpression: check,
+      TSTypeAssertion: check,
+    };
+  },
+});

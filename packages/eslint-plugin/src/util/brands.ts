@@ -1,0 +1,199 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { resolveReference } from './imports.js';
+
+// Brand recognition from the syntax alone (imports and local type declarations). The type-level
+// counterpart is `brandTypes.ts`, kept apart so that rules without type information never load
+// TypeScript.
+
+/** The package that declares the brands, and the only code allowed to construct them. */
+export const SPEC_PACKAGE = '@retrysafe/spec';
+
+/** The brand types `@retrysafe/spec` exports, by exported name. */
+export type BrandName = 'DeterministicKey' | 'Durable';
+
+const BRAND_NAMES: ReadonlySet<string> = new Set<BrandName>(['DeterministicKey', 'Durable']);
+
+/** The messages every brand-cast report uses, so the syntactic and the type-aware rule say the same. */
+export const FORGED_BRAND_MESSAGES = {
+  forgedKey:
+    'Cast to `{{ target }}` forges the `DeterministicKey` brand: a key made this way is not checked to be ' +
+    'deterministic, so a loop retry or a resumed run can get a new key and repeat the effect. Build it with ' +
+    'the key`...` template from durable parts (the run id, validated input fields, or values passed through ' +
+    '`vouchDurable(...)`).',
+  forgedDurable:
+    'Cast to `{{ target }}` forges the `Durable` brand: a value made durable this way is not checked to ' +
+    'survive a retry or a resume unchanged, so a key built from it can change between attempts. Take it from ' +
+    'the run (`run.id`) or the validated input, or pass a value read back from durable storage through ' +
+    '`vouchDurable(...)`.',
+  forgedBrand:
+    'Cast to `{{ target }}` forges the `{{ brand }}` brand of @retrysafe/spec, which only that package may ' +
+    'construct. Use the function it exports to build the value.',
+} as const;
+
+/** A message id of {@link FORGED_BRAND_MESSAGES}. */
+export type ForgedBrandMessageId = keyof typeof FORGED_BRAND_MESSAGES;
+
+/** The message for a forged brand: the key and durable ones say how to build the value instead. */
+export function getForgedBrandMessageId(brand: BrandName): Exclude<ForgedBrandMessageId, 'forgedBrand'>;
+export function getForgedBrandMessageId(brand: string): ForgedBrandMessageId;
+export function getForgedBrandMessageId(brand: string): ForgedBrandMessageId {
+  if (brand === 'DeterministicKey') return 'forgedKey';
+  if (brand === 'Durable') return 'forgedDurable';
+  return 'forgedBrand';
+}
+
+/** `'@retrysafe/spec'` and its subpaths (`'@retrysafe/spec/testing'`). */
+export function isSpecModule(source: string): boolean {
+  return source === SPEC_PACKAGE || source.startsWith(`${SPEC_PACKAGE}/`);
+}
+
+/** The target of a type assertion as the report shows it: one line, at most 60 characters. */
+export function getCastTargetText(sourceCode: Readonly<TSESLint.SourceCode>, typeNode: TSESTree.TypeNode): string {
+  const text = sourceCode.getText(typeNode).replace(/\s+/g, ' ');
+  return text.length > 60 ? `${text.slice(0, 59).trimEnd()}…` : text;
+}
+
+/** `x as const` and `<const>x`: they narrow literals and never name a brand. */
+export function isConstAssertion(node: TSESTree.TSAsExpression | TSESTree.TSTypeAssertion): boolean {
+  const target = node.typeAnnotation;
+  return (
+    target.type === AST_NODE_TYPES.TSTypeReference &&
+    target.typeName.type === AST_NODE_TYPES.Identifier &&
+    target.typeName.name === 'const'
+  );
+}
+
+type TypeDeclaration = TSESTree.TSInterfaceDeclaration | TSESTree.TSTypeAliasDeclaration;
+
+/**
+ * The first brand of `@retrysafe/spec` that a type annotation spells, anywhere inside it:
+ * `DeterministicKey`, `rs.DeterministicKey`, `K` from `import { DeterministicKey as K }`,
+ * `import('@retrysafe/spec').Durable<string>`, and type aliases and interfaces declared in the same
+ * file (`type K = DeterministicKey`), inside composites such as `{ key: K }`, `K[]` or `Partial<...>`.
+ * A brand is recognised by its import from `@retrysafe/spec`, so a type of the user's own that is also
+ * called `DeterministicKey` is not one.
+ */
+export function findBrandInTypeNode(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  typeNode: TSESTree.Node,
+  seen: Set<TypeDeclaration> = new Set(),
+): BrandName | undefined {
+  if (typeNode.type === AST_NODE_TYPES.TSTypeReference || typeNode.type === AST_NODE_TYPES.TSImportType) {
+    const brand = getReferencedBrand(sourceCode, typeNode, seen);
+    if (brand) return brand;
+  }
+  for (const child of getChildNodes(sourceCode, typeNode)) {
+    const brand = findBrandInTypeNode(sourceCode, child, seen);
+    if (brand) return brand;
+  }
+  return undefined;
+}
+
+/** The brand a type reference names, directly or through a type declared in the same file. */
+function getReferencedBrand(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  node: TSESTree.TSTypeReference | TSESTree.TSImportType,
+  seen: Set<TypeDeclaration>,
+): BrandName | undefined {
+  if (node.type === AST_NODE_TYPES.TSImportType) {
+    const chain = node.qualifier ? getEntityNameChain(node.qualifier) : undefined;
+    const exported = chain?.length === 1 && chain[0].type === AST_NODE_TYPES.Identifier ? chain[0].name : undefined;
+    return isSpecModule(node.source.value) ? asBrandName(exported) : undefined;
+  }
+  const chain = getEntityNameChain(node.typeName);
+  const [root, ...members] = chain ?? [];
+  if (root?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const origin = resolveReference(sourceCode, root);
+  if (origin) {
+    const exported = [...origin.path, ...members];
+    return isSpecModule(origin.source) && exported.length === 1 ? asBrandName(exported[0]) : undefined;
+  }
+  const declaration = members.length === 0 ? getLocalTypeDeclaration(sourceCode, root) : undefined;
+  if (!declaration || seen.has(declaration)) return undefined;
+  seen.add(declaration);
+  return findBrandInTypeNode(sourceCode, declaration, seen);
+}
+
+function asBrandName(name: string | undefined): BrandName | undefined {
+  return name !== undefined && BRAND_NAMES.has(name) ? (name as BrandName) : undefined;
+}
+
+/** `a.b.C` → `[a, 'b', 'C']`; `this`-rooted names have no chain. */
+function getEntityNameChain(
+  name: TSESTree.EntityName,
+): [TSESTree.Identifier | TSESTree.ThisExpression, ...string[]] | undefined {
+  if (name.type !== AST_NODE_TYPES.TSQualifiedName) return [name];
+  const left = getEntityNameChain(name.left);
+  return left ? [...left, name.right.name] : undefined;
+}
+
+/** The type alias or interface a name refers to, when it is declared in this file. */
+function getLocalTypeDeclaration(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  identifier: TSESTree.Identifier,
+): TypeDeclaration | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(identifier), identifier.name);
+  for (const definition of variable?.defs ?? []) {
+    const node = definition.node;
+    if (node.type === AST_NODE_TYPES.TSTypeAliasDeclaration || node.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
+      return node;
+    }
+  }
+  return undefined;
+}
+
+function getChildNodes(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): TSESTree.Node[] {
+  const children: TSESTree.Node[] = [];
+  for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+    const value = (node as unknown as Record<string, unknown>)[key];
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (isNode(child)) children.push(child);
+    }
+  }
+  return children;
+}
+
+function isNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+const packageNameByDirectory = new Map<string, string | undefined>();
+
+/**
+ * Whether a file belongs to `@retrysafe/spec`: it sits below `node_modules/@retrysafe/spec/`, or the
+ * nearest `package.json` with a name (the real path of a workspace package included) names it.
+ * The package's own files may construct its brands; everything else must not.
+ */
+export function isInSpecPackage(fileName: string): boolean {
+  const normalized = fileName.replaceAll('\\', '/');
+  if (normalized.includes(`/node_modules/${SPEC_PACKAGE}/`)) return true;
+  // ESLint names linted text without a file `<input>` or `<text>`: no package to look up.
+  if (!path.isAbsolute(fileName)) return false;
+  return getPackageName(path.dirname(fileName)) === SPEC_PACKAGE;
+}
+
+/** The name in the nearest `package.json` that has one (a nameless one only sets `type`); cached. */
+function getPackageName(directory: string): string | undefined {
+  if (packageNameByDirectory.has(directory)) return packageNameByDirectory.get(directory);
+  let name = readPackageName(path.join(directory, 'package.json'));
+  if (name === undefined) {
+    const parent = path.dirname(directory);
+    name = parent === directory ? undefined : getPackageName(parent);
+  }
+  packageNameByDirectory.set(directory, name);
+  return name;
+}
+
+function readPackageName(packageJsonPath: string): string | undefined {
+  if (!existsSync(packageJsonPath)) return undefined;
+  try {
+    const { name } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { name?: unknown };
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
