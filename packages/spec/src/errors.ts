@@ -1,0 +1,211 @@
+/**
+ * The runtime's typed errors. Each says what happened to the effect (ran, did not run, may have
+ * run) and what to do next; `decideRetry` reads them by `name`, so two copies of this package in
+ * one process still agree.
+ *
+ * Status codes follow the IETF Idempotency-Key draft (draft-ietf-httpapi-idempotency-key-header):
+ * 409 Conflict for a request still being processed under the same key, 422 Unprocessable Content
+ * for a key reused with a different payload.
+ *
+ * @module
+ */
+import type { AttemptError, StoreInfo } from './stores/types.js';
+
+/** Fields every dedup error carries. */
+interface CallIdentity {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The deterministic key. */
+  readonly key: string;
+  /** The namespace (tenant) the key is scoped to; `''` for none. */
+  readonly namespace: string;
+}
+
+const scope = (id: CallIdentity) =>
+  `${id.tool} with key ${JSON.stringify(id.key)}${id.namespace ? ` in namespace ${JSON.stringify(id.namespace)}` : ''}`;
+
+/**
+ * Another call holds the lock on this key and has not finished (its lock has not expired). No
+ * second effect ran. Retry later with the same key: it replays the first call's result once it
+ * completes. The IETF draft answers 409 Conflict here.
+ */
+export class ConcurrentCallError extends Error implements CallIdentity {
+  override readonly name = 'ConcurrentCallError';
+  /** The draft's status for this case. */
+  readonly httpStatus = 409;
+  readonly tool: string;
+  readonly key: string;
+  readonly namespace: string;
+  /** The attempt in progress, from the record. */
+  readonly attempt: number;
+  /** When the other call's lock lapses unless renewed, epoch ms. */
+  readonly lockExpiresAt: number;
+  /** A hint for the retry: ms until the lock lapses (at least 1). */
+  readonly retryAfterMs: number;
+
+  constructor(id: CallIdentity & { attempt: number; lockExpiresAt: number; now: number }) {
+    const retryAfterMs = Math.max(1, id.lockExpiresAt - id.now);
+    super(
+      `${scope(id)} is already running (attempt ${id.attempt}, locked for another ${retryAfterMs} ms). ` +
+        'This call did not run the effect. Retry later with the same key: once the first call ' +
+        'completes, its result is replayed.',
+    );
+    this.tool = id.tool;
+    this.key = id.key;
+    this.namespace = id.namespace;
+    this.attempt = id.attempt;
+    this.lockExpiresAt = id.lockExpiresAt;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The key was first used with a different input (fingerprints differ). Nothing ran. This is a bug
+ * in how the key is derived: two different pieces of work share a key, and replaying the first
+ * one's result would be wrong. The IETF draft answers 422 here; Stripe answers 400 with
+ * "Keys for idempotent requests can only be used with the same parameters they were first used with".
+ */
+export class KeyReuseError extends Error implements CallIdentity {
+  override readonly name = 'KeyReuseError';
+  /** The draft's status for this case. */
+  readonly httpStatus = 422;
+  readonly tool: string;
+  readonly key: string;
+  readonly namespace: string;
+  /** Fingerprint of this call's validated input. */
+  readonly fingerprint: string;
+  /** Fingerprint the key was first used with. */
+  readonly storedFingerprint: string;
+
+  constructor(id: CallIdentity & { fingerprint: string; storedFingerprint: string }) {
+    super(
+      `${scope(id)} was first used with a different input (fingerprint ${id.storedFingerprint.slice(0, 12)}…, ` +
+        `this call ${id.fingerprint.slice(0, 12)}…). Nothing ran. Two different pieces of work derive the ` +
+        'same key: include every input field that distinguishes them (such as the item id) in the key.',
+    );
+    this.tool = id.tool;
+    this.key = id.key;
+    this.namespace = id.namespace;
+    this.fingerprint = id.fingerprint;
+    this.storedFingerprint = id.storedFingerprint;
+  }
+}
+
+/**
+ * The key has used every attempt its tool allows (`max_attempts`, counted per key in the record,
+ * so the limit holds across processes) without completing. Nothing ran this time. The last
+ * attempt failed or its process died mid-effect: check the downstream system for this key before
+ * anyone runs the work again.
+ */
+export class AttemptsExhaustedError extends Error implements CallIdentity {
+  override readonly name = 'AttemptsExhaustedError';
+  readonly tool: string;
+  readonly key: string;
+  readonly namespace: string;
+  /** Attempts made under this key. */
+  readonly attempts: number;
+  /** The tool's `max_attempts`. */
+  readonly maxAttempts: number;
+  /** The record's error history, oldest first. */
+  readonly errors: readonly AttemptError[];
+
+  constructor(id: CallIdentity & { attempts: number; maxAttempts: number; errors: readonly AttemptError[] }) {
+    const last = id.errors.at(-1);
+    super(
+      `${scope(id)} has used ${id.attempts} of ${id.maxAttempts} attempt(s) (max_attempts, per key) ` +
+        `without completing${last ? `; last: ${last.name}: ${last.message}` : ''}. This call did not run ` +
+        'the effect. Escalate: check the downstream system for this key before running the work again.',
+    );
+    this.tool = id.tool;
+    this.key = id.key;
+    this.namespace = id.namespace;
+    this.attempts = id.attempts;
+    this.maxAttempts = id.maxAttempts;
+    this.errors = id.errors;
+  }
+}
+
+/** Which store step failed; the effect ran only if the step came after it. */
+export type StoreOperation = 'ready' | 'claim' | 'read' | 'purge' | 'openRun';
+
+/**
+ * The dedup store could not be reached or failed. The runner fails closed: when this is thrown
+ * the effect did not run, and retrying the same call once the store is back is safe. The message
+ * names the store (file path, URL without password, table or key prefix) and what to check.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  /** The store, as it describes itself. */
+  readonly store: StoreInfo;
+  /** The step that failed. */
+  readonly operation: StoreOperation;
+
+  constructor(store: StoreInfo, operation: StoreOperation, cause: unknown, subject: string) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `Dedup store unavailable (${store.kind} at ${store.location}) during ${operation}: ${reason}. ` +
+        `${subject} ${store.checkHint}`,
+      { cause },
+    );
+    this.store = store;
+    this.operation = operation;
+  }
+}
+
+/**
+ * The effect completed but its result is not plain JSON data (a `Date`, a `Map`, a class
+ * instance, a `bigint`, `NaN`, a cycle, a function...), so it cannot be stored for replay without
+ * changing it. Detected right after the effect returns, before the record is written. Nothing is
+ * lost: the effect ran once, the record is marked completed so no retry runs it again, and the
+ * first call's error carries the live value in `result`. A replay throws this error too
+ * (`replayed: true`, no `result`). Fix the tool to return JSON data (e.g. an ISO string for a date).
+ */
+export class UnserializableResultError extends Error implements CallIdentity {
+  override readonly name = 'UnserializableResultError';
+  readonly tool: string;
+  readonly key: string;
+  readonly namespace: string;
+  /** What is not JSON, e.g. `$.createdAt is a Date`. */
+  readonly reason: string;
+  /** True when this call replayed the record rather than running the effect. */
+  readonly replayed: boolean;
+  /** The value the effect returned (first call only). */
+  readonly result: unknown;
+
+  constructor(id: CallIdentity & { reason: string; replayed: boolean; result?: unknown }) {
+    super(
+      `${scope(id)} returned a result that cannot be stored as JSON: ${id.reason}. ` +
+        (id.replayed
+          ? 'The effect ran once earlier and was not repeated; its result was not stored. '
+          : 'The effect ran once and will not run again under this key; the value is on error.result. ') +
+        'Return plain JSON data from execute (strings, finite numbers, booleans, null, arrays, plain objects).',
+    );
+    this.tool = id.tool;
+    this.key = id.key;
+    this.namespace = id.namespace;
+    this.reason = id.reason;
+    this.replayed = id.replayed;
+    this.result = id.result;
+  }
+}
+
+/**
+ * The validated input cannot be fingerprinted: it holds a value RFC 8785 canonical JSON cannot
+ * represent faithfully (a `Map`, a `bigint`, `NaN`, a cycle...). Nothing ran. Make the schema's
+ * output plain JSON data (zod: transform such values to strings or arrays).
+ */
+export class InputNotFingerprintableError extends Error {
+  override readonly name = 'InputNotFingerprintableError';
+  readonly tool: string;
+  /** What is not JSON, e.g. `$.tags is a Set`. */
+  readonly reason: string;
+
+  constructor(tool: string, reason: string) {
+    super(
+      `The validated input of ${tool} cannot be fingerprinted: ${reason}. Nothing ran. The fingerprint ` +
+        '(SHA-256 of RFC 8785 canonical JSON) needs plain JSON data; transform such values in the schema.',
+    );
+    this.tool = tool;
+    this.reason = reason;
+  }
+}

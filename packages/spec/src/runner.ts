@@ -1,0 +1,309 @@
+/**
+ * The runner: executes tools according to their declared idempotency class.
+ *
+ * This is the seed's handler made generic: for a with_key tool, "if existing := find(key): return
+ * {**existing, replayed: true}; result = provider(..., key); record(key, result); return result",
+ * with the gaps closed that the seed's sketch leaves open: the find and the claim are one atomic
+ * store step (so two concurrent calls cannot both run the effect), the key is bound to the input's
+ * fingerprint, a failed effect releases its claim, and a claim whose process died is reclaimed
+ * after its lock lapses, with the same key passed downstream again.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { emitWarning } from 'node:process';
+import {
+  AttemptsExhaustedError,
+  ConcurrentCallError,
+  InputNotFingerprintableError,
+  KeyReuseError,
+  StoreUnavailableError,
+  UnserializableResultError,
+  type StoreOperation,
+} from './errors.js';
+import { findNonJson, fingerprint } from './fingerprint.js';
+import type { DeterministicKey } from './key.js';
+import type { RunContext } from './run.js';
+import type { DedupRecord, DedupStore, RecordId } from './stores/types.js';
+import type { AnyKeyedTool, AnyTool } from './tool.js';
+import { validateInput } from './validate.js';
+
+/** Default record TTL: 24 hours, as long as Stripe keeps idempotency keys. */
+export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+/** Default lock: 30 s, renewed every 10 s while the effect runs (see `RunnerOptions.lockMs`). */
+export const DEFAULT_LOCK_MS = 30_000;
+
+/** Options for `createRunner`. */
+export interface RunnerOptions {
+  /** Where dedup records live: `createSqliteStore()`, `createPostgresStore(...)`, `createRedisStore(...)`. */
+  readonly store: DedupStore;
+  /** Tenant or namespace every key is scoped to (default `''`); a call may override it. */
+  readonly namespace?: string;
+  /** How long a record is kept after its last write, ms; default 24 h. Expired records are treated as absent. */
+  readonly ttlMs?: number;
+  /**
+   * How long a claim's lock lasts without renewal, ms; default 30 s. While the effect runs the
+   * runner renews it every `lockMs / 3`, so only a dead (or frozen) process lets it lapse; then a
+   * retry may reclaim the key after at most `lockMs`.
+   */
+  readonly lockMs?: number;
+  /** The clock, epoch ms; default `Date.now`. Every store compares times from this clock. */
+  readonly now?: () => number;
+  /** Renew the lock while an effect runs (default true). Turn off only with `lockMs` above the longest effect. */
+  readonly heartbeat?: boolean;
+  /** Purge expired records in the background at most this often, ms; default 1 h, 0 turns it off. */
+  readonly purgeEveryMs?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** The run the call belongs to, from `openRun(store, origin)`; keys are derived from it. */
+  readonly run: RunContext;
+  /** Overrides the runner's namespace (tenant) for this call. */
+  readonly namespace?: string;
+  /**
+   * For tools without a record (naturally idempotent, not safely repeatable): which attempt the
+   * loop is on, default 1, echoed in the result. With_key tools count attempts in the record.
+   */
+  readonly attempt?: number;
+}
+
+/** The result of `execute`, awaited. */
+export type ResultOf<T extends AnyTool> = Awaited<ReturnType<T['execute']>>;
+
+/** What a call returns. */
+export interface CallResult<R = unknown> {
+  /** The tool's result: the effect's, or the stored one when `replayed`. */
+  readonly result: R;
+  /** True when the effect did not run because this key already completed (the seed's replay flag). */
+  readonly replayed: boolean;
+  /** The key, for with_key tools. */
+  readonly key?: DeterministicKey;
+  /** The attempt that produced the result (from the record for with_key tools). */
+  readonly attempt: number;
+}
+
+/** `tryCall`'s answer: the result, or the error with the attempt it ended for `decideRetry`. */
+export type CallOutcome<R = unknown> =
+  | ({ readonly ok: true } & CallResult<R>)
+  | { readonly ok: false; readonly error: unknown; readonly attempt: number; readonly key?: DeterministicKey };
+
+/** Runs tools by class; see `createRunner`. */
+export interface Runner {
+  /**
+   * Validate the input and run the tool by its class. With_key: claim the key, replay a completed
+   * call (`replayed: true`), or run the effect once and record its result. Naturally idempotent
+   * and not-safely-repeatable tools run directly, once per call, with no record.
+   *
+   * @throws InputValidationError, InvalidKeyError (empty or over 255 characters: rejected, not
+   *   hashed), InputNotFingerprintableError, ConcurrentCallError (409), KeyReuseError (422),
+   *   AttemptsExhaustedError, StoreUnavailableError (the effect did not run),
+   *   UnserializableResultError (the effect ran once; not repeated), or the tool's own error
+   *   (after releasing the claim so a retry can run; kept in the record's history).
+   */
+  call<T extends AnyTool>(tool: T, rawInput: unknown, options: CallOptions): Promise<CallResult<ResultOf<T>>>;
+  /** `call` that resolves with `{ ok: false, error, attempt }` instead of throwing; feed it to `decideRetry`. */
+  tryCall<T extends AnyTool>(tool: T, rawInput: unknown, options: CallOptions): Promise<CallOutcome<ResultOf<T>>>;
+  /** The dedup record a call with this input would use (undefined if none or expired); for audits and tests. */
+  recordFor(tool: AnyKeyedTool, rawInput: unknown, options: CallOptions): Promise<DedupRecord | undefined>;
+  /** Delete expired records now; returns how many went. */
+  purgeExpired(): Promise<number>;
+}
+
+/**
+ * Create a runner over a dedup store.
+ *
+ * @example
+ * const runner = createRunner({ store: createSqliteStore(), namespace: tenantId });
+ * const run = await openRun(store, { kind: 'job', id: job.id });
+ * const { result, replayed } = await runner.call(issueRefund, args, { run });
+ * @throws RangeError if `ttlMs` or `lockMs` is not a positive integer or `lockMs > ttlMs`.
+ */
+export function createRunner(options: RunnerOptions): Runner {
+  const { store } = options;
+  const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+  const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
+  const now = options.now ?? Date.now;
+  const purgeEveryMs = options.purgeEveryMs ?? 60 * 60 * 1000;
+  if (!isPositiveInteger(ttlMs) || !isPositiveInteger(lockMs) || lockMs > ttlMs) {
+    throw new RangeError(`createRunner: ttlMs (${ttlMs}) and lockMs (${lockMs}) must be positive integers with lockMs <= ttlMs`);
+  }
+  const runnerNamespace = options.namespace ?? '';
+  let lastPurge = now();
+  // The attempt each thrown error ended, for tryCall, without another read of the record.
+  const failedAttempts = new WeakMap<object, { attempt: number; key: DeterministicKey }>();
+
+  const guard = async <T>(step: Promise<T>, operation: StoreOperation, subject: string): Promise<T> => {
+    try {
+      return await step;
+    } catch (error) {
+      throw new StoreUnavailableError(store.info, operation, error, subject);
+    }
+  };
+
+  async function prepare(tool: AnyKeyedTool, rawInput: unknown, options: CallOptions) {
+    const input: unknown = await validateInput(tool, rawInput);
+    const key = tool.deriveKey(input, options.run);
+    let print: string;
+    try {
+      print = fingerprint(input);
+    } catch (error) {
+      throw new InputNotFingerprintableError(tool.name, (error as Error).message);
+    }
+    const id: RecordId = { namespace: options.namespace ?? runnerNamespace, tool: tool.name, key };
+    return { input, key, print, id };
+  }
+
+  async function callKeyed(tool: AnyKeyedTool, rawInput: unknown, callOptions: CallOptions): Promise<CallResult> {
+    const { input, key, print, id } = await prepare(tool, rawInput, callOptions);
+    maybePurge();
+    const claim = await guard(
+      store.claim({ ...id, fingerprint: print, owner: randomUUID(), now: now(), lockMs, ttlMs, maxAttempts: tool.policy.max_attempts }),
+      'claim',
+      `The effect of ${tool.name} did not run (fail closed); retrying once the store is back is safe.`,
+    );
+    const { record } = claim;
+    switch (claim.outcome) {
+      case 'completed':
+        if (record.resultError !== undefined) {
+          throw new UnserializableResultError({ ...id, reason: record.resultError, replayed: true });
+        }
+        return { result: record.result === undefined ? undefined : JSON.parse(record.result), replayed: true, key, attempt: record.attempts };
+      case 'in_progress':
+        throw new ConcurrentCallError({ ...id, attempt: record.attempts, lockExpiresAt: record.lockExpiresAt ?? now(), now: now() });
+      case 'mismatch':
+        throw new KeyReuseError({ ...id, fingerprint: print, storedFingerprint: record.fingerprint });
+      case 'exhausted':
+        throw new AttemptsExhaustedError({ ...id, attempts: record.attempts, maxAttempts: tool.policy.max_attempts, errors: record.errors });
+      case 'claimed':
+        return runClaimed(tool, input, callOptions.run, key, record);
+    }
+  }
+
+  async function runClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord) {
+    const heartbeat = startHeartbeat(store, claimed, lockMs, now, options.heartbeat ?? true);
+    let value: unknown;
+    try {
+      value = await tool.execute(input, { run, key });
+    } catch (error) {
+      const held = await heartbeat.stop();
+      const failure = { attempt: held.attempts, at: now(), name: errorName(error), message: errorMessage(error) };
+      await store.release(held, { now: now(), error: failure }).then(
+        (released) => released ?? warnLockLost(tool.name, key),
+        (storeError: unknown) => warn(`could not release ${tool.name} key ${key} after its effect failed (${errorMessage(storeError)}); a retry can reclaim it after lockMs`),
+      );
+      if (typeof error === 'object' && error !== null) failedAttempts.set(error, { attempt: held.attempts, key });
+      throw error;
+    }
+    const held = await heartbeat.stop();
+    const resultError = findNonJson(value, { allowDates: false });
+    const result = resultError === undefined && value !== undefined ? JSON.stringify(value) : undefined;
+    // The effect ran: whatever the store says now, the caller gets the truth.
+    await store.complete(held, { now: now(), ttlMs, result, resultError }).then(
+      (completed) => completed ?? warnLockLost(tool.name, key),
+      (storeError: unknown) => warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); a retry after lockMs runs it again with the same key, so the provider must dedupe by key`),
+    );
+    if (resultError !== undefined) {
+      throw new UnserializableResultError({ namespace: claimed.namespace, tool: tool.name, key, reason: resultError, replayed: false, result: value });
+    }
+    return { result: value, replayed: false, key, attempt: held.attempts };
+  }
+
+  async function callDirect(tool: AnyTool, rawInput: unknown, callOptions: CallOptions): Promise<CallResult> {
+    const input: unknown = await validateInput(tool, rawInput);
+    const result = await (tool.execute as (i: unknown, c: { run: RunContext }) => Promise<unknown>)(input, { run: callOptions.run });
+    return { result, replayed: false, attempt: callOptions.attempt ?? 1 };
+  }
+
+  function maybePurge() {
+    if (purgeEveryMs <= 0 || now() - lastPurge < purgeEveryMs) return;
+    lastPurge = now();
+    store.purgeExpired(lastPurge).catch(() => {}); // housekeeping only: expired records already read as absent
+  }
+
+  const runner: Runner = {
+    async call(tool, rawInput, callOptions) {
+      const call = isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions);
+      return call as Promise<CallResult<ResultOf<typeof tool>>>;
+    },
+    async tryCall(tool, rawInput, callOptions) {
+      try {
+        return { ok: true, ...(await runner.call(tool, rawInput, callOptions)) };
+      } catch (error) {
+        return { ok: false, error, ...(await attemptOf(tool, rawInput, callOptions, error)) };
+      }
+    },
+    async recordFor(tool, rawInput, callOptions) {
+      const { id } = await prepare(tool, rawInput, callOptions);
+      return guard(store.get(id, now()), 'read', 'Nothing ran.');
+    },
+    purgeExpired: () => guard(store.purgeExpired(now()), 'purge', 'Nothing ran.'),
+  };
+
+  // The attempt a failure belongs to: the record's count for with_key tools, the loop's otherwise.
+  async function attemptOf(tool: AnyTool, rawInput: unknown, callOptions: CallOptions, error: unknown) {
+    if (!isKeyed(tool)) return { attempt: callOptions.attempt ?? 1 };
+    const known = typeof error === 'object' && error !== null ? failedAttempts.get(error) : undefined;
+    if (known) return known;
+    if (error instanceof ConcurrentCallError) return { attempt: error.attempt, key: error.key as DeterministicKey };
+    if (error instanceof AttemptsExhaustedError) return { attempt: error.attempts, key: error.key as DeterministicKey };
+    try {
+      const record = await runner.recordFor(tool, rawInput, callOptions);
+      return record ? { attempt: record.attempts, key: record.key as DeterministicKey } : { attempt: 1 };
+    } catch {
+      return { attempt: 1 }; // invalid input or key, or the store is down: no attempt was recorded
+    }
+  }
+
+  return runner;
+}
+
+function isKeyed(tool: AnyTool): tool is AnyKeyedTool {
+  if (tool.policy.idempotent !== 'with_key') return false;
+  if (typeof tool.deriveKey !== 'function') {
+    throw new TypeError(`${tool.name} is declared idempotent: 'with_key' but has no deriveKey: build it with defineTool and a key function`);
+  }
+  return true;
+}
+
+/** Renews the lock every `lockMs / 3` while the effect runs; `stop` returns the latest held record. */
+function startHeartbeat(store: DedupStore, claimed: DedupRecord, lockMs: number, now: () => number, enabled: boolean) {
+  let held = claimed;
+  let inflight: Promise<void> | undefined;
+  let lost = false;
+  const timer = enabled
+    ? setInterval(() => {
+        if (inflight || lost) return;
+        inflight = store
+          .renew(held, { now: now(), lockMs })
+          .then((renewed) => {
+            if (renewed) held = renewed;
+            else lost = true;
+          }, () => {}) // a missed renewal is retried on the next tick; the lock has two more in hand
+          .finally(() => {
+            inflight = undefined;
+          });
+      }, Math.max(1, Math.floor(lockMs / 3)))
+    : undefined;
+  timer?.unref();
+  return {
+    async stop(): Promise<DedupRecord> {
+      if (timer) clearInterval(timer);
+      await inflight;
+      return held;
+    },
+  };
+}
+
+function warnLockLost(tool: string, key: string): undefined {
+  warn(`the lock on ${tool} key ${key} lapsed while its effect ran and another call reclaimed it; the outcome was not recorded by this call. Raise lockMs or keep the heartbeat on.`);
+  return undefined;
+}
+
+function warn(message: string): void {
+  emitWarning(`retrysafe: ${message}`, { code: 'RETRYSAFE_RECORD' });
+}
+
+const isPositiveInteger = (n: number) => Number.isInteger(n) && n > 0;
+const errorName = (error: unknown) => (error instanceof Error ? error.name : typeof error);
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

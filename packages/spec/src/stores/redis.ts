@@ -1,0 +1,260 @@
+/**
+ * `@retrysafe/spec/stores/redis`: the dedup store on Redis through ioredis (5 or 6).
+ *
+ * Each record is one string key holding the record's JSON, with a `PX` expiry equal to the TTL.
+ * The claim is `SET key <fresh record> NX PX ttl GET`: one round trip creates the record, or
+ * returns the existing one so that a replay, a concurrent call or a key reuse is answered in that
+ * same round trip. Reclaiming a free record and recording an outcome are compare-and-set steps in
+ * Lua (the script swaps the value only if it is still exactly what the holder last saw).
+ *
+ * Durability is the server's, not ours: with `appendonly no` (and no RDB save) a Redis restart
+ * forgets every record; `appendonly yes` with `appendfsync everysec` can lose the last second of
+ * claims and results on a server crash, `appendfsync always` none. Replication is asynchronous,
+ * so a failover can lose acknowledged writes. Records carry a TTL, so an eviction policy other
+ * than `noeviction` may drop them under memory pressure. A lost record means a retry runs the
+ * effect again with the same key, which a provider that dedupes by key still absorbs.
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { completeRecord, decideClaim, releaseRecord, renewRecord } from './claim.js';
+import type {
+  ClaimRequest,
+  ClaimResult,
+  DedupRecord,
+  DedupStore,
+  OpenRunRequest,
+  RecordId,
+  RunRecord,
+} from './types.js';
+
+/** Options for `createRedisStore`: give a URL or your own ioredis client. */
+export interface RedisStoreOptions {
+  /** e.g. `redis://127.0.0.1:6379`. The store creates and later quits its own client. */
+  readonly url?: string;
+  /** Use your client instead (the store does not quit it). */
+  readonly client?: Redis;
+  /** Prefix of every key the store writes; default `retrysafe:`. */
+  readonly keyPrefix?: string;
+  /** Connection timeout for a client the store creates, ms; default 5000. */
+  readonly connectTimeoutMs?: number;
+}
+
+// Swap the value only if it is still exactly what the caller last read, keeping a PX expiry.
+const CAS_SET = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0`;
+const CAS_DEL = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+const CLAIM_TRIES = 10;
+
+/**
+ * Create the Redis dedup store. Nothing connects until the first call (or `ready()`). A client
+ * the store creates retries a command across one reconnection at most, so an unreachable server
+ * fails the call quickly and the runner does not run the effect.
+ */
+export function createRedisStore(options: RedisStoreOptions): DedupStore {
+  const ownClient = options.client === undefined;
+  if (ownClient && !options.url) {
+    throw new TypeError('createRedisStore needs `url` (e.g. redis://127.0.0.1:6379) or `client`');
+  }
+  const client =
+    options.client ??
+    new Redis(options.url as string, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      connectTimeout: options.connectTimeoutMs ?? 5000,
+    });
+  const prefix = options.keyPrefix ?? 'retrysafe:';
+  let lastConnectionError: Error | undefined;
+  const onError = (error: Error) => {
+    lastConnectionError = error;
+  };
+  client.on('error', onError);
+  client.on('ready', () => {
+    lastConnectionError = undefined;
+  });
+  const location = `${describeUrl(options.url)} (keys ${prefix}*)`;
+
+  // ioredis reports "Connection is closed" or "max retries"; add the socket error behind it.
+  const run = async <T>(op: () => Promise<T>): Promise<T> => {
+    try {
+      // A lazy client connects on its first command, queued meanwhile.
+      return await op();
+    } catch (error) {
+      const cause = lastConnectionError;
+      if (cause && error instanceof Error && !error.message.includes(cause.message)) {
+        throw new Error(`${error.message} (last connection error: ${cause.message})`, { cause: error });
+      }
+      throw error;
+    }
+  };
+  const script = scriptRunner(client);
+  const cas = (key: string, expected: string, next: string, pxMs: number) =>
+    script(CAS_SET, key, [expected, next, String(Math.max(1, Math.ceil(pxMs)))]).then((n) => n === 1);
+  const dedupKey = (id: RecordId) => `${prefix}dedup:${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}`;
+  const runKey = (namespace: string, origin: string) => `${prefix}run:${enc(namespace)}:${enc(origin)}`;
+  const swapIfHeld = (held: DedupRecord, now: number, next: DedupRecord) =>
+    run(async () =>
+      (await cas(dedupKey(held), encodeRecord(held), encodeRecord(next), next.expiresAt - now)) ? next : undefined,
+    );
+
+  return {
+    info: {
+      kind: 'redis',
+      location,
+      durable: true,
+      checkHint: `Check that Redis is running and reachable at ${describeUrl(options.url)} (in this repository's tests: RETRYSAFE_REDIS_URL). For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
+    },
+    async ready() {
+      await run(() => client.ping());
+    },
+    claim: (request: ClaimRequest) =>
+      run(async (): Promise<ClaimResult> => {
+        const key = dedupKey(request);
+        for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
+          const fresh = decideClaim(undefined, request).result;
+          const old = await client.set(key, encodeRecord(fresh.record), 'PX', request.ttlMs, 'NX', 'GET');
+          if (old === null) return fresh;
+          const decision = decideClaim(decodeRecord(old), request);
+          if (decision.write === 'none') return decision.result;
+          const { record } = decision.result;
+          if (await cas(key, old, encodeRecord(record), record.expiresAt - request.now)) return decision.result;
+          // Someone else changed the record between our read and our swap: read it again.
+        }
+        throw new Error(`claim on ${key} did not settle after ${CLAIM_TRIES} tries (heavy contention on one key)`);
+      }),
+    complete: (held, request) => swapIfHeld(held, request.now, completeRecord(held, request)),
+    release: (held, { now, error }) => swapIfHeld(held, now, releaseRecord(held, now, error)),
+    renew: (held, { now, lockMs }) => swapIfHeld(held, now, renewRecord(held, now, lockMs)),
+    get: (id, now) =>
+      run(async () => {
+        const value = await client.get(dedupKey(id));
+        const record = value === null ? undefined : decodeRecord(value);
+        return record && record.expiresAt > now ? record : undefined;
+      }),
+    // Redis expires keys itself (PX); this sweep only removes what the runner's clock already
+    // considers expired, which matters when that clock runs ahead of the server's (tests).
+    purgeExpired: (now) =>
+      run(async () => {
+        let purged = 0;
+        let cursor = '0';
+        do {
+          const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
+          cursor = next;
+          if (keys.length === 0) continue;
+          const values = await client.mget(...keys);
+          for (const [i, value] of values.entries()) {
+            const key = keys[i];
+            if (value === null || value === undefined || key === undefined) continue;
+            const expiresAt = (JSON.parse(value) as { expiresAt?: number }).expiresAt;
+            if (typeof expiresAt === 'number' && expiresAt <= now) {
+              purged += Number(await script(CAS_DEL, key, [value]));
+            }
+          }
+        } while (cursor !== '0');
+        return purged;
+      }),
+    openRun: (request: OpenRunRequest) =>
+      run(async (): Promise<RunRecord> => {
+        const key = runKey(request.namespace, request.origin);
+        const fresh = {
+          namespace: request.namespace,
+          origin: request.origin,
+          id: request.candidateId,
+          createdAt: request.now,
+          expiresAt: request.now + request.ttlMs,
+        };
+        for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
+          const old = await client.set(key, JSON.stringify(fresh), 'PX', request.ttlMs, 'NX', 'GET');
+          if (old === null) return { ...fresh, created: true };
+          const existing = JSON.parse(old) as Omit<RunRecord, 'created'>;
+          const live = existing.expiresAt > request.now;
+          const next = live ? { ...existing, expiresAt: Math.max(existing.expiresAt, fresh.expiresAt) } : fresh;
+          if (live && next.expiresAt === existing.expiresAt) return { ...existing, created: false };
+          if (await cas(key, old, JSON.stringify(next), next.expiresAt - request.now)) {
+            return { ...next, created: !live };
+          }
+        }
+        throw new Error(`opening run ${key} did not settle after ${CLAIM_TRIES} tries`);
+      }),
+    async close() {
+      client.off('error', onError);
+      if (!ownClient) return;
+      if (client.status === 'ready') await client.quit();
+      else client.disconnect();
+    },
+  };
+}
+
+/** Fixed field order, so that re-encoding a record the store handed out gives the stored string. */
+function encodeRecord(r: DedupRecord): string {
+  return JSON.stringify({
+    namespace: r.namespace,
+    tool: r.tool,
+    key: r.key,
+    fingerprint: r.fingerprint,
+    status: r.status,
+    result: r.result,
+    resultError: r.resultError,
+    errors: r.errors,
+    attempts: r.attempts,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    expiresAt: r.expiresAt,
+    lockExpiresAt: r.lockExpiresAt,
+    owner: r.owner,
+  });
+}
+
+function decodeRecord(value: string): DedupRecord {
+  const r = JSON.parse(value) as DedupRecord;
+  return {
+    ...r,
+    result: r.result ?? undefined,
+    resultError: r.resultError ?? undefined,
+    lockExpiresAt: r.lockExpiresAt ?? undefined,
+    owner: r.owner ?? undefined,
+  };
+}
+
+/** EVALSHA, falling back to EVAL once when the server has not cached the script yet. */
+function scriptRunner(client: Redis) {
+  const shas = new Map<string, string>();
+  return async (lua: string, key: string, args: string[]): Promise<unknown> => {
+    let sha = shas.get(lua);
+    if (!sha) {
+      sha = createHash('sha1').update(lua).digest('hex');
+      shas.set(lua, sha);
+    }
+    try {
+      return await client.evalsha(sha, 1, key, ...args);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
+        return client.eval(lua, 1, key, ...args);
+      }
+      throw error;
+    }
+  };
+}
+
+const enc = (part: string) => encodeURIComponent(part);
+const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+
+function describeUrl(url: string | undefined): string {
+  if (!url) return 'Redis (your client)';
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'Redis';
+  }
+}
