@@ -1,0 +1,224 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { getPropertyKeyName, getReturnedExpressions } from './valueTracer.js';
+
+/**
+ * Names whose value is a deduplication key, matched in any letter case as an object key, a class
+ * field, an assigned member (`headers['webhook-id'] = ...`) or a header set by a call
+ * (`headers.set('Idempotency-Key', ...)`). Each was picked because the receiving side dedupes on it:
+ *
+ * - idempotency keys: `idempotencyKey` / `idempotency_key` (Stripe, most payment SDKs),
+ *   `Idempotency-Key` (IETF httpapi draft) and `X-Idempotency-Key`, `Idempotency-Token`,
+ *   `idempotencyToken`, AWS's `ClientToken` / `ClientRequestToken`;
+ * - dedup keys: `dedupeKey`, `dedupKey`, `dedup_key` (PagerDuty Events), `deduplicationKey`,
+ *   `deduplicationId`, `MessageDeduplicationId` (SQS FIFO), `Upstash-Deduplication-Id` (QStash);
+ * - delivery ids receivers dedupe on: `webhook-id` (Standard Webhooks), `svix-id`, `X-Delivery-Id`.
+ *
+ * Not keys: trace and request ids (`X-Request-Id`, `traceId`, `requestId`), timestamps, file names.
+ * Left out on purpose, add them with the `keyNames` option where they are keys: BullMQ's `jobId`
+ * (also used for ids that must be unique per call) and a plain `deliveryId` field.
+ */
+export const DEFAULT_KEY_NAMES: readonly string[] = [
+  'idempotencyKey',
+  'idempotency_key',
+  'Idempotency-Key',
+  'X-Idempotency-Key',
+  'Idempotency-Token',
+  'idempotencyToken',
+  'clientToken',
+  'clientRequestToken',
+  'dedupeKey',
+  'dedupKey',
+  'dedup_key',
+  'deduplicationKey',
+  'deduplicationId',
+  'MessageDeduplicationId',
+  'Upstash-Deduplication-Id',
+  'webhook-id',
+  'svix-id',
+  'X-Delivery-Id',
+];
+
+/** The module whose key constructors make every argument a key position. */
+export const SPEC_MODULE = '@retrysafe/spec';
+
+/** Where in the code a key position is. */
+export type KeyPositionKind =
+  /** `{ idempotencyKey: v }`, `{ 'Idempotency-Key': v }`, `new Headers({ ... })` */
+  | 'property'
+  /** `class C { idempotencyKey = v }` */
+  | 'classField'
+  /** `opts.idempotencyKey = v`, `headers['webhook-id'] = v` */
+  | 'memberAssignment'
+  /** `headers.set('Idempotency-Key', v)`, `.append`, `.setHeader`, `.setRequestHeader` */
+  | 'headerCall'
+  /** `new Headers([['Idempotency-Key', v]])` */
+  | 'headerEntry'
+  /** every argument of `key\`...\`` / `key(...)` and `vouchDurable(...)` from `@retrysafe/spec` */
+  | 'specKey';
+
+/** A place whose value becomes a deduplication key (a sink). */
+export interface KeyPosition {
+  readonly kind: KeyPositionKind;
+  /** The key name as configured (`'Idempotency-Key'`), or `key` / `vouchDurable` for the spec's constructors. */
+  readonly keyName: string;
+  /** The expression whose value becomes the key: what to trace and where to report. */
+  readonly value: TSESTree.Expression;
+}
+
+/** Answers whether a property or header name is a key name; returns its configured spelling. */
+export type KeyNameMatcher = (name: string) => string | undefined;
+
+/** What {@link getKeyPositions} needs: the file and the key names in force. */
+export interface KeyPositionContext {
+  readonly sourceCode: Readonly<TSESLint.SourceCode>;
+  readonly matchKeyName: KeyNameMatcher;
+}
+
+/** The node types that can hold a key position; a rule listens to these and calls {@link getKeyPositions}. */
+export const KEY_POSITION_NODE_TYPES = [
+  AST_NODE_TYPES.AssignmentExpression,
+  AST_NODE_TYPES.CallExpression,
+  AST_NODE_TYPES.NewExpression,
+  AST_NODE_TYPES.Property,
+  AST_NODE_TYPES.PropertyDefinition,
+  AST_NODE_TYPES.TaggedTemplateExpression,
+] as const;
+
+const HEADER_SETTERS = new Set(['append', 'header', 'set', 'setHeader', 'setRequestHeader']);
+const ASSIGNMENT_OPERATORS = new Set(['=', '??=', '||=']);
+
+/**
+ * Builds the matcher for {@link DEFAULT_KEY_NAMES} plus `extraKeyNames` (the `keyNames` option).
+ * Names compare case-insensitively: HTTP header names are, and `IdempotencyKey` (AWS) is the same field.
+ */
+export function createKeyNameMatcher(extraKeyNames: readonly string[] = []): KeyNameMatcher {
+  const byLowerCase = new Map<string, string>();
+  for (const name of [...DEFAULT_KEY_NAMES, ...extraKeyNames]) byLowerCase.set(name.toLowerCase(), name);
+  return (name) => byLowerCase.get(name.toLowerCase());
+}
+
+/**
+ * The key positions `node` creates, if it is one of {@link KEY_POSITION_NODE_TYPES}; `[]` otherwise.
+ * A position whose value is a function (`idempotencyKey: () => ...`) yields what the function returns.
+ */
+export function getKeyPositions(node: TSESTree.Node, context: KeyPositionContext): KeyPosition[] {
+  const positions = getDirectKeyPositions(node, context);
+  return positions.flatMap((position) => expandFunctionValue(position, context.sourceCode));
+}
+
+/**
+ * The key position that `expression` fills, if any: `expression` is the value of a key property, the
+ * right side of a key assignment, the value argument of a header setter, or an argument of the
+ * spec's key constructors. Use it to ask "is this value used as a key?" from the value's side.
+ */
+export function getKeyPositionOf(expression: TSESTree.Node, context: KeyPositionContext): KeyPosition | undefined {
+  // The container is the parent, or two or three levels up for templates and header entries.
+  for (let container = expression.parent, level = 0; container && level < 3; container = container.parent, level++) {
+    const position = getDirectKeyPositions(container, context).find((candidate) => candidate.value === expression);
+    if (position) return position;
+  }
+  return undefined;
+}
+
+function getDirectKeyPositions(node: TSESTree.Node, context: KeyPositionContext): KeyPosition[] {
+  switch (node.type) {
+    case AST_NODE_TYPES.Property:
+      return getPropertyPosition(node, context);
+    case AST_NODE_TYPES.PropertyDefinition:
+      return getClassFieldPosition(node, context);
+    case AST_NODE_TYPES.AssignmentExpression:
+      return getAssignmentPosition(node, context);
+    case AST_NODE_TYPES.CallExpression:
+      return [...getHeaderCallPosition(node, context), ...getSpecCallPositions(node, context)];
+    case AST_NODE_TYPES.NewExpression:
+      return getHeaderEntryPositions(node, context);
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return isSpecExport(node.tag, 'key', context)
+        ? node.quasi.expressions.map((value) => ({ kind: 'specKey', keyName: 'key', value }))
+        : [];
+    default:
+      return [];
+  }
+}
+
+function getPropertyPosition(node: TSESTree.Property, context: KeyPositionContext): KeyPosition[] {
+  if (node.parent.type !== AST_NODE_TYPES.ObjectExpression || node.kind !== 'init') return [];
+  const keyName = matchName(getPropertyKeyName(node, context.sourceCode), context);
+  return keyName === undefined ? [] : [{ kind: 'property', keyName, value: node.value as TSESTree.Expression }];
+}
+
+function getClassFieldPosition(node: TSESTree.PropertyDefinition, context: KeyPositionContext): KeyPosition[] {
+  const keyName = matchName(getPropertyKeyName(node, context.sourceCode), context);
+  return keyName === undefined || !node.value ? [] : [{ kind: 'classField', keyName, value: node.value }];
+}
+
+function getAssignmentPosition(node: TSESTree.AssignmentExpression, context: KeyPositionContext): KeyPosition[] {
+  if (!ASSIGNMENT_OPERATORS.has(node.operator) || node.left.type !== AST_NODE_TYPES.MemberExpression) return [];
+  const keyName = matchName(getMemberName(node.left, context.sourceCode), context);
+  return keyName === undefined ? [] : [{ kind: 'memberAssignment', keyName, value: node.right }];
+}
+
+function getHeaderCallPosition(node: TSESTree.CallExpression, context: KeyPositionContext): KeyPosition[] {
+  const callee = node.callee;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return [];
+  const method = getStaticPropertyName(callee);
+  const [name, value] = node.arguments;
+  if (method === undefined || !HEADER_SETTERS.has(method) || !name || !value || value.type === AST_NODE_TYPES.SpreadElement) return [];
+  const keyName = matchName(getStringValue(name, context.sourceCode), context);
+  return keyName === undefined ? [] : [{ kind: 'headerCall', keyName, value }];
+}
+
+function getSpecCallPositions(node: TSESTree.CallExpression, context: KeyPositionContext): KeyPosition[] {
+  const keyName = isSpecExport(node.callee, 'key', context) ? 'key'
+    : isSpecExport(node.callee, 'vouchDurable', context) ? 'vouchDurable'
+    : undefined;
+  if (keyName === undefined) return [];
+  return node.arguments.flatMap((value) =>
+    value.type === AST_NODE_TYPES.SpreadElement ? [] : [{ kind: 'specKey' as const, keyName, value }],
+  );
+}
+
+/** `new Headers([['Idempotency-Key', v]])`: the object form is covered by {@link getPropertyPosition}. */
+function getHeaderEntryPositions(node: TSESTree.NewExpression, context: KeyPositionContext): KeyPosition[] {
+  const reference = resolveReference(context.sourceCode, node.callee);
+  const [entries] = node.arguments;
+  if (reference?.source !== GLOBAL_SOURCE || reference.path.join('.') !== 'Headers') return [];
+  if (entries?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return entries.elements.flatMap((entry): KeyPosition[] => {
+    if (entry?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+    const [name, value] = entry.elements;
+    if (!name || !value || value.type === AST_NODE_TYPES.SpreadElement) return [];
+    const keyName = matchName(getStringValue(name, context.sourceCode), context);
+    return keyName === undefined ? [] : [{ kind: 'headerEntry', keyName, value }];
+  });
+}
+
+function expandFunctionValue(position: KeyPosition, sourceCode: Readonly<TSESLint.SourceCode>): KeyPosition[] {
+  const value = position.value;
+  if (value.type !== AST_NODE_TYPES.ArrowFunctionExpression && value.type !== AST_NODE_TYPES.FunctionExpression) {
+    return [position];
+  }
+  return getReturnedExpressions(value, sourceCode).map((returned) => ({ ...position, value: returned }));
+}
+
+function isSpecExport(node: TSESTree.Node, name: string, context: KeyPositionContext): boolean {
+  const reference = resolveReference(context.sourceCode, node);
+  return reference?.source === SPEC_MODULE && reference.path.length === 1 && reference.path[0] === name;
+}
+
+function matchName(name: string | undefined, context: KeyPositionContext): string | undefined {
+  return name === undefined ? undefined : context.matchKeyName(name);
+}
+
+/** `a.b`, `a['b']`, and `a[NAME]` with a constant `NAME`. */
+function getMemberName(node: TSESTree.MemberExpression, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
+  return getStaticPropertyName(node) ?? (node.computed ? getStringValue(node.property, sourceCode) : undefined);
+}
+
+function getStringValue(node: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
+  const value = ASTUtils.getStaticValue(node, sourceCode.getScope(node))?.value;
+  return typeof value === 'string' ? value : undefined;
+}
