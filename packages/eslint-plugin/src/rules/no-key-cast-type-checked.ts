@@ -1,0 +1,80 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+
+import { findForgedBrand, isEscapeHatchType } from '../util/brandTypes.js';
+import type { ForgedBrandMessageId } from '../util/brands.js';
+import {
+  findBrandInTypeNode,
+  FORGED_BRAND_MESSAGES,
+  getCastTargetText,
+  getForgedBrandMessageId,
+  isConstAssertion,
+  isInSpecPackage,
+} from '../util/brands.js';
+import { createRule } from '../util/createRule.js';
+
+export type Options = [];
+export type MessageIds = ForgedBrandMessageId;
+
+type Cast = TSESTree.TSAsExpression | TSESTree.TSTypeAssertion;
+
+export default createRule<Options, MessageIds>({
+  name: 'no-key-cast-type-checked',
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Disallow type assertions that forge a `DeterministicKey` or `Durable` brand hidden behind an alias, a generic or `any`',
+      recommended: 'recommended',
+      requiresTypeChecking: true,
+    },
+    messages: FORGED_BRAND_MESSAGES,
+    schema: [],
+    defaultOptions: [],
+  },
+  create(context) {
+    // @retrysafe/spec constructs its own brands: that is what the module-private symbols are for.
+    if (isInSpecPackage(context.filename)) return {};
+    const services = ESLintUtils.getParserServices(context);
+    const checker = services.program.getTypeChecker();
+    const search = { checker, program: services.program };
+
+    /** The brand a cast forges by its own target type, or by `any`/`never` where a brand is expected. */
+    function getForgedBrand(node: Cast): string | undefined {
+      const target = services.getTypeAtLocation(node);
+      const source = services.getTypeAtLocation(node.expression);
+      if (!isEscapeHatchType(target)) return findForgedBrand(search, target, source);
+      // In `x as any as T` the outer cast is the one judged.
+      if (isCastOrSatisfies(node.parent)) return undefined;
+      const expected = checker.getContextualType(services.esTreeNodeToTSNodeMap.get(node));
+      return expected && findForgedBrand(search, expected, source);
+    }
+
+    function check(node: Cast): void {
+      if (isConstAssertion(node)) return;
+      // `no-key-cast` (in every config this rule is in) reports the casts whose target spells a
+      // brand; this rule adds those that only type information reveals, so no cast is reported twice.
+      if (findBrandInTypeNode(context.sourceCode, node.typeAnnotation)) return;
+      const brand = getForgedBrand(node);
+      if (brand === undefined) return;
+      context.report({
+        node,
+        messageId: getForgedBrandMessageId(brand),
+        data: { target: getCastTargetText(context.sourceCode, node.typeAnnotation), brand },
+      });
+    }
+
+    return {
+      TSAsExpression: check,
+      TSTypeAssertion: check,
+    };
+  },
+});
+
+function isCastOrSatisfies(node: TSESTree.Node | undefined): boolean {
+  return (
+    node?.type === AST_NODE_TYPES.TSAsExpression ||
+    node?.type === AST_NODE_TYPES.TSTypeAssertion ||
+    node?.type === AST_NODE_TYPES.TSSatisfiesExpression
+  );
+}

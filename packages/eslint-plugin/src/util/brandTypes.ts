@@ -1,0 +1,182 @@
+import ts from 'typescript';
+
+import { isInSpecPackage } from './brands.js';
+
+// Brand recognition by type, for the type-aware rules. A brand of @retrysafe/spec is a property keyed
+// by a module-private `unique symbol` that the package declares:
+//   declare const deterministicKeyBrand: unique symbol;
+//   type DeterministicKey = string & { readonly [deterministicKeyBrand]: 'DeterministicKey' };
+// Recognising the symbol's declaring package, never a type's name, is what makes an alias in
+// another module (`type OrderKey = DeterministicKey`), a generic or an intersection count alike.
+
+// How far into members, type arguments, index signatures and return types a cast's target is searched.
+const MAX_DEPTH = 5;
+
+/**
+ * The brands a type carries itself (not in its members): the names of its properties keyed by a
+ * `unique symbol` declared in `@retrysafe/spec`. `DeterministicKey` gives `['DeterministicKey']`,
+ * `Durable<string>` gives `['Durable']`, `string` and `{ key: DeterministicKey }` give `[]`.
+ */
+export function getOwnBrands(checker: ts.TypeChecker, type: ts.Type): string[] {
+  const brands: string[] = [];
+  for (const property of checker.getPropertiesOfType(getConstraint(checker, type))) {
+    const brand = getBrandOfProperty(checker, property);
+    if (brand !== undefined) brands.push(brand);
+  }
+  return brands;
+}
+
+/**
+ * The brand a property stands for, if it is a brand property of `@retrysafe/spec`: its string literal
+ * value (`'DeterministicKey'`), else the name of the type declaring it, else the symbol's name.
+ */
+function getBrandOfProperty(checker: ts.TypeChecker, property: ts.Symbol): string | undefined {
+  for (const declaration of property.declarations ?? []) {
+    const name = ts.getNameOfDeclaration(declaration);
+    if (!name || !ts.isComputedPropertyName(name)) continue;
+    const keyType = checker.getTypeAtLocation(name.expression);
+    if (!(keyType.flags & ts.TypeFlags.UniqueESSymbol)) continue;
+    const keySymbol = keyType.getSymbol();
+    const keyDeclaration = keySymbol?.declarations?.[0];
+    if (!keySymbol || !keyDeclaration || !isInSpecPackage(keyDeclaration.getSourceFile().fileName)) continue;
+    const value = checker.getTypeOfSymbol(property);
+    if (value.isStringLiteral()) return value.value;
+    return getDeclaringTypeName(declaration) ?? keySymbol.getName();
+  }
+  return undefined;
+}
+
+function getDeclaringTypeName(node: ts.Node): string | undefined {
+  for (let current: ts.Node | undefined = node; current; current = current.parent) {
+    if (ts.isTypeAliasDeclaration(current) || ts.isInterfaceDeclaration(current)) return current.name.text;
+  }
+  return undefined;
+}
+
+/**
+ * Whether every value of `source` already carries `brand`, nullish values aside: a cast from
+ * `OrderKey | undefined` to `DeterministicKey` forges nothing. `any`, `unknown` and a missing
+ * source (a member the source does not have) carry nothing.
+ */
+export function carriesBrand(checker: ts.TypeChecker, source: ts.Type | undefined, brand: string): boolean {
+  if (!source) return false;
+  const parts = getUnionParts(source).filter((part) => !isNullish(part));
+  return parts.length > 0 && parts.every((part) => getOwnBrands(checker, part).includes(brand));
+}
+
+/** What a forge search needs besides the types. */
+export interface BrandSearch {
+  readonly checker: ts.TypeChecker;
+  readonly program: ts.Program;
+}
+
+/**
+ * The first brand that `target` carries, anywhere in it, where `source` does not already carry it at
+ * the same place: `string as DeterministicKey`, `{ key: string } as { key: OrderKey }` and
+ * `string[] as Durable<string>[]` give a brand; `OrderKey as DeterministicKey` (a no-op) gives none.
+ * Searched: union members, properties of types declared outside the standard and external libraries,
+ * type arguments (`Promise<...>`, `Map<...>`), index signatures and call signatures' return types.
+ */
+export function findForgedBrand(search: BrandSearch, target: ts.Type, source: ts.Type | undefined): string | undefined {
+  return findForgedBrandAt(search, target, source, 0, new Map());
+}
+
+function findForgedBrandAt(
+  search: BrandSearch,
+  target: ts.Type,
+  source: ts.Type | undefined,
+  depth: number,
+  seen: Map<ts.Type, Set<ts.Type | undefined>>,
+): string | undefined {
+  const sourcesSeen = seen.get(target) ?? new Set();
+  if (depth > MAX_DEPTH || sourcesSeen.has(source)) return undefined;
+  seen.set(target, sourcesSeen.add(source));
+  for (const part of getUnionParts(target)) {
+    if (isNullish(part) || part.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) continue;
+    const own = getOwnBrands(search.checker, part);
+    if (own.length > 0) {
+      const forged = own.find((brand) => !carriesBrand(search.checker, source, brand));
+      if (forged !== undefined) return forged;
+      continue;
+    }
+    for (const [member, sourceMember] of getMemberPairs(search, getConstraint(search.checker, part), source)) {
+      const forged = findForgedBrandAt(search, member, sourceMember, depth + 1, seen);
+      if (forged !== undefined) return forged;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The types one level inside `target`, each paired with the type at the same place in `source`
+ * (`undefined` where the source has nothing there).
+ */
+function getMemberPairs(
+  { checker, program }: BrandSearch,
+  target: ts.Type,
+  source: ts.Type | undefined,
+): [ts.Type, ts.Type | undefined][] {
+  if (!(target.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return [];
+  const pairs: [ts.Type, ts.Type | undefined][] = [];
+  if (isTypeReference(target)) {
+    const sourceArguments = source && isTypeReference(source) ? checker.getTypeArguments(source) : [];
+    checker.getTypeArguments(target).forEach((argument, index) => pairs.push([argument, sourceArguments[index]]));
+  }
+  if (!isDeclaredInUserCode(program, target)) return pairs;
+  for (const property of checker.getPropertiesOfType(target)) {
+    const sourceProperty = source && checker.getPropertyOfType(source, property.getName());
+    pairs.push([checker.getTypeOfSymbol(property), sourceProperty && checker.getTypeOfSymbol(sourceProperty)]);
+  }
+  const sourceIndexes = source ? checker.getIndexInfosOfType(source) : [];
+  for (const index of checker.getIndexInfosOfType(target)) {
+    pairs.push([index.type, sourceIndexes.find((candidate) => candidate.keyType === index.keyType)?.type]);
+  }
+  const sourceSignature = source?.getCallSignatures()[0];
+  for (const signature of target.getCallSignatures()) {
+    pairs.push([signature.getReturnType(), sourceSignature?.getReturnType()]);
+  }
+  return pairs;
+}
+
+/**
+ * Whether a type's members are worth searching: declared in the project or in @retrysafe/spec, or
+ * mapped (`Partial<{ key: OrderKey }>`). Types of the standard library and of other packages cannot
+ * name a retrysafe brand except through their type arguments, which are searched anyway.
+ */
+function isDeclaredInUserCode(program: ts.Program, type: ts.Type): boolean {
+  if (getObjectFlags(type) & ts.ObjectFlags.Mapped) return true;
+  const declarations = type.getSymbol()?.declarations ?? [];
+  if (declarations.length === 0) return true;
+  return declarations.some((declaration) => {
+    const file = declaration.getSourceFile();
+    if (program.isSourceFileDefaultLibrary(file)) return false;
+    return !program.isSourceFileFromExternalLibrary(file) || isInSpecPackage(file.fileName);
+  });
+}
+
+function isTypeReference(type: ts.Type): type is ts.TypeReference {
+  return (getObjectFlags(type) & ts.ObjectFlags.Reference) !== 0;
+}
+
+function getObjectFlags(type: ts.Type): ts.ObjectFlags {
+  return type.flags & ts.TypeFlags.Object ? (type as ts.ObjectType).objectFlags : 0;
+}
+
+function getUnionParts(type: ts.Type): readonly ts.Type[] {
+  return type.isUnion() ? type.types : [type];
+}
+
+function isNullish(type: ts.Type): boolean {
+  return (type.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void)) !== 0;
+}
+
+/** A type parameter stands for its constraint: `T extends DeterministicKey` carries the brand. */
+function getConstraint(checker: ts.TypeChecker, type: ts.Type): ts.Type {
+  if (!(type.flags & ts.TypeFlags.TypeParameter)) return type;
+  return checker.getBaseConstraintOfType(type) ?? type;
+}
+
+/** Whether a type is `any` or `never`: a cast to either is accepted wherever a brand is expected. */
+export function isEscapeHatchType(type: ts.Type): boolean {
+  return (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Never)) !== 0;
+}
