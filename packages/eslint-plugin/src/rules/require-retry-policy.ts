@@ -10,6 +10,7 @@ import {
   getToolLocation,
   hasSpread,
   isDeclarePolicyCall,
+  policyKey,
   toolFactoriesSchema,
   toolLabel,
 } from '../util/toolRecognisers.js';
@@ -44,7 +45,7 @@ export default createRule<Options, MessageIds>({
       incompletePolicy:
         '{{tool}} declares a retry policy without {{missing}}: a repeated call (transport retry, loop retry, resumed run) cannot be judged safe or unsafe. Add {{missing}}.',
       incompleteAnnotations:
-        '{{tool}} annotations leave {{missing}} unstated, and the MCP defaults (destructive, not idempotent) are guesses, not a declaration: a client cannot judge whether to retry. State {{missing}}, or `readOnlyHint: true` for a read-only tool.',
+        '{{tool}} annotations leave {{missing}} unstated, and the MCP defaults (destructive, not idempotent) are assumptions, not a declaration: a client cannot judge whether to retry. State {{missing}}, or `readOnlyHint: true` for a read-only tool.',
     },
     schema: [
       {
@@ -61,7 +62,7 @@ export default createRule<Options, MessageIds>({
     function check(tool: ToolDefinition): void {
       const label = toolLabel(tool);
       if (tool.policy) {
-        const missing = missingPolicyFields(context.sourceCode, tool.policy);
+        const missing = missingPolicyFields(context.sourceCode, tool, tool.policy);
         if (missing.length > 0) {
           // defineTool's policy is its whole config: point at the call, as for a missing policy.
           const loc = tool.policy.via === 'defineTool' ? getToolLocation(tool) : tool.policy.node.loc;
@@ -90,8 +91,11 @@ export default createRule<Options, MessageIds>({
   },
 });
 
-/** The policy fields a visible policy object leaves out; none when it spreads another object. */
-function missingPolicyFields(sourceCode: Readonly<TSESLint.SourceCode>, policy: PolicyDeclaration): string[] {
+/**
+ * The policy fields a visible policy object leaves out, in the spelling its route reads (`defineTool`
+ * reads camelCase, policy data the seed's snake_case); none when it spreads another object.
+ */
+function missingPolicyFields(sourceCode: Readonly<TSESLint.SourceCode>, tool: ToolDefinition, policy: PolicyDeclaration): string[] {
   const object = policy.object;
   if (!object) {
     // `declarePolicy(tool)` with no policy at all; a policy from elsewhere gets the benefit of the doubt.
@@ -99,10 +103,11 @@ function missingPolicyFields(sourceCode: Readonly<TSESLint.SourceCode>, policy: 
     return bare ? ['a policy argument'] : [];
   }
   if (hasSpread(object)) return [];
-  const snake = policy.via !== 'defineTool' && !findProperty(object, 'sideEffects');
+  // A home-grown factory's config may spell the fields either way.
+  const via = tool.framework === 'custom' && policy.via === 'defineTool' ? undefined : policy.via;
   return (['sideEffects', 'idempotent', 'retry'] as const)
-    .filter((field) => !findPolicyProperty(object, field))
-    .map((field) => `\`${field === 'sideEffects' && snake ? 'side_effects' : field}\``);
+    .filter((field) => !findPolicyProperty(object, field, via))
+    .map((field) => `\`${policyKey(field, policy.via)}\``);
 }
 
 /**

@@ -113,13 +113,24 @@ const HANDLER_KEYS = ['execute', 'func', 'handler', 'run'];
 const SCHEMA_KEYS = ['input', 'inputSchema', 'parameters', 'schema'];
 const ANNOTATION_KEYS = new Set(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
 
-/** The retrysafe policy fields, in both spellings: camelCase (`defineTool`) and the seed's snake_case. */
+/**
+ * The retrysafe policy fields in their two spellings: camelCase in a `defineTool` config, the seed's
+ * snake_case in policy data (`declarePolicy`, `metadata.retrysafe`, `_meta.retrysafe`).
+ */
 export const POLICY_FIELDS = {
-  sideEffects: ['sideEffects', 'side_effects'],
-  idempotent: ['idempotent'],
-  retry: ['retry'],
-  maxAttempts: ['maxAttempts', 'max_attempts'],
+  sideEffects: { camelCase: 'sideEffects', snakeCase: 'side_effects' },
+  idempotent: { camelCase: 'idempotent', snakeCase: 'idempotent' },
+  retry: { camelCase: 'retry', snakeCase: 'retry' },
+  maxAttempts: { camelCase: 'maxAttempts', snakeCase: 'max_attempts' },
 } as const;
+
+/** A retrysafe policy field. */
+export type PolicyField = keyof typeof POLICY_FIELDS;
+
+/** The key `field` has in a policy declared `via` a given route. */
+export function policyKey(field: PolicyField, via: PolicyDeclaration['via']): string {
+  return via === 'defineTool' ? POLICY_FIELDS[field].camelCase : POLICY_FIELDS[field].snakeCase;
+}
 
 /** Whether a module specifier is the MCP TypeScript SDK (v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/server`). */
 export function isMcpModule(source: string): boolean {
@@ -362,12 +373,17 @@ export function findProperty(object: TSESTree.ObjectExpression | undefined, name
   return found;
 }
 
-/** The property for a retrysafe policy field, in either spelling. */
+/**
+ * The property for a retrysafe policy field: in the spelling `via` reads when given, else in either
+ * spelling (for judging a declaration, where a typo in the spelling is not the point).
+ */
 export function findPolicyProperty(
   object: TSESTree.ObjectExpression | undefined,
-  field: keyof typeof POLICY_FIELDS,
+  field: PolicyField,
+  via?: PolicyDeclaration['via'],
 ): TSESTree.Property | undefined {
-  return POLICY_FIELDS[field].map((name) => findProperty(object, name)).find(Boolean);
+  const names = via ? [policyKey(field, via)] : [POLICY_FIELDS[field].camelCase, POLICY_FIELDS[field].snakeCase];
+  return names.map((name) => findProperty(object, name)).find(Boolean);
 }
 
 /** Whether an object literal spreads another object, so its full set of keys is unknown. */

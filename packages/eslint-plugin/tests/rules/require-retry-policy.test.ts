@@ -292,7 +292,7 @@ export const weather = declarePolicy(
       code: `import { tool as aiTool } from 'ai';
 import * as retrysafe from '@retrysafe/spec';
 const sendInvoice = aiTool({ description: 'Send an invoice', inputSchema: schema, execute: async () => 'ok' });
-retrysafe.declarePolicy(sendInvoice, { sideEffects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
+retrysafe.declarePolicy(sendInvoice, { side_effects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
 export const tools = { sendInvoice };`,
     },
     {
@@ -329,7 +329,7 @@ export const search = tool(async ({ q }) => q, {
       code: `import { DynamicStructuredTool } from '@langchain/core/tools';
 export const t = new DynamicStructuredTool({
   name: 'search_docs', description: 'Search', schema: s, func: async () => '',
-  metadata: { owner: 'docs', retrysafe: { sideEffects: 'none', idempotent: true, retry: 'safe' } },
+  metadata: { owner: 'docs', retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } },
 });`,
     },
     {
@@ -560,6 +560,13 @@ export const t = declarePolicy(tool({ description: 'Run', inputSchema: s, execut
 import { declarePolicy } from '@retrysafe/spec';
 export const t = declarePolicy(tool({ description: 'Run', inputSchema: s, execute }), { idempotent: true });`,
       errors: [{ messageId: 'incompletePolicy', line: 3, column: 87, data: { tool: 'Tool `t`', missing: '`side_effects` and `retry`' } }],
+    },
+    {
+      name: 'AI SDK: declarePolicy reads the seed’s snake_case, so a camelCase sideEffects is missing',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+export const t = declarePolicy(tool({ description: 'Run', inputSchema: s, execute }), { sideEffects: 'none', idempotent: true, retry: 'safe' });`,
+      errors: [{ messageId: 'incompletePolicy', line: 3, column: 87, data: { tool: 'Tool `t`', missing: '`side_effects`' } }],
     },
     {
       name: 'AI SDK: declarePolicy with no policy',
