@@ -100,7 +100,7 @@ export function isDurablePrimitive(value: unknown): value is DurablePrimitive {
 
 /** @internal A short description of a value for error messages. */
 export function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value === 'number') return `the number ${String(value)}`;
   if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value)})`;
   return `a ${typeof value}`;

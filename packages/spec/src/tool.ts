@@ -165,16 +165,16 @@ export interface KeyedTool<S extends StandardSchemaV1, Result, P extends PolicyS
    * Derives the call's key from its validated input and the run.
    * @throws InvalidKeyError if the key is empty or longer than 255 characters.
    */
-  readonly deriveKey: (input: StandardSchemaV1.InferOutput<S>, run: RunContext) => DeterministicKey;
+  deriveKey(input: StandardSchemaV1.InferOutput<S>, run: RunContext): DeterministicKey;
   /** Runs the tool on validated input; `context.key` comes from {@link KeyedTool.deriveKey}. */
-  readonly execute: (input: StandardSchemaV1.InferOutput<S>, context: KeyedExecuteContext) => Promise<Result>;
+  execute(input: StandardSchemaV1.InferOutput<S>, context: KeyedExecuteContext): Promise<Result>;
 }
 
 /** A naturally idempotent or not safely repeatable tool: no key. */
 export interface UnkeyedTool<S extends StandardSchemaV1, Result, P extends PolicyShape> extends ToolBase<S, P> {
   readonly deriveKey?: undefined;
   /** Runs the tool on validated input. */
-  readonly execute: (input: StandardSchemaV1.InferOutput<S>, context: ExecuteContext) => Promise<Result>;
+  execute(input: StandardSchemaV1.InferOutput<S>, context: ExecuteContext): Promise<Result>;
 }
 
 /**
@@ -191,6 +191,10 @@ export type Tool<
 /** Any tool `defineTool` can return; what a runner accepts. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- input types vary per tool
 export type AnyTool = Tool<StandardSchemaV1<any, any>, unknown, ToolPolicy>;
+
+// `execute` and `deriveKey` are methods, not function-typed properties: a method's parameters are
+// compared bivariantly, which keeps `Tool` covariant in its schema, so that a tool with a zod schema
+// is assignable to `AnyTool` (whose schema is `StandardSchemaV1<any, any>`).
 
 /** A with_key tool, whatever its input; `AnyTool` narrowed by `tool.deriveKey`. */
 export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }>;
