@@ -1,0 +1,25 @@
+/**
+ * How another process re-creates a store under test. Imports no driver up front, so a child
+ * process loads only the one it needs.
+ */
+import type { DedupStore } from '../../src/stores/types.js';
+
+export interface StoreConfig {
+  readonly kind: 'sqlite' | 'postgres' | 'redis' | 'memory';
+  readonly path?: string;
+  readonly url?: string;
+  readonly prefix?: string;
+}
+
+export async function loadStore(config: StoreConfig): Promise<DedupStore> {
+  switch (config.kind) {
+    case 'sqlite':
+      return (await import('../../src/stores/sqlite.js')).createSqliteStore({ path: config.path as string, tablePrefix: config.prefix as string });
+    case 'postgres':
+      return (await import('../../src/stores/postgres.js')).createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string });
+    case 'redis':
+      return (await import('../../src/stores/redis.js')).createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string });
+    case 'memory':
+      return (await import('../../src/stores/memory.js')).createNonDurableMemoryStore();
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The stores every runtime test runs against, each with a unique table or key prefix per test
+ * run. PostgreSQL and Redis are real servers (RETRYSAFE_PG_URL, RETRYSAFE_REDIS_URL); when one
+ * is unreachable the suite fails loudly in `setUp`, it never skips.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { createNonDurableMemoryStore } from '../../src/stores/memory.js';
+import { createPostgresStore } from '../../src/stores/postgres.js';
+import { createRedisStore } from '../../src/stores/redis.js';
+import { createSqliteStore } from '../../src/stores/sqlite.js';
+import type { DedupStore } from '../../src/stores/types.js';
+import type { StoreConfig } from './store-config.js';
+
+export const PG_URL = process.env['RETRYSAFE_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env['RETRYSAFE_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** Unique per test file run, so parallel runs and leftovers never collide. */
+export const RUN_TAG = `${process.pid.toString(36)}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+export type { StoreConfig } from './store-config.js';
+
+/** One store under test. */
+export interface StoreUnderTest {
+  readonly name: StoreConfig['kind'];
+  /** The config that `storeFromConfig` turns into a store (another process can use it). */
+  readonly config: StoreConfig;
+  /** A store that cannot be reached: a bad path, a closed port, or a closed memory store. */
+  unreachable(): DedupStore;
+  /** Remove the tables, keys or files this run created. */
+  cleanUp(): Promise<void>;
+}
+
+export function storeFromConfig(config: StoreConfig): DedupStore {
+  switch (config.kind) {
+    case 'sqlite':
+      return createSqliteStore({ path: config.path as string, tablePrefix: config.prefix as string });
+    case 'postgres':
+      return createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string });
+    case 'redis':
+      return createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string });
+    case 'memory':
+      return createNonDurableMemoryStore();
+  }
+}
+
+/** The four stores, with fresh prefixes for this file. */
+export function storesUnderTest(): StoreUnderTest[] {
+  const dir = mkdtempSync(join(tmpdir(), 'retrysafe-test-'));
+  const pgPrefix = `rs_t_${RUN_TAG}_`;
+  const redisPrefix = `rs_t:${RUN_TAG}:`;
+  return [
+    {
+      name: 'memory',
+      config: { kind: 'memory' },
+      unreachable() {
+        const store = createNonDurableMemoryStore();
+        void store.close();
+        return store;
+      },
+      async cleanUp() {},
+    },
+    {
+      name: 'sqlite',
+      config: { kind: 'sqlite', path: join(dir, 'dedup.db'), prefix: 'rs_' },
+      // A path below a regular file can never be created.
+      unreachable: () => createSqliteStore({ path: '/dev/null/retrysafe/dedup.db' }),
+      async cleanUp() {
+        rmSync(dir, { recursive: true, force: true });
+      },
+    },
+    {
+      name: 'postgres',
+      config: { kind: 'postgres', url: PG_URL, prefix: pgPrefix },
+      unreachable: () => createPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', tablePrefix: pgPrefix }),
+      async cleanUp() {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        try {
+          await client.query(`DROP TABLE IF EXISTS ${pgPrefix}dedup, ${pgPrefix}runs, ${pgPrefix}meta`);
+        } finally {
+          await client.end();
+        }
+      },
+    },
+    {
+      name: 'redis',
+      config: { kind: 'redis', url: REDIS_URL, prefix: redisPrefix },
+      unreachable: () => createRedisStore({ url: 'redis://127.0.0.1:1', keyPrefix: redisPrefix }),
+      async cleanUp() {
+        const client = new Redis(REDIS_URL);
+        try {
+          const keys = await client.keys(`${redisPrefix}*`);
+          if (keys.length > 0) await client.del(...keys);
+        } finally {
+          client.disconnect();
+        }
+      },
+    },
+  ];
+}
