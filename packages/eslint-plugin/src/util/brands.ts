@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { resolveReference } from './imports.js';
+import { getMemberChain, resolveReference } from './imports.js';
 
 // Brand recognition from the syntax alone (imports and local type declarations). The type-level
 // counterpart is `brandTypes.ts`, kept apart so that rules without type information never load
@@ -73,7 +73,8 @@ type TypeDeclaration = TSESTree.TSInterfaceDeclaration | TSESTree.TSTypeAliasDec
  * The first brand of `@retrysafe/spec` that a type annotation spells, anywhere inside it:
  * `DeterministicKey`, `rs.DeterministicKey`, `K` from `import { DeterministicKey as K }`,
  * `import('@retrysafe/spec').Durable<string>`, and type aliases and interfaces declared in the same
- * file (`type K = DeterministicKey`), inside composites such as `{ key: K }`, `K[]` or `Partial<...>`.
+ * file (`type K = DeterministicKey`, interfaces and what they extend), inside composites such as
+ * `{ key: K }`, `K[]` or `Partial<...>`.
  * A brand is recognised by its import from `@retrysafe/spec`, so a type of the user's own that is also
  * called `DeterministicKey` is not one.
  */
@@ -82,7 +83,11 @@ export function findBrandInTypeNode(
   typeNode: TSESTree.Node,
   seen: Set<TypeDeclaration> = new Set(),
 ): BrandName | undefined {
-  if (typeNode.type === AST_NODE_TYPES.TSTypeReference || typeNode.type === AST_NODE_TYPES.TSImportType) {
+  if (
+    typeNode.type === AST_NODE_TYPES.TSTypeReference ||
+    typeNode.type === AST_NODE_TYPES.TSImportType ||
+    typeNode.type === AST_NODE_TYPES.TSInterfaceHeritage
+  ) {
     const brand = getReferencedBrand(sourceCode, typeNode, seen);
     if (brand) return brand;
   }
@@ -93,10 +98,13 @@ export function findBrandInTypeNode(
   return undefined;
 }
 
-/** The brand a type reference names, directly or through a type declared in the same file. */
+/**
+ * The brand a type reference (or an interface's `extends` entry) names, directly or through a type
+ * declared in the same file.
+ */
 function getReferencedBrand(
   sourceCode: Readonly<TSESLint.SourceCode>,
-  node: TSESTree.TSTypeReference | TSESTree.TSImportType,
+  node: TSESTree.TSImportType | TSESTree.TSInterfaceHeritage | TSESTree.TSTypeReference,
   seen: Set<TypeDeclaration>,
 ): BrandName | undefined {
   if (node.type === AST_NODE_TYPES.TSImportType) {
@@ -104,7 +112,8 @@ function getReferencedBrand(
     const exported = chain?.length === 1 && chain[0].type === AST_NODE_TYPES.Identifier ? chain[0].name : undefined;
     return isSpecModule(node.source.value) ? asBrandName(exported) : undefined;
   }
-  const chain = getEntityNameChain(node.typeName);
+  const chain =
+    node.type === AST_NODE_TYPES.TSTypeReference ? getEntityNameChain(node.typeName) : getMemberChain(node.expression);
   const [root, ...members] = chain ?? [];
   if (root?.type !== AST_NODE_TYPES.Identifier) return undefined;
   const origin = resolveReference(sourceCode, root);

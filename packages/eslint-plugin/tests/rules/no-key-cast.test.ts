@@ -254,6 +254,20 @@ const request = body as RefundRequest;
       errors: [{ messageId: 'forgedKey', line: 7, column: 17 }],
     },
     {
+      name: 'a local interface that extends one with a key field',
+      code: `
+${importKey}
+interface Keyed {
+  idempotencyKey: DeterministicKey;
+}
+interface RefundRequest extends Keyed {
+  orderId: string;
+}
+const request = body as RefundRequest;
+`,
+      errors: [{ messageId: 'forgedKey', line: 9, column: 17 }],
+    },
+    {
       name: 'a local generic alias given the brand as its argument',
       code: `
 ${importKey}
