@@ -1,0 +1,81 @@
+/** The called-twice helper: passes for safe tools, fails with a clear AssertionError otherwise. */
+import { AssertionError } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { key } from '../src/key.js';
+import { createRunner, type Runner } from '../src/runner.js';
+import { createNonDurableMemoryStore } from '../src/stores/memory.js';
+import { defineTool } from '../src/tool.js';
+import { callTwice, expectSingleEffect, runContextForTests } from '../src/testing.js';
+import { memoryProvider } from './helpers/provider.js';
+import { incrementTool, refundTool, setStatusTool } from './helpers/tools.js';
+
+describe('expectSingleEffect', () => {
+  it('passes for a with_key tool: one execution, one effect, the second call replayed', async () => {
+    const provider = memoryProvider({ dedupeByKey: false });
+    const report = await expectSingleEffect(refundTool(provider), { orderId: 'o_1', amountCents: 5 }, { effects: () => provider.effects() });
+    expect(report).toMatchObject({ executions: 1, effects: 1, first: { replayed: false }, second: { replayed: true } });
+  });
+
+  it('fails when the effect lands twice although execute ran once (a key the provider never sees)', async () => {
+    let landed = 0;
+    const leaky = defineTool({
+      name: 'send_email',
+      sideEffects: 'message_out',
+      idempotent: 'with_key',
+      retry: 'safe_with_same_key',
+      input: z.object({ to: z.string() }),
+      key: ({ run, input }) => key`${run.id}:${input.to}:welcome`,
+      execute: async () => {
+        landed += 2; // e.g. a background job that also sends
+        return { sent: true };
+      },
+    });
+    const error = await expectSingleEffect(leaky, { to: 'a@example.com' }, { effects: () => landed }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AssertionError);
+    expect((error as Error).message).toContain('2 effects landed');
+  });
+
+  it('fails for a with_key tool whose record does not replay (a runner with a fresh store per call)', async () => {
+    const provider = memoryProvider({ dedupeByKey: false });
+    const base = createRunner({ store: createNonDurableMemoryStore() });
+    const forgetful: Runner = { ...base, call: (tool, input, options) => createRunner({ store: createNonDurableMemoryStore() }).call(tool, input, options) };
+    const error = await expectSingleEffect(refundTool(provider), { orderId: 'o_2', amountCents: 5 }, { runner: forgetful }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AssertionError);
+    expect((error as Error).message).toMatch(/execute ran 2 times/);
+  });
+
+  it('refuses to bless a not-safely-repeatable tool, without calling it', async () => {
+    const balance = { cents: 0 };
+    await expect(expectSingleEffect(incrementTool(balance), { cents: 1 })).rejects.toThrow(/not safely repeatable/);
+    expect(balance.cents).toBe(0);
+  });
+
+  it('checks a naturally idempotent tool for the same end state', async () => {
+    const state = new Map<string, string>();
+    const writes = { count: 0 };
+    expect(await expectSingleEffect(setStatusTool(state, writes), { orderId: 'o_3', status: 'open' })).toMatchObject({ executions: 2 });
+    let n = 0;
+    const drifting = defineTool({
+      name: 'touch',
+      sideEffects: 'internal_write',
+      idempotent: true,
+      retry: 'safe',
+      input: z.object({}),
+      execute: async () => ({ version: (n += 1) }),
+    });
+    await expect(expectSingleEffect(drifting, {})).rejects.toThrow(/different results/);
+  });
+
+  it('callTwice reports without asserting', async () => {
+    const balance = { cents: 0 };
+    const report = await callTwice(incrementTool(balance), { cents: 1 }, { run: runContextForTests('run-1') });
+    expect(report).toMatchObject({ executions: 2, first: { result: { balanceCents: 1 } }, second: { result: { balanceCents: 2 } } });
+  });
+
+  it('does not import vitest (usable from any test runner)', () => {
+    const source = readFileSync(new URL('../src/testing.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/from ['"]vitest['"]/);
+  });
+});
