@@ -91,6 +91,8 @@ function findForgedBrandAt(
   const sourcesSeen = seen.get(target) ?? new Set();
   if (depth > MAX_DEPTH || sourcesSeen.has(source)) return undefined;
   seen.set(target, sourcesSeen.add(source));
+  // Inside a value, `never` is where nothing is supplied: the element of `[] as OrderKey[]`.
+  if (depth > 0 && source && source.flags & ts.TypeFlags.Never) return undefined;
   for (const part of getUnionParts(target)) {
     if (isNullish(part) || part.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) continue;
     const own = getOwnBrands(search.checker, part);
@@ -107,35 +109,45 @@ function findForgedBrandAt(
   return undefined;
 }
 
+type MemberPair = [target: ts.Type, source: ts.Type | undefined];
+
 /**
- * The types one level inside `target`, each paired with the type at the same place in `source`
- * (`undefined` where the source has nothing there).
+ * The types one level inside `target`, each paired with the type at the same place in `source`:
+ * `undefined` where anything could be there (the source is `any`, or lacks a required property).
+ * A place the source leaves empty is skipped when the target allows it to be empty (an optional
+ * property, an index signature), so `{} as Partial<RefundRequest>` forges nothing.
  */
-function getMemberPairs(
-  { checker, program }: BrandSearch,
-  target: ts.Type,
-  source: ts.Type | undefined,
-): [ts.Type, ts.Type | undefined][] {
+function getMemberPairs(search: BrandSearch, target: ts.Type, source: ts.Type | undefined): MemberPair[] {
   if (!(target.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return [];
-  const pairs: [ts.Type, ts.Type | undefined][] = [];
+  const { checker } = search;
+  const known = source && !(source.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))
+    ? getConstraint(checker, checker.getNonNullableType(source))
+    : undefined;
+  const pairs: MemberPair[] = [];
   if (isTypeReference(target)) {
-    const sourceArguments = source && isTypeReference(source) ? checker.getTypeArguments(source) : [];
+    const sourceArguments = known && isTypeReference(known) ? checker.getTypeArguments(known) : [];
     checker.getTypeArguments(target).forEach((argument, index) => pairs.push([argument, sourceArguments[index]]));
   }
-  if (!isDeclaredInUserCode(program, target)) return pairs;
+  if (!isDeclaredInUserCode(search.program, target)) return pairs;
   for (const property of checker.getPropertiesOfType(target)) {
-    const sourceProperty = source && checker.getPropertyOfType(source, property.getName());
+    const sourceProperty = known && checker.getPropertyOfType(known, property.getName());
+    if (known && !sourceProperty && property.flags & ts.SymbolFlags.Optional) continue;
     pairs.push([checker.getTypeOfSymbol(property), sourceProperty && checker.getTypeOfSymbol(sourceProperty)]);
   }
-  const sourceIndexes = source ? checker.getIndexInfosOfType(source) : [];
-  for (const index of checker.getIndexInfosOfType(target)) {
-    pairs.push([index.type, sourceIndexes.find((candidate) => candidate.keyType === index.keyType)?.type]);
-  }
-  const sourceSignature = source?.getCallSignatures()[0];
+  for (const index of checker.getIndexInfosOfType(target)) pairs.push(...getIndexPairs(checker, index, known));
+  const sourceSignature = known?.getCallSignatures()[0];
   for (const signature of target.getCallSignatures()) {
     pairs.push([signature.getReturnType(), sourceSignature?.getReturnType()]);
   }
   return pairs;
+}
+
+/** An index signature against the source's matching one, else against each of its properties. */
+function getIndexPairs(checker: ts.TypeChecker, index: ts.IndexInfo, known: ts.Type | undefined): MemberPair[] {
+  if (!known) return [[index.type, undefined]];
+  const sourceIndex = checker.getIndexInfosOfType(known).find((candidate) => candidate.keyType === index.keyType);
+  if (sourceIndex) return [[index.type, sourceIndex.type]];
+  return checker.getPropertiesOfType(known).map((property): MemberPair => [index.type, checker.getTypeOfSymbol(property)]);
 }
 
 /**

@@ -52,6 +52,16 @@ ruleTester.run('no-key-cast-type-checked', rule, {
     },
     { name: 'keys cast to a readonly array of keys', code: `${prelude}declare const keys: OrderKey[];\nconst r = keys as readonly OrderKey[];` },
 
+    {
+      name: 'an object that may be undefined, whose key field already is a key',
+      code: `${prelude}declare const row: { key: DeterministicKey } | undefined;\nconst r = row as { key: OrderKey } | undefined;`,
+    },
+
+    // --- nothing supplied where the target allows nothing ---
+    { name: 'an empty array cast to an array of keys', code: `${prelude}const keys = [] as OrderKey[];` },
+    { name: 'an empty object cast to a record of keys', code: `${prelude}const byOrder = {} as Record<string, OrderKey>;` },
+    { name: 'an empty object cast to a partial request', code: `${prelude}const patch = {} as Partial<RefundRequest>;` },
+
     // --- casts that carry no brand ---
     { name: 'widening a key to string', code: `${prelude}const text = orderKey as string;` },
     { name: '`as const`', code: `${prelude}const parts = ['run', 'refund'] as const;` },
@@ -113,6 +123,12 @@ export function assertValidKey(value: string): Key {
       errors: [{ messageId: 'forgedKey', line: 6, column: 11 }],
     },
 
+    {
+      name: '`as never as OrderKey` is reported on the outer cast',
+      code: `${prelude}const k = raw as never as OrderKey;`,
+      errors: [{ messageId: 'forgedKey', line: 6, column: 11 }],
+    },
+
     // --- generics, intersections and composites ---
     {
       name: 'a generic alias with the key as a field',
@@ -128,6 +144,11 @@ export function assertValidKey(value: string): Key {
       name: 'an interface from another module whose field is a key',
       code: `${prelude}declare const body: { orderId: string; idempotencyKey: string };\nconst request = body as RefundRequest;`,
       errors: [{ messageId: 'forgedKey', line: 7, column: 17 }],
+    },
+    {
+      name: 'an object without the required key field cast to a request',
+      code: `${prelude}const request = { orderId: 'o-1' } as RefundRequest;`,
+      errors: [{ messageId: 'forgedKey', line: 6, column: 17 }],
     },
     {
       name: "a type of @retrysafe/spec with a durable field: `as RunContext`",
@@ -146,7 +167,7 @@ export function assertValidKey(value: string): Key {
     },
     {
       name: 'a record of an alias',
-      code: `${prelude}const byOrder = {} as Record<string, OrderKey>;`,
+      code: `${prelude}const byOrder = { 'o-1': raw } as Record<string, OrderKey>;`,
       errors: [{ messageId: 'forgedKey', line: 6, column: 17 }],
     },
     {
