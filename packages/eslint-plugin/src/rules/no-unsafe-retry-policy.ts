@@ -64,7 +64,8 @@ export default createRule<Options, MessageIds>({
         properties: {
           idempotentHintHeuristic: {
             type: 'boolean',
-            description: 'Report MCP tools whose name says they create, send, charge or append but claim `idempotentHint: true`.',
+            description:
+              'Report MCP tools whose name says they create, send, charge or append but claim `idempotentHint: true`.',
           },
           toolFactories: toolFactoriesSchema,
         },
@@ -87,7 +88,8 @@ export default createRule<Options, MessageIds>({
       const attempts = staticValue(sourceCode, maxAttempts?.value);
       if (offending && (offending === retry || (typeof attempts === 'number' && attempts > 1))) {
         const text = sourceCode.getText(offending).replace(/\s+/g, ' ');
-        context.report({ node: offending, messageId: 'retriesNotRepeatable', data: { tool, retry: text.length > 60 ? `${text.slice(0, 57)}...` : text } });
+        const retryText = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+        context.report({ node: offending, messageId: 'retriesNotRepeatable', data: { tool, retry: retryText } });
       }
     }
 
@@ -97,7 +99,8 @@ export default createRule<Options, MessageIds>({
       const readOnly = findProperty(annotations, 'readOnlyHint');
       const destructive = findProperty(annotations, 'destructiveHint');
       const idempotent = findProperty(annotations, 'idempotentHint');
-      const isTrue = (property: TSESTree.Property | undefined): boolean => staticValue(sourceCode, property?.value) === true;
+      const isTrue = (property: TSESTree.Property | undefined): boolean =>
+        staticValue(sourceCode, property?.value) === true;
       if (isTrue(readOnly) && destructive && isTrue(destructive)) {
         context.report({ node: destructive, messageId: 'readOnlyAndDestructive', data: { tool: toolLabel(tool) } });
       }
@@ -105,15 +108,21 @@ export default createRule<Options, MessageIds>({
       const claim = findCreateVerb(tool);
       const fields = tool.inputSchema ? getInputFieldNames(sourceCode, tool.inputSchema) : [];
       if (!claim || !fields || fields.some(isKeyLikeInputName)) return;
-      context.report({ node: idempotent, messageId: 'idempotentHintOnCreate', data: { tool: toolLabel(tool), ...claim } });
+      const data = { tool: toolLabel(tool), ...claim };
+      context.report({ node: idempotent, messageId: 'idempotentHintOnCreate', data });
     }
 
-    function checkWithKey(config: TSESTree.ObjectExpression | undefined, tool: string, handlerNames: readonly string[]): void {
+    function checkWithKey(
+      config: TSESTree.ObjectExpression | undefined,
+      tool: string,
+      handlerNames: readonly string[],
+    ): void {
       if (staticValue(sourceCode, findPolicyProperty(config, 'idempotent')?.value) !== 'with_key') return;
       const handler = handlerNames.map((name) => findProperty(config, name)).find(Boolean);
       const fn = handler && resolveConst(sourceCode, handler.value);
       if (!handler || !isFunction(fn) || handlerReadsKey(sourceCode, fn)) return;
-      context.report({ node: handler.key, messageId: 'withKeyUnused', data: { tool, handler: getText(sourceCode, handler.key) } });
+      const data = { tool, handler: getText(sourceCode, handler.key) };
+      context.report({ node: handler.key, messageId: 'withKeyUnused', data });
     }
 
     return {
@@ -131,7 +140,8 @@ export default createRule<Options, MessageIds>({
           // Visited before the tool call inside it, so name the tool the way that call would.
           const [tool, policy] = node.arguments;
           const inner = tool && resolveConst(sourceCode, tool);
-          const definition = inner?.type === AST_NODE_TYPES.CallExpression || inner?.type === AST_NODE_TYPES.NewExpression ? recogniser.recogniseToolCall(inner) : undefined;
+          const isCall = inner?.type === AST_NODE_TYPES.CallExpression || inner?.type === AST_NODE_TYPES.NewExpression;
+          const definition = isCall ? recogniser.recogniseToolCall(inner) : undefined;
           const name = definition ? definition.name : tool?.type === AST_NODE_TYPES.Identifier ? tool.name : undefined;
           checkPolicy(resolveObject(sourceCode, policy), toolLabel({ name }));
         }
@@ -144,7 +154,9 @@ export default createRule<Options, MessageIds>({
     function checkTool(tool: ToolDefinition): void {
       checkPolicy(tool.policy?.object, toolLabel(tool));
       checkAnnotations(tool);
-      if (tool.framework === 'retrysafe' || tool.framework === 'custom') checkWithKey(tool.config, toolLabel(tool), ['execute']);
+      if (tool.framework === 'retrysafe' || tool.framework === 'custom') {
+        checkWithKey(tool.config, toolLabel(tool), ['execute']);
+      }
     }
   },
 });
@@ -249,7 +261,8 @@ function handlerReadsKey(sourceCode: SourceCode, fn: FunctionNode): boolean {
 function patternReadsKey(sourceCode: SourceCode, pattern: TSESTree.ObjectPattern): boolean {
   for (const property of pattern.properties) {
     if (property.type === AST_NODE_TYPES.RestElement) {
-      if (property.argument.type !== AST_NODE_TYPES.Identifier || contextReadsKey(sourceCode, property.argument)) return true;
+      const rest = property.argument;
+      if (rest.type !== AST_NODE_TYPES.Identifier || contextReadsKey(sourceCode, rest)) return true;
       continue;
     }
     const name = property.computed ? staticKey(property.key) : keyName(property.key);

@@ -18,16 +18,19 @@ import {
 export type Options = [{ toolFactories?: ToolFactory[] }];
 export type MessageIds = 'incompleteAnnotations' | 'incompletePolicy' | 'missingPolicy';
 
-const DECLARE_POLICY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
+// What to add, per framework: the last sentence of the `missingPolicy` message.
+const DECLARE_POLICY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry';
+const MCP_HINTS =
+  'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; ' +
+  'or declare a full policy in `_meta: { retrysafe: {...} }`.';
 const REMEDIES: Record<ToolFramework, string> = {
   retrysafe: 'Add `sideEffects`, `idempotent` and `retry` to its definition.',
-  custom: `Add \`sideEffects\`, \`idempotent\` and \`retry\` to its definition, or ${DECLARE_POLICY.charAt(0).toLowerCase()}${DECLARE_POLICY.slice(1)}`,
-  mcp: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.',
-  'mcp-low-level':
-    'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.',
-  'ai-sdk': DECLARE_POLICY,
-  'openai-agents': DECLARE_POLICY,
-  langchain: `${DECLARE_POLICY.slice(0, -1)}, or add \`metadata: { retrysafe: {...} }\`.`,
+  custom: 'Add `sideEffects`, `idempotent` and `retry` to its definition, or wrap it in `declarePolicy(...)`.',
+  mcp: MCP_HINTS,
+  'mcp-low-level': MCP_HINTS,
+  'ai-sdk': `${DECLARE_POLICY}.`,
+  'openai-agents': `${DECLARE_POLICY}.`,
+  langchain: `${DECLARE_POLICY}, or add \`metadata: { retrysafe: {...} }\`.`,
 };
 
 export default createRule<Options, MessageIds>({
@@ -74,14 +77,18 @@ export default createRule<Options, MessageIds>({
         if (tool.annotationsNode) {
           const missing = missingAnnotations(tool);
           if (missing.length > 0) {
-            context.report({ node: tool.annotationsNode, messageId: 'incompleteAnnotations', data: { tool: label, missing: formatList(missing) } });
+            const data = { tool: label, missing: formatList(missing) };
+            context.report({ node: tool.annotationsNode, messageId: 'incompleteAnnotations', data });
           }
           return;
         }
       }
-      // A config that is not visible (a variable from elsewhere) may well declare everything.
-      if (!tool.config && tool.framework === 'retrysafe') return;
-      context.report({ loc: getToolLocation(tool), messageId: 'missingPolicy', data: { tool: label, remedy: REMEDIES[tool.framework] } });
+      // A config that is not visible (imported, built by a call) may well declare everything; AI SDK
+      // and OpenAI Agents tools are declared outside their config, so theirs does not matter.
+      const declaresInConfig = !['ai-sdk', 'openai-agents'].includes(tool.framework);
+      if (declaresInConfig && tool.configNode && !tool.config) return;
+      const data = { tool: label, remedy: REMEDIES[tool.framework] };
+      context.report({ loc: getToolLocation(tool), messageId: 'missingPolicy', data });
     }
 
     const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
@@ -95,7 +102,11 @@ export default createRule<Options, MessageIds>({
  * The policy fields a visible policy object leaves out, in the spelling its route reads (`defineTool`
  * reads camelCase, policy data the seed's snake_case); none when it spreads another object.
  */
-function missingPolicyFields(sourceCode: Readonly<TSESLint.SourceCode>, tool: ToolDefinition, policy: PolicyDeclaration): string[] {
+function missingPolicyFields(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  tool: ToolDefinition,
+  policy: PolicyDeclaration,
+): string[] {
   const object = policy.object;
   if (!object) {
     // `declarePolicy(tool)` with no policy at all; a policy from elsewhere gets the benefit of the doubt.
@@ -120,7 +131,9 @@ function missingAnnotations(tool: ToolDefinition): string[] {
   if (!annotations || hasSpread(annotations)) return [];
   const readOnly = findProperty(annotations, 'readOnlyHint')?.value;
   if (readOnly && !(readOnly.type === AST_NODE_TYPES.Literal && readOnly.value === false)) return [];
-  return ['destructiveHint', 'idempotentHint'].filter((hint) => !findProperty(annotations, hint)).map((hint) => `\`${hint}\``);
+  return ['destructiveHint', 'idempotentHint']
+    .filter((hint) => !findProperty(annotations, hint))
+    .map((hint) => `\`${hint}\``);
 }
 
 function formatList(items: readonly string[]): string {

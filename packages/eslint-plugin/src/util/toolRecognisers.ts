@@ -59,7 +59,9 @@ export interface ToolDefinition {
   readonly framework: ToolFramework;
   /** The defining call or `new`, or the tool object literal of a low-level MCP server. */
   readonly node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.ObjectExpression;
-  /** The config object literal (for MCP `server.tool(...)` overloads there is none). */
+  /** The config argument as written (for MCP `server.tool(...)` overloads there is none). */
+  readonly configNode: TSESTree.Node | undefined;
+  /** The config's object literal, followed through `const` bindings; `undefined` when not visible. */
   readonly config: TSESTree.ObjectExpression | undefined;
   /** The tool's name; for AI SDK tools the property or variable it is assigned to. */
   readonly name: string | undefined;
@@ -132,7 +134,7 @@ export function policyKey(field: PolicyField, via: PolicyDeclaration['via']): st
   return via === 'defineTool' ? POLICY_FIELDS[field].camelCase : POLICY_FIELDS[field].snakeCase;
 }
 
-/** Whether a module specifier is the MCP TypeScript SDK (v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/server`). */
+/** Whether a module is the MCP TypeScript SDK: v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/server`. */
 export function isMcpModule(source: string): boolean {
   return ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'].some(
     (name) => source === name || source.startsWith(`${name}/`),
@@ -163,8 +165,9 @@ export function createToolRecogniser(
       reference &&
       factories.find((f) => f.exportPath === reference.path.join('.') && f.sources.includes(reference.source));
     if (factory) return fromFactory(node, factory);
-    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression && isMcpFile()) {
-      const method = getStaticPropertyName(node.callee);
+    const { callee } = node;
+    if (node.type === AST_NODE_TYPES.CallExpression && callee.type === AST_NODE_TYPES.MemberExpression && isMcpFile()) {
+      const method = getStaticPropertyName(callee);
       if (method === 'registerTool') return fromRegisterTool(node);
       if (method === 'tool') return fromToolOverload(node);
     }
@@ -172,20 +175,24 @@ export function createToolRecogniser(
   }
 
   function fromFactory(node: TSESTree.CallExpression | TSESTree.NewExpression, factory: KnownFactory): ToolDefinition {
-    const config = resolveObject(sourceCode, node.arguments[factory.configArgument]);
-    const definesPolicy = factory.framework === 'retrysafe' || (factory.framework === 'custom' && hasPolicyField(config));
+    const configNode = node.arguments[factory.configArgument];
+    const config = resolveObject(sourceCode, configNode);
+    const { framework, handlerArgument } = factory;
+    const definesPolicy = framework === 'retrysafe' || (framework === 'custom' && hasPolicyField(config));
     const inlinePolicy: PolicyDeclaration | undefined =
       config && definesPolicy ? { via: 'defineTool', node: config, object: config } : undefined;
-    const langchainPolicy =
-      factory.framework === 'langchain' ? nestedPolicy(findProperty(config, 'metadata')?.value, 'langchainMetadata') : undefined;
+    const metadata = findProperty(config, 'metadata')?.value;
+    const langchainPolicy = framework === 'langchain' ? nestedPolicy(metadata, 'langchainMetadata') : undefined;
     return {
-      framework: factory.framework,
+      framework,
       node,
+      configNode,
       config,
       name: staticString(sourceCode, findProperty(config, 'name')?.value) ?? contextualName(node),
       description: staticString(sourceCode, findProperty(config, 'description')?.value),
       inputSchema: firstPropertyValue(config, SCHEMA_KEYS),
-      handler: factory.handlerArgument === undefined ? firstPropertyValue(config, HANDLER_KEYS) : node.arguments[factory.handlerArgument],
+      handler:
+        handlerArgument === undefined ? firstPropertyValue(config, HANDLER_KEYS) : node.arguments[handlerArgument],
       annotationsNode: undefined,
       annotations: undefined,
       policy: declaredPolicyOf(node) ?? inlinePolicy ?? langchainPolicy,
@@ -196,7 +203,7 @@ export function createToolRecogniser(
     const [nameArgument, configArgument, handler] = node.arguments;
     if (!nameArgument || !configArgument) return undefined;
     const config = resolveObject(sourceCode, configArgument);
-    return mcpDefinition('mcp', node, config, {
+    return mcpDefinition('mcp', node, configArgument, {
       name: staticString(sourceCode, nameArgument),
       inputSchema: findProperty(config, 'inputSchema')?.value,
       handler,
@@ -210,7 +217,9 @@ export function createToolRecogniser(
     const handler = rest.pop();
     const name = nameArgument && staticString(sourceCode, nameArgument);
     if (name === undefined && nameArgument?.type !== AST_NODE_TYPES.TemplateLiteral) return undefined;
-    if (!handler || handler.type === AST_NODE_TYPES.ObjectExpression || handler.type === AST_NODE_TYPES.Literal) return undefined;
+    if (!handler || handler.type === AST_NODE_TYPES.ObjectExpression || handler.type === AST_NODE_TYPES.Literal) {
+      return undefined;
+    }
     const description = rest[0] && staticString(sourceCode, rest[0]);
     const objects = description === undefined ? rest : rest.slice(1);
     const [first, second] = objects;
@@ -229,12 +238,14 @@ export function createToolRecogniser(
   function mcpDefinition(
     framework: 'mcp' | 'mcp-low-level',
     node: TSESTree.CallExpression | TSESTree.ObjectExpression,
-    config: TSESTree.ObjectExpression | undefined,
+    configNode: TSESTree.Node | undefined,
     parts: Pick<ToolDefinition, 'annotationsNode' | 'handler' | 'inputSchema' | 'name'>,
   ): ToolDefinition {
+    const config = resolveObject(sourceCode, configNode);
     return {
       framework,
       node,
+      configNode,
       config,
       ...parts,
       description: staticString(sourceCode, findProperty(config, 'description')?.value),
@@ -244,7 +255,10 @@ export function createToolRecogniser(
   }
 
   function listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
-    if (node.callee.type !== AST_NODE_TYPES.MemberExpression || getStaticPropertyName(node.callee) !== 'setRequestHandler') return [];
+    const { callee } = node;
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || getStaticPropertyName(callee) !== 'setRequestHandler') {
+      return [];
+    }
     const [schema, handlerArgument] = node.arguments;
     const handler = handlerArgument && resolveConst(sourceCode, handlerArgument);
     if (!schema || !isFunction(handler) || !isListToolsSchema(schema)) return [];
@@ -280,7 +294,8 @@ export function createToolRecogniser(
       if (findProperty(value, 'name')) out.add(value);
     } else if (value.type === AST_NODE_TYPES.ArrayExpression) {
       for (const element of value.elements) {
-        if (element) collectToolObjects(element.type === AST_NODE_TYPES.SpreadElement ? element.argument : element, out, depth + 1);
+        const item = element?.type === AST_NODE_TYPES.SpreadElement ? element.argument : element;
+        if (item) collectToolObjects(item, out, depth + 1);
       }
     } else if (value.type === AST_NODE_TYPES.ConditionalExpression) {
       collectToolObjects(value.consequent, out, depth + 1);
@@ -297,7 +312,10 @@ export function createToolRecogniser(
     return reference?.path.join('.') === 'Object.values' && node.arguments.length === 1;
   }
 
-  function nestedPolicy(container: TSESTree.Node | undefined, via: PolicyDeclaration['via']): PolicyDeclaration | undefined {
+  function nestedPolicy(
+    container: TSESTree.Node | undefined,
+    via: PolicyDeclaration['via'],
+  ): PolicyDeclaration | undefined {
     const policy = findProperty(resolveObject(sourceCode, container), 'retrysafe')?.value;
     return policy && { via, node: policy, object: resolveObject(sourceCode, policy) };
   }
@@ -355,7 +373,8 @@ export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallE
  * `{` to the end of its `name`.
  */
 export function getToolLocation(tool: ToolDefinition): TSESTree.SourceLocation {
-  const end = tool.node.type === AST_NODE_TYPES.ObjectExpression ? (findProperty(tool.node, 'name') ?? tool.node) : tool.node.callee;
+  const { node } = tool;
+  const end = node.type === AST_NODE_TYPES.ObjectExpression ? (findProperty(node, 'name') ?? node) : node.callee;
   return { start: tool.node.loc.start, end: end.loc.end };
 }
 
@@ -365,7 +384,10 @@ export function toolLabel(tool: Pick<ToolDefinition, 'name'>): string {
 }
 
 /** The last property of an object literal with a static key `name` (the one that wins at runtime). */
-export function findProperty(object: TSESTree.ObjectExpression | undefined, name: string): TSESTree.Property | undefined {
+export function findProperty(
+  object: TSESTree.ObjectExpression | undefined,
+  name: string,
+): TSESTree.Property | undefined {
   let found: TSESTree.Property | undefined;
   for (const property of object?.properties ?? []) {
     if (property.type === AST_NODE_TYPES.Property && propertyKeyName(property) === name) found = property;
@@ -392,7 +414,10 @@ export function hasSpread(object: TSESTree.ObjectExpression): boolean {
 }
 
 /** An object literal, followed through `const` bindings, member reads and TS wrappers. */
-export function resolveObject(sourceCode: SourceCode, node: TSESTree.Node | undefined): TSESTree.ObjectExpression | undefined {
+export function resolveObject(
+  sourceCode: SourceCode,
+  node: TSESTree.Node | undefined,
+): TSESTree.ObjectExpression | undefined {
   if (!node) return undefined;
   const value = resolveConst(sourceCode, node);
   return value.type === AST_NODE_TYPES.ObjectExpression ? value : undefined;
@@ -424,22 +449,30 @@ export function resolveConst(sourceCode: SourceCode, node: TSESTree.Node, depth 
  * like), JSON Schema `{ type: 'object', properties }`, `zodToJsonSchema(x)`, or a `const` holding
  * one. `undefined` when the fields are not statically visible.
  */
-export function getInputFieldNames(sourceCode: SourceCode, schema: TSESTree.Node | undefined, depth = 0): string[] | undefined {
+export function getInputFieldNames(
+  sourceCode: SourceCode,
+  schema: TSESTree.Node | undefined,
+  depth = 0,
+): string[] | undefined {
   if (!schema || depth > 8) return undefined;
   const value = resolveConst(sourceCode, schema);
   if (value.type === AST_NODE_TYPES.ObjectExpression) {
     const properties = findProperty(value, 'properties');
     const isObjectSchema = staticString(sourceCode, findProperty(value, 'type')?.value) === 'object';
     if (isObjectSchema && !properties) return [];
-    const shape = isObjectSchema || findProperty(value, 'required') ? resolveObject(sourceCode, properties?.value) : value;
+    const isJsonSchema = isObjectSchema || !!findProperty(value, 'required');
+    const shape = isJsonSchema ? resolveObject(sourceCode, properties?.value) : value;
     if (!shape || hasSpread(shape)) return undefined;
-    return shape.properties.flatMap((p) => (p.type === AST_NODE_TYPES.Property ? [propertyKeyName(p)?.replace(/\?$/, '') ?? ''] : []));
+    const names = shape.properties.map((p) => (p.type === AST_NODE_TYPES.Property ? (propertyKeyName(p) ?? '') : ''));
+    return names.map((name) => name.replace(/\?$/, '')); // arktype spells an optional key `name?`
   }
   if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const [first] = value.arguments;
   if (value.callee.type !== AST_NODE_TYPES.MemberExpression) return getInputFieldNames(sourceCode, first, depth + 1);
   const method = getStaticPropertyName(value.callee);
-  if (method === 'object' || method === 'Object' || method === 'strictObject') return getInputFieldNames(sourceCode, first, depth + 1);
+  if (method === 'object' || method === 'Object' || method === 'strictObject') {
+    return getInputFieldNames(sourceCode, first, depth + 1);
+  }
   const base = getInputFieldNames(sourceCode, value.callee.object, depth + 1);
   if (method === 'extend' || method === 'merge') {
     const extra = getInputFieldNames(sourceCode, first, depth + 1);
@@ -461,7 +494,10 @@ function propertyKeyName(property: TSESTree.Property): string | undefined {
   return undefined;
 }
 
-function firstPropertyValue(object: TSESTree.ObjectExpression | undefined, names: readonly string[]): TSESTree.Node | undefined {
+function firstPropertyValue(
+  object: TSESTree.ObjectExpression | undefined,
+  names: readonly string[],
+): TSESTree.Node | undefined {
   return names.map((name) => findProperty(object, name)?.value).find(Boolean);
 }
 
@@ -541,11 +577,13 @@ function contextualName(node: TSESTree.Node): string | undefined {
   }
   const parent = outer.parent;
   if (parent?.type === AST_NODE_TYPES.Property && parent.value === outer) return propertyKeyName(parent);
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
+    return parent.id.name;
+  }
   return undefined;
 }
 
-/** The modules a file imports or requires at its top level. */
+/** The modules a file imports or requires (`const x = require('m')`, `require('m').x`) at its top level. */
 function importedModules(program: TSESTree.Program): string[] {
   const modules: string[] = [];
   for (const statement of program.body) {
@@ -554,11 +592,17 @@ function importedModules(program: TSESTree.Program): string[] {
     for (const declarator of statement.declarations) {
       let init = declarator.init;
       while (init?.type === AST_NODE_TYPES.MemberExpression) init = init.object;
-      const [argument] = init?.type === AST_NODE_TYPES.CallExpression ? init.arguments : [];
-      if (init?.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require' && argument?.type === AST_NODE_TYPES.Literal && typeof argument.value === 'string') {
-        modules.push(normalizeModuleName(argument.value));
-      }
+      const source = init ? requiredModule(init) : undefined;
+      if (source !== undefined) modules.push(source);
     }
   }
   return modules;
+}
+
+function requiredModule(node: TSESTree.Expression): string | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const [argument] = node.arguments;
+  const isRequire = node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'require';
+  if (!isRequire || argument?.type !== AST_NODE_TYPES.Literal || typeof argument.value !== 'string') return undefined;
+  return normalizeModuleName(argument.value);
 }

@@ -217,6 +217,13 @@ declare const server: McpServer;
 server.registerTool('set_status', { annotations: WRITE }, async () => ({ content: [] }));`,
     },
     {
+      name: 'MCP registerTool: a config imported from elsewhere is not judged',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { sendEmailConfig } from './configs';
+declare const server: McpServer;
+server.registerTool('send_email', sendEmailConfig, async () => ({ content: [] }));`,
+    },
+    {
       name: 'MCP v2 (@modelcontextprotocol/server) registerTool with hints',
       code: `import { McpServer } from '@modelcontextprotocol/server';
 const server = new McpServer({ name: 's', version: '1' });
@@ -331,6 +338,11 @@ export const t = new DynamicStructuredTool({
   name: 'search_docs', description: 'Search', schema: s, func: async () => '',
   metadata: { owner: 'docs', retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } },
 });`,
+    },
+    {
+      name: 'LangChain: a config built elsewhere is not judged',
+      code: `import { tool } from '@langchain/core/tools';
+export const search = tool(async ({ q }) => q, buildConfig('search_docs'));`,
     },
     {
       name: 'LangChain DynamicTool wrapped in declarePolicy',
@@ -546,6 +558,13 @@ export default ai.tool({ description: 'Charge a card', inputSchema: s, execute: 
       code: `import { dynamicTool } from 'ai';
 export const t = dynamicTool({ description: 'Run', inputSchema: s, execute: async () => 'ok' });`,
       errors: [{ messageId: 'missingPolicy', line: 2, column: 18 }],
+    },
+    {
+      name: 'AI SDK: a config from elsewhere does not matter, the policy is declared outside it',
+      code: `import { tool } from 'ai';
+import { weatherConfig } from './configs';
+export const weather = tool(weatherConfig);`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 24 }],
     },
     {
       name: 'AI SDK: declarePolicy from another package does not count',
