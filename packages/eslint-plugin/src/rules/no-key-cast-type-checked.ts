@@ -2,10 +2,10 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 
 import { findForgedBrand, isEscapeHatchType } from '../util/brandTypes.js';
-import type { ForgedBrandMessageId } from '../util/brands.js';
 import {
   findBrandInTypeNode,
   FORGED_BRAND_MESSAGES,
+  type ForgedBrandMessageId,
   getCastTargetText,
   getForgedBrandMessageId,
   isConstAssertion,
