@@ -100,12 +100,13 @@ interface KnownFactory {
   readonly handlerArgument?: number;
 }
 
+const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
 const AGENTS = ['@openai/agents', '@openai/agents-core'];
 const LANGCHAIN = ['@langchain/core/tools', 'langchain', 'langchain/tools'];
 const KNOWN_FACTORIES: readonly KnownFactory[] = [
   { framework: 'retrysafe', sources: ['@retrysafe/spec'], exportPath: 'defineTool', configArgument: 0 },
-  { framework: 'ai-sdk', sources: ['ai'], exportPath: 'tool', configArgument: 0 },
-  { framework: 'ai-sdk', sources: ['ai'], exportPath: 'dynamicTool', configArgument: 0 },
+  { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'tool', configArgument: 0 },
+  { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'dynamicTool', configArgument: 0 },
   { framework: 'openai-agents', sources: AGENTS, exportPath: 'tool', configArgument: 0 },
   { framework: 'langchain', sources: LANGCHAIN, exportPath: 'tool', configArgument: 1, handlerArgument: 0 },
   { framework: 'langchain', sources: LANGCHAIN, exportPath: 'DynamicStructuredTool', configArgument: 0 },

@@ -3,8 +3,30 @@ import { RuleTester } from '@typescript-eslint/rule-tester';
 import rule from '../../src/rules/no-unsafe-retry-policy.js';
 
 // Sources are flush left so that the line and column in each case read straight off the code.
-// Cases B10, B11, B12, B13 and B15 are the files in /work/shared/cases, verbatim.
+// Cases B08, B10, B11, B12, B13 and B15 are the files in /work/shared/cases, verbatim.
 const ruleTester = new RuleTester();
+
+const B08 = `// B08 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: the tool call id looks like a natural dedup key, but the model issues a new one on every
+// turn, so a re-planned or retried call arrives with a fresh id and the refund runs again.
+// (Reported against the Python SDK; reproduced here with the JS SDK's equivalent field.)
+// VERDICT: R1 flags the idempotencyKey line (per-call id from details.toolCall.callId).
+//          R2 flags tool({...}): a refund tool with no side-effect / idempotency / retry declaration.
+import { tool } from '@openai/agents';
+import { z } from 'zod';
+
+declare function refundOrder(orderId: string, cents: number, opts: { idempotencyKey: string }): Promise<string>;
+
+export const refundTool = tool({ // EXPECT: R2
+  name: 'refund_order',
+  description: 'Refund part of an order',
+  parameters: z.object({ orderId: z.string(), cents: z.number().int() }),
+  async execute({ orderId, cents }, _ctx, details) {
+    const callId = details!.toolCall!.callId;
+    return refundOrder(orderId, cents, { idempotencyKey: callId }); // EXPECT: R1
+  },
+});
+`;
 
 const B10 = `// B10 (a failure pattern reported publicly; rewritten from scratch)
 // Pattern: a retried send_message tool call delivered two emails. The proposed fix adds an optional
@@ -148,6 +170,7 @@ export const issueRefund = defineTool({
 ruleTester.run('no-unsafe-retry-policy', rule, {
   valid: [
     // --- cases from real failures ---
+    { name: 'B08.ts: a missing policy is require-retry-policy’s business, not a contradiction', code: B08 },
     { name: 'B10.ts: idempotentHint: false and an idempotencyKey input', code: B10 },
     { name: 'B11.ts: no annotations is require-retry-policy’s business, not a contradiction', code: B11 },
     { name: 'B12.ts: update_automation, keyed by automationId, is not flagged', code: B12_UPDATE_ONLY },

@@ -102,24 +102,35 @@ server.registerTool('update_automation', {
 }, async ({ automationId, config }) => { await replaceAutomation(automationId, config); return { content: [] }; });
 `;
 
-// B13 rewritten with @retrysafe/spec, as the cases README asks: the declaration is complete (and
-// contradictory, which is no-unsafe-retry-policy's business and a tsc error), so nothing is missing.
-const B13_SPEC = `import { defineTool } from '@retrysafe/spec';
+const B13 = `// B13 (a failure pattern reported publicly; rewritten from scratch)
+// Pattern: a tool declared itself non-idempotent (send_email.idempotent = False), the agent even read
+// that flag, but both retry loops ignored it; one failed send produced three delivered emails.
+// Expressed here with the project's own defineTool (field names are placeholders for the real schema).
+// VERDICT: R2 flags the retry line: a tool declared non-idempotent with an external side effect also
+//          declares automatic retries and has no key input, so the declaration contradicts itself.
+//          Runtime/DSL: the runner must refuse to auto-retry this tool.
+import { defineTool } from '@idem/dsl'; // placeholder: express this with @retrysafe/spec's defineTool
 
 declare function smtpSend(to: string, subject: string, body: string): Promise<void>;
 
 export const sendEmail = defineTool({
   name: 'send_email',
-  sideEffects: 'message_out',
+  sideEffects: 'external',
   idempotent: false,
-  retry: 'safe',
-  maxAttempts: 3,
-  async execute({ to, subject, body }: { to: string; subject: string; body: string }) {
+  retry: { maxAttempts: 3, backoffMs: 500 }, // EXPECT: R2
+  async run({ to, subject, body }: { to: string; subject: string; body: string }) {
     await smtpSend(to, subject, body);
     return { sent: true };
   },
 });
 `;
+
+// B13 with @retrysafe/spec's real fields, as the cases README asks. Its policy is declared (and
+// contradicts itself, which is no-unsafe-retry-policy's report and a tsc error), so nothing is missing.
+const B13_SPEC = B13.replace("import { defineTool } from '@idem/dsl'; // placeholder: express this with @retrysafe/spec's defineTool", "import { defineTool } from '@retrysafe/spec';")
+  .replace("sideEffects: 'external'", "sideEffects: 'message_out'")
+  .replace('retry: { maxAttempts: 3, backoffMs: 500 }, // EXPECT: R2', "retry: 'safe', // EXPECT: R2")
+  .replace('async run(', 'async execute(');
 
 const B15 = `// B15 (a failure pattern reported publicly; rewritten from scratch)
 // Pattern: Trigger.dev idempotency keys dedupe trigger() calls only. A Stripe call inside run()
@@ -150,6 +161,7 @@ ruleTester.run('require-retry-policy', rule, {
     // --- cases from real failures ---
     { name: 'B10.ts: MCP annotations state every hint, so R2 passes', code: B10 },
     { name: 'B12.ts: both tools state destructiveHint and idempotentHint (the lie is no-unsafe-retry-policy’s)', code: B12 },
+    { name: 'B13.ts: the placeholder DSL’s defineTool is not a recognised tool (its contradiction is no-unsafe-retry-policy’s)', code: B13 },
     { name: 'B13.ts (as @retrysafe/spec defineTool): the policy is declared', code: B13_SPEC },
     { name: 'B15.ts: trigger.dev task({ retry }) is not an agent tool', code: B15 },
 
@@ -552,6 +564,12 @@ export const chargeCard = aiTool({ description: 'Charge a card', inputSchema: s,
       code: `import * as ai from 'ai';
 export default ai.tool({ description: 'Charge a card', inputSchema: s, execute: async () => 'ok' });`,
       errors: [{ messageId: 'missingPolicy', line: 2, column: 16, endColumn: 23, data: { tool: 'This tool', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: 'AI SDK: tool from @ai-sdk/provider-utils, which ai re-exports',
+      code: `import { tool } from '@ai-sdk/provider-utils';
+export const t = tool({ description: 'Run', inputSchema: s, execute });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 18 }],
     },
     {
       name: 'AI SDK: dynamicTool',
