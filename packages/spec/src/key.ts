@@ -5,6 +5,13 @@
  * mechanism". ✅ `key = f"{run_id}:{item_id}:refund"`, ❌ `key = uuid4()`. The `key` tagged template
  * makes the ✅ form the only one that type-checks.
  *
+ * The IETF Idempotency-Key draft (draft-ietf-httpapi-idempotency-key-header) describes the key as a
+ * unique value the client generates and sends again so that the server recognises retries of the
+ * same request. Agents have no single client process that lives through a resume or a queue
+ * redelivery, so here the key is derived from the work instead of generated and remembered: every
+ * attempt computes the same key. Keys are limited to 255 characters, Stripe's limit, so that they
+ * can be passed through to a payment provider unchanged.
+ *
  * @packageDocumentation
  */
 import { describe, isDurablePrimitive, type Durable } from './durable.js';

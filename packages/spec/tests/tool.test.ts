@@ -1,22 +1,15 @@
-import { tool as langchainTool } from '@langchain/core/tools';
-import { tool as openAiAgentsTool } from '@openai/agents';
-import { tool as aiSdkTool } from 'ai';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   CONTRADICTIONS,
-  declarePolicy,
   defineTool,
   InputValidationError,
   InvalidKeyError,
   key,
-  MAX_KEY_LENGTH,
-  policyOf,
   ToolPolicyError,
   validateInput,
-  vouchDurable,
   type AnyTool,
 } from '../src/index.js';
 import { runContextForTests } from '../src/testing-types.js';
@@ -50,7 +43,6 @@ const searchOrders = defineTool({
 
 // Plain JavaScript callers get no compile-time check; this is how they reach defineTool.
 const defineUntyped = defineTool as unknown as (declaration: Record<string, unknown>) => AnyTool;
-const declareUntyped = declarePolicy as unknown as (tool: object, policy: Record<string, unknown>) => object;
 
 describe('tool.policy', () => {
   it('is the seed shape, snake_case', () => {
@@ -231,131 +223,5 @@ describe('defineTool at runtime (plain JavaScript)', () => {
     expect(() =>
       defineUntyped({ ...base, input: { to: 'string' }, sideEffects: 'none', idempotent: true, retry: 'safe' }),
     ).toThrow(/input must be a Standard Schema v1/);
-  });
-});
-
-describe('declarePolicy and policyOf', () => {
-  it('policyOf reads a defineTool policy', () => {
-    expect(policyOf(issueRefund)).toBe(issueRefund.policy);
-  });
-
-  it('attaches a policy to an AI SDK tool without changing its keys', () => {
-    const lookup = aiSdkTool({
-      description: 'Look up an order',
-      inputSchema: z.object({ orderId: z.string() }),
-      execute: async ({ orderId }) => ({ orderId }),
-    });
-    const keysBefore = Object.keys(lookup);
-    expect(declarePolicy(lookup, { side_effects: 'none', idempotent: true, retry: 'safe' })).toBe(lookup);
-    expect(Object.keys(lookup)).toEqual(keysBefore);
-    expect(policyOf(lookup)).toEqual({ side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: 3 });
-  });
-
-  it('works for OpenAI Agents tools', () => {
-    const refund = openAiAgentsTool({
-      name: 'issue_refund',
-      description: 'Refund',
-      parameters: z.object({ orderId: z.string() }),
-      execute: async () => 'ok',
-    });
-    declarePolicy(refund, { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1 });
-    expect(policyOf(refund)?.max_attempts).toBe(1);
-  });
-
-  it("reads a LangChain tool's metadata.retrysafe, and declarePolicy works there too", () => {
-    const fromMetadata = langchainTool(async () => 'ok', {
-      name: 'send_email',
-      description: 'Send',
-      schema: z.object({ to: z.string() }),
-      metadata: { retrysafe: { side_effects: 'message_out', idempotent: false, retry: 'never' } },
-    });
-    expect(policyOf(fromMetadata)).toEqual({ side_effects: 'message_out', idempotent: false, retry: 'never', max_attempts: 1 });
-    const declared = declarePolicy(
-      langchainTool(async () => 'ok', { name: 'get_order', description: 'Get', schema: z.object({ id: z.string() }) }),
-      { side_effects: 'none', idempotent: true, retry: 'safe' },
-    );
-    expect(policyOf(declared)?.retry).toBe('safe');
-  });
-
-  it('rejects a contradictory LangChain metadata policy', () => {
-    const contradictory = langchainTool(async () => 'ok', {
-      name: 'send_email',
-      description: 'Send',
-      schema: z.object({ to: z.string() }),
-      metadata: { retrysafe: { side_effects: 'message_out', idempotent: false, retry: 'safe' } },
-    });
-    expect(() => policyOf(contradictory)).toThrow(CONTRADICTIONS.notRepeatableRetried);
-  });
-
-  it('works on frozen objects (kept aside in a WeakMap)', () => {
-    const frozen = Object.freeze({ name: 'get_order' });
-    declarePolicy(frozen, { side_effects: 'none', idempotent: true, retry: 'safe' });
-    expect(policyOf(frozen)?.idempotent).toBe(true);
-  });
-
-  it('returns undefined for a tool without a policy', () => {
-    expect(policyOf({ name: 'x' })).toBeUndefined();
-    expect(policyOf(undefined)).toBeUndefined();
-  });
-
-  it('validates at runtime for plain JavaScript', () => {
-    expect(() =>
-      declareUntyped({ name: 'send_email' }, { side_effects: 'message_out', idempotent: false, retry: 'safe' }),
-    ).toThrow(`Retry policy of tool "send_email": ${CONTRADICTIONS.notRepeatableRetried}.`);
-    expect(() => declareUntyped({ name: 'x' }, { side_effects: 'none', idempotent: 'yes', retry: 'safe' })).toThrow(
-      ToolPolicyError,
-    );
-  });
-
-  it('accepts the same policy twice but not a different one', () => {
-    const target = { name: 'get_order' };
-    declarePolicy(target, { side_effects: 'none', idempotent: true, retry: 'safe' });
-    expect(() => declarePolicy(target, { side_effects: 'none', idempotent: true, retry: 'safe' })).not.toThrow();
-    expect(() => declarePolicy(target, { side_effects: 'none', idempotent: true, retry: 'never' })).toThrow(
-      /already declares/,
-    );
-    expect(() => declarePolicy(issueRefund, { side_effects: 'none', idempotent: true, retry: 'safe' })).toThrow(
-      /already declares/,
-    );
-  });
-});
-
-describe('key`...` at runtime', () => {
-  it('joins literal text and parts', () => {
-    expect(key`${run.id}:${vouchDurable('o-1')}:${vouchDurable(3)}:refund`).toBe('run-1:o-1:3:refund');
-  });
-
-  it('rejects an empty key', () => {
-    const empty = vouchDurable('');
-    expect(() => key`${empty}`).toThrow(InvalidKeyError);
-    expect(() => key``).toThrow(/Idempotency key is empty/);
-  });
-
-  it(`accepts ${MAX_KEY_LENGTH} characters and rejects ${MAX_KEY_LENGTH + 1} (Stripe's limit)`, () => {
-    expect(key`${vouchDurable('a'.repeat(MAX_KEY_LENGTH))}`).toHaveLength(255);
-    const error = (() => {
-      try {
-        key`${vouchDurable('a'.repeat(MAX_KEY_LENGTH + 1))}`;
-      } catch (caught) {
-        return caught;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(InvalidKeyError);
-    expect(error).toMatchObject({ name: 'InvalidKeyError', reason: 'too_long' });
-    expect((error as Error).message).toMatch(/256 characters long; the limit is 255/);
-  });
-
-  it('rejects parts that are not strings or finite numbers (plain JavaScript)', () => {
-    const untypedKey = key as unknown as (literals: TemplateStringsArray, ...parts: unknown[]) => string;
-    expect(() => untypedKey`${{ id: 1 }}`).toThrow(/part 1 is an object/);
-    expect(() => untypedKey`a:${Number.NaN}`).toThrow(InvalidKeyError);
-    expect(() => untypedKey`a:${undefined}`).toThrow(/part 1 is undefined/);
-  });
-
-  it('vouchDurable rejects non-primitives at runtime', () => {
-    const untypedVouch = vouchDurable as unknown as (value: unknown) => unknown;
-    expect(() => untypedVouch(new Date())).toThrow(TypeError);
-    expect(untypedVouch('row-1')).toBe('row-1');
   });
 });
