@@ -2,12 +2,13 @@
 // copy, both compilers check it, and every error must sit on a line a directive covered; a line
 // marked `// @ts-expect-error -- Contradiction: <key>` must name `Contradiction<"<message>">` with
 // the message from CONTRADICTIONS, so the text a user reads is the text we document.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRADICTIONS } from '../src/index.js';
 import {
   copyWithoutDirectives,
   expectedErrors,
   parseDiagnostics,
+  removeCopy,
   runCompiler,
   typeTestFiles,
   type Compiler,
@@ -22,6 +23,7 @@ let copyDir: string;
 beforeAll(() => {
   copyDir = copyWithoutDirectives(files);
 });
+afterAll(() => removeCopy(copyDir));
 
 describe.each<Compiler>(['tsc', 'tsgo'])('%s error messages', (compiler) => {
   let diagnostics: Diagnostic[] = [];

@@ -49,10 +49,12 @@ export function typeTestFiles(dir = testsDir): string[] {
  * Copies the type tests with every `@ts-expect-error` turned into a plain comment (same lines), so
  * the compilers report the errors the directives normally swallow. The copy lives under the
  * package's node_modules/.cache so that zod, vitest and @types/node resolve as they do for the
- * originals. Returns the copy's directory, which holds a tsconfig.json listing the copies.
+ * originals. Returns the copy's directory, which holds a tsconfig.json listing the copies; remove it
+ * with {@link removeCopy}.
  */
 export function copyWithoutDirectives(files: readonly string[]): string {
-  const copyDir = join(packageDir, 'node_modules/.cache/retrysafe-type-messages');
+  // One directory per process, so that two test runs at once do not overwrite each other's copy.
+  const copyDir = join(packageDir, `node_modules/.cache/retrysafe-type-messages-${process.pid}`);
   rmSync(copyDir, { recursive: true, force: true });
   for (const file of files) {
     const from = join(testsDir, file);
@@ -110,4 +112,9 @@ export function expectedErrors(files: readonly string[]): ExpectedError[] {
         return match ? [{ file: `tests/${file}`, line: index + 2, contradiction: match[1] }] : [];
       }),
   );
+}
+
+/** Removes a directory made by {@link copyWithoutDirectives}. */
+export function removeCopy(copyDir: string): void {
+  rmSync(copyDir, { recursive: true, force: true });
 }
