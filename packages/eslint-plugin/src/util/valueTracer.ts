@@ -331,13 +331,29 @@ class Trace {
       }
       return undefined;
     }
-    if (node.type === AST_NODE_TYPES.MemberExpression && node.object.type === AST_NODE_TYPES.ThisExpression) {
-      const name = getStaticPropertyName(node);
-      const member = name === undefined ? undefined : getClassMember(node, name, this.env.sourceCode);
+    const name = node.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(node) : undefined;
+    if (node.type !== AST_NODE_TYPES.MemberExpression || name === undefined) return undefined;
+    if (node.object.type === AST_NODE_TYPES.ThisExpression) {
+      const member = getClassMember(node, name, this.env.sourceCode);
       const value = member?.method ?? member?.values[0];
       return value ? this.resolveFunction(value, depth + 1) : undefined;
     }
-    return undefined;
+    // `helpers.newKey()` with `const helpers = { newKey: () => ... }`.
+    const object = this.resolveObjectLiteral(node.object);
+    const property = object?.properties.find(
+      (candidate): candidate is TSESTree.Property =>
+        candidate.type === AST_NODE_TYPES.Property && getPropertyKeyName(candidate, this.env.sourceCode) === name,
+    );
+    return property ? this.resolveFunction(property.value, depth + 1) : undefined;
+  }
+
+  private resolveObjectLiteral(node: TSESTree.Node): TSESTree.ObjectExpression | undefined {
+    const object = unwrap(node);
+    if (object.type === AST_NODE_TYPES.ObjectExpression) return object;
+    if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const def = ASTUtils.findVariable(this.env.sourceCode.getScope(object), object)?.defs[0];
+    const init = def?.type === 'Variable' && def.node.parent.kind === 'const' ? def.node.init : null;
+    return init ? (unwrap(init).type === AST_NODE_TYPES.ObjectExpression ? (unwrap(init) as TSESTree.ObjectExpression) : undefined) : undefined;
   }
 
   private object(node: TSESTree.ObjectExpression, path: PropertyPath): Found {

@@ -1,0 +1,1040 @@
+import * as parser from '@typescript-eslint/parser';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { RuleTester, type InvalidTestCase, type ValidTestCase } from '@typescript-eslint/rule-tester';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key.js';
+import { createKeyNameMatcher, getKeyPositionOf } from '../../src/util/keyPositions.js';
+
+// Sources are flush left so that the line and column of each case read straight off the code.
+const ruleTester = new RuleTester();
+
+/** ESLint's default parser, for the plain-JavaScript cases (not a direct dependency: reached through eslint). */
+const espree = createRequire(createRequire(import.meta.url).resolve('eslint'))('espree') as TSESLint.Parser.LooseParserModule;
+const javascript = { parser: espree, parserOptions: { ecmaVersion: 'latest', sourceType: 'module' } } as const;
+
+type Valid = ValidTestCase<Options>;
+type Invalid = InvalidTestCase<MessageIds, Options>;
+type Expected = NonNullable<Invalid['errors']>[number];
+
+/** One report: the sink's line and column, and the source and its line that the message names. */
+function report(messageId: MessageIds, line: number, column: number, source: string, sourceLine: number): Expected {
+  return { messageId, line, column, data: { source, line: sourceLine } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared cases (tests/cases, copied unchanged from the project's /work/shared/cases).
+// Each file keeps its name in the test name; its `// EXPECT: R1` lines are the reports, exactly.
+// ---------------------------------------------------------------------------------------------
+
+const casesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../cases');
+const readCase = (file: string): string => readFileSync(path.join(casesDir, file), 'utf8');
+
+/** The reports each shared case must produce; files with none must produce nothing. */
+const sharedCaseReports: Record<string, Expected[]> = {
+  // randomUUID() evaluated inside the retry loop; the X-Request-Id line is a trace id.
+  'B01.ts': [report('randomKey', 17, 30, 'randomUUID()', 17)],
+  // the helper mintKey() returns uuid v4; the caller's `charge-${orderId}` is durable.
+  'B02.ts': [report('randomKey', 15, 52, 'uuidv4()', 10)],
+  // new Date() → variable → concatenation → key.
+  'B04.ts': [report('clockKey', 15, 23, 'new Date()', 11)],
+  // the handler's `?? nanoid()` fallback; the enqueue-time nanoid() is persisted with the job.
+  'B05.ts': [report('randomKey', 24, 69, 'nanoid()', 20)],
+  // class-field generator calling randomUUID(); webhook-timestamp is not a key.
+  'B07.ts': [report('randomKey', 17, 29, 'randomUUID()', 10)],
+  // the OpenAI Agents per-call id.
+  'B08.ts': [report('perAttemptKey', 18, 58, 'details!.toolCall!.callId', 17)],
+  // `?? randomUUID()` fallback inside the MCP tool handler.
+  'B10.ts': [report('randomKey', 20, 73, 'randomUUID()', 19)],
+  'B11.ts': [],
+  'B12.ts': [],
+  'B13.ts': [],
+  // keyed on ctx.run.id, stable across attempts.
+  'B15.ts': [],
+  // get-or-create: generated once and stored in sessionStorage before the first send.
+  'B18.ts': [],
+};
+
+function markedLines(source: string, marker: 'R1' | 'none'): number[] {
+  return source.split('\n').flatMap((text, index) => (text.includes(`// EXPECT: ${marker}`) ? [index + 1] : []));
+}
+
+describe('shared cases: the expectations above are exactly the files’ R1 markers', () => {
+  it.each(Object.keys(sharedCaseReports))('%s', (file) => {
+    const reportedLines = (sharedCaseReports[file] ?? []).map((expected) => expected.line);
+    expect(reportedLines).toEqual(markedLines(readCase(file), 'R1'));
+    for (const line of markedLines(readCase(file), 'none')) expect(reportedLines).not.toContain(line);
+  });
+});
+
+ruleTester.run('no-random-key: shared cases', rule, {
+  valid: Object.entries(sharedCaseReports)
+    .filter(([, reports]) => reports.length === 0)
+    .map(([file]): Valid => ({ name: `${file}: nothing to report`, code: readCase(file), filename: file })),
+  invalid: Object.entries(sharedCaseReports)
+    .filter(([, reports]) => reports.length > 0)
+    .map(([file, errors]): Invalid => ({ name: `${file}: reports the R1 line, not the EXPECT: none lines`, code: readCase(file), filename: file, errors })),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Shapes the tracer follows, each with durable look-alikes that must stay quiet.
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('no-random-key: variable indirection', rule, {
+  valid: [
+    {
+      name: 'a key from a parameter is durable as far as this file can tell',
+      code: `
+declare const stripe: any;
+export const charge = (orderId: string) => stripe.charges.create({}, { idempotencyKey: orderId });
+`,
+    },
+    {
+      name: 'a random value in a sibling property is not the key',
+      code: `
+import { randomUUID } from 'node:crypto';
+declare const orderId: string;
+const rec = { key: randomUUID(), name: orderId };
+send({ idempotencyKey: rec.name });
+`,
+    },
+    {
+      name: 'a locally defined randomUUID is not the crypto one',
+      code: `
+function randomUUID() { return 'fixed'; }
+send({ idempotencyKey: randomUUID() });
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'const, then let, then the key',
+      code: `
+import { randomUUID } from 'node:crypto';
+const k = randomUUID();
+let k2 = k;
+send({ idempotencyKey: k2 });
+`,
+      errors: [report('randomKey', 5, 24, 'randomUUID()', 3)],
+    },
+    {
+      name: 'a let assigned later in a branch',
+      code: `
+import { v4 } from 'uuid';
+let k: string;
+if (Math.sign(1)) k = 'fixed'; else k = v4();
+send({ idempotencyKey: k });
+`,
+      errors: [report('randomKey', 5, 24, 'v4()', 4)],
+    },
+    {
+      name: 'a property of an object literal read back',
+      code: `
+import { randomUUID } from 'node:crypto';
+const rec = { key: randomUUID(), name: 'x' };
+send({ idempotencyKey: rec.key });
+`,
+      errors: [report('randomKey', 4, 24, 'randomUUID()', 3)],
+    },
+    {
+      name: 'object and array destructuring',
+      code: `
+import { nanoid } from 'nanoid';
+const { key } = { key: nanoid() };
+const [first] = [nanoid(8)];
+send({ idempotencyKey: key, dedupeKey: first });
+`,
+      errors: [report('randomKey', 5, 24, 'nanoid()', 3), report('randomKey', 5, 40, 'nanoid(8)', 4)],
+    },
+    {
+      name: 'a closure reads a key minted outside it',
+      code: `
+import * as crypto from 'node:crypto';
+const key = crypto.randomUUID();
+export const send = () => fetch('/x', { headers: { 'Idempotency-Key': key } });
+`,
+      errors: [report('randomKey', 4, 71, 'crypto.randomUUID()', 3)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: template literal and concatenation', rule, {
+  valid: [
+    {
+      name: 'a template of durable parts (seed: f"{run_id}:{item_id}:refund")',
+      code: `
+declare const run: { id: string };
+export const refund = (itemId: string) => send({ idempotencyKey: \`\${run.id}:\${itemId}:refund\` });
+`,
+    },
+    {
+      name: 'clock libraries given a stored date',
+      code: `
+import dayjs from 'dayjs';
+import { DateTime } from 'luxon';
+export const k = (createdAt: string) => ({ idempotencyKey: dayjs(createdAt).format(), dedupeKey: DateTime.utc(2024, 1, 1).toISO() });
+`,
+    },
+    {
+      name: 'a stored date formatted is not the clock',
+      code: `
+export const k = (createdAt: string) => ({ idempotencyKey: new Date(createdAt).toISOString() });
+`,
+    },
+    {
+      name: 'uuid v3 and v5 are name-based',
+      code: `
+import { v3, v5 } from 'uuid';
+export const k = (orderId: string) => ({ idempotencyKey: v5(orderId, v3.URL), dedupeKey: v3(orderId, v3.DNS) });
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'random part inside a template',
+      code: `
+import { randomUUID } from 'node:crypto';
+export const k = (orderId: string) => ({ idempotencyKey: \`refund-\${orderId}-\${randomUUID()}\` });
+`,
+      errors: [report('randomKey', 3, 58, 'randomUUID()', 3)],
+    },
+    {
+      name: 'B04-style: clock → slice → concatenation',
+      code: `
+export function k(patientId: string) {
+  const day = new Date().toISOString().slice(0, 10);
+  const signupKey = 'signup-' + patientId + '-' + day;
+  return { idempotencyKey: signupKey };
+}
+`,
+      errors: [report('clockKey', 5, 28, 'new Date()', 3)],
+    },
+    {
+      name: 'String(), toString(), substring() and arithmetic keep the source',
+      code: `
+send({ idempotencyKey: String(Math.floor(Date.now() / 1000)) });
+send({ idempotencyKey: Math.random().toString(36).substring(2) });
+send({ idempotencyKey: performance.now().toFixed(0) });
+send({ idempotencyKey: process.hrtime.bigint().toString() });
+`,
+      errors: [
+        report('clockKey', 2, 24, 'Date.now()', 2),
+        report('randomKey', 3, 24, 'Math.random()', 3),
+        report('clockKey', 4, 24, 'performance.now()', 4),
+        report('clockKey', 5, 24, 'process.hrtime.bigint()', 5),
+      ],
+    },
+    {
+      name: 'an array joined, and += onto a let',
+      code: `
+import { ulid } from 'ulid';
+declare const runId: string;
+let k = 'job-';
+k += Date.now();
+send({ idempotencyKey: [runId, ulid()].join(':'), dedupeKey: k });
+`,
+      errors: [report('randomKey', 6, 24, 'ulid()', 6), report('clockKey', 6, 62, 'Date.now()', 5)],
+    },
+    {
+      name: 'clock libraries without arguments, and Date() called as a function',
+      code: `
+import dayjs from 'dayjs';
+import moment from 'moment';
+import { DateTime } from 'luxon';
+send({ idempotencyKey: dayjs().format('YYYY-MM-DD'), dedupeKey: moment().unix(), dedupKey: DateTime.now().toISO() });
+send({ deduplicationKey: Date() });
+`,
+      errors: [
+        report('clockKey', 5, 24, 'dayjs()', 5),
+        report('clockKey', 5, 65, 'moment()', 5),
+        report('clockKey', 5, 92, 'DateTime.now()', 5),
+        report('clockKey', 6, 26, 'Date()', 6),
+      ],
+    },
+    {
+      name: 'a hash of a random value is still random',
+      code: `
+import { createHash, randomBytes } from 'node:crypto';
+send({ idempotencyKey: createHash('sha256').update(randomBytes(16)).digest('hex') });
+`,
+      errors: [report('randomKey', 3, 24, 'randomBytes(16)', 3)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: helper function', rule, {
+  valid: [
+    {
+      name: 'a helper that formats durable arguments',
+      code: `
+function makeKey(prefix: string, id: string) { return \`\${prefix}:\${id}\`; }
+export const k = (orderId: string) => send({ idempotencyKey: makeKey('refund', orderId) });
+`,
+    },
+    {
+      name: 'recursion and mutual recursion end without a report',
+      code: `
+function rec(n: number): string { return n > 0 ? rec(n - 1) : 'x'; }
+function ping(): string { return pong(); }
+function pong(): string { return ping(); }
+send({ idempotencyKey: rec(3), dedupeKey: ping() });
+`,
+    },
+    {
+      name: 'a function that only receives a random value is not a key position',
+      code: `
+import { randomUUID } from 'node:crypto';
+export const f = (onKey: (k: string) => void) => onKey(randomUUID());
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'B02-style: a const arrow helper returning uuid v4',
+      code: `
+import { v4 as uuidv4 } from 'uuid';
+const mintKey = (): string => uuidv4();
+send({ ...opts, idempotencyKey: mintKey() });
+`,
+      errors: [report('randomKey', 4, 33, 'uuidv4()', 3)],
+    },
+    {
+      name: 'arguments are mapped to parameters, through two helpers',
+      code: `
+import { randomUUID } from 'node:crypto';
+function makeKey(prefix: string, id: string) { return \`\${prefix}:\${id}\`; }
+function wrap(id: string) { return makeKey('x', id); }
+send({ idempotencyKey: wrap(randomUUID()) });
+`,
+      errors: [report('randomKey', 5, 24, 'randomUUID()', 5)],
+    },
+    {
+      name: 'an async helper awaited, an object of helpers, an IIFE',
+      code: `
+import { randomUUID } from 'node:crypto';
+async function newKey() { return randomUUID(); }
+const keys = { fresh: () => crypto.randomUUID() };
+export async function f() {
+  send({ idempotencyKey: await newKey(), dedupeKey: keys.fresh(), dedupKey: (() => Date.now())() });
+}
+`,
+      errors: [
+        report('randomKey', 6, 26, 'randomUUID()', 3),
+        report('randomKey', 6, 53, 'crypto.randomUUID()', 4),
+        report('clockKey', 6, 77, 'Date.now()', 6),
+      ],
+    },
+    {
+      name: 'generators from nanoid customAlphabet and ulid monotonicFactory',
+      code: `
+import { customAlphabet } from 'nanoid';
+import { monotonicFactory } from 'ulid';
+const newId = customAlphabet('0123456789', 12);
+const nextUlid = monotonicFactory();
+send({ idempotencyKey: newId(), dedupeKey: nextUlid() });
+`,
+      errors: [report('randomKey', 6, 24, 'newId()', 6), report('randomKey', 6, 44, 'nextUlid()', 6)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: default parameter', rule, {
+  valid: [
+    {
+      name: 'a default from durable state',
+      code: `
+export async function post(body: unknown, runId: string, key = \`\${runId}:post\`) {
+  await fetch('/x', { method: 'POST', headers: { 'Idempotency-Key': key } });
+}
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a positional default',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function post(body: unknown, key = randomUUID()) {
+  await fetch('/x', { method: 'POST', headers: { 'Idempotency-Key': key } });
+}
+`,
+      errors: [report('randomKey', 4, 69, 'randomUUID()', 3)],
+    },
+    {
+      name: 'a destructured default',
+      code: `
+import { createId } from '@paralleldrive/cuid2';
+export async function post(body: unknown, { idempotencyKey = createId() }: { idempotencyKey?: string } = {}) {
+  await api.post(body, { idempotencyKey });
+}
+`,
+      errors: [report('randomKey', 4, 26, 'createId()', 3)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: class field', rule, {
+  valid: [
+    {
+      name: 'a field set from a constructor parameter',
+      code: `
+export class Client {
+  private readonly scope: string;
+  constructor(private readonly runId: string) { this.scope = \`\${runId}:client\`; }
+  a() { return api.post({ idempotencyKey: this.scope }); }
+  b() { return api.post({ idempotencyKey: \`\${this.runId}:b\` }); }
+}
+`,
+    },
+    {
+      name: 'a plain function rebinds this: this.newId is not the field',
+      code: `
+import { randomUUID } from 'node:crypto';
+export class Client {
+  private readonly newId = () => randomUUID();
+  h() { return function (this: any) { return api.post({ idempotencyKey: this.newId() }); }; }
+}
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'B07-style: an arrow-function field called through this',
+      code: `
+import { randomUUID } from 'node:crypto';
+export class Signer {
+  private readonly newId: () => string = () => randomUUID();
+  sign(headers: Record<string, string>) { headers['webhook-id'] = this.newId(); }
+}
+`,
+      errors: [report('randomKey', 5, 67, 'randomUUID()', 4)],
+    },
+    {
+      name: 'a method, a getter, a field minted once per instance',
+      code: `
+import { randomUUID } from 'node:crypto';
+export class Client {
+  private readonly sessionKey = randomUUID();
+  get fresh() { return randomUUID(); }
+  mint() { return randomUUID(); }
+  a() { return api.post({ idempotencyKey: this.mint(), dedupeKey: this.fresh, dedupKey: this.sessionKey }); }
+}
+`,
+      errors: [
+        report('randomKey', 7, 43, 'randomUUID()', 6),
+        report('randomKey', 7, 67, 'randomUUID()', 5),
+        report('randomKey', 7, 89, 'randomUUID()', 4),
+      ],
+    },
+    {
+      name: 'a counter field bumped per call',
+      code: `
+export class Sender {
+  private seq = 0;
+  send() { return api.post({ idempotencyKey: \`msg-\${this.seq++}\` }); }
+}
+`,
+      errors: [report('counterKey', 4, 46, 'this.seq', 4)],
+    },
+    {
+      name: 'a class field named like a key is a key position',
+      code: `
+import { randomUUID } from 'node:crypto';
+export class Request { idempotencyKey = randomUUID(); }
+`,
+      errors: [report('randomKey', 3, 41, 'randomUUID()', 3)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: fallback', rule, {
+  valid: [
+    {
+      name: 'a fallback to a constant or a durable value',
+      code: `
+declare const input: { key?: string }; declare const run: { id: string };
+send({ idempotencyKey: input.key ?? run.id, dedupeKey: input.key || 'fixed' });
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: '?? , || , ?: and ??= with a random branch',
+      code: `
+import { randomUUID } from 'node:crypto';
+declare const input: { key?: string; flag: boolean };
+send({ idempotencyKey: input.key ?? randomUUID() });
+send({ idempotencyKey: input.key || randomUUID() });
+send({ idempotencyKey: input.flag ? input.key : randomUUID() });
+let k = input.key;
+k ??= randomUUID();
+send({ idempotencyKey: k });
+`,
+      errors: [
+        report('randomKey', 4, 24, 'randomUUID()', 4),
+        report('randomKey', 5, 24, 'randomUUID()', 5),
+        report('randomKey', 6, 24, 'randomUUID()', 6),
+        report('randomKey', 9, 24, 'randomUUID()', 8),
+      ],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: headers forms', rule, {
+  valid: [
+    {
+      name: 'trace and request ids, timestamps, signatures are not keys',
+      code: `
+import { randomUUID } from 'node:crypto';
+const headers = new Headers({ 'X-Request-Id': randomUUID(), traceparent: \`00-\${randomUUID()}\` });
+headers.set('X-Correlation-Id', randomUUID());
+headers.append('webhook-timestamp', String(Date.now()));
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'headers object in any letter case, new Headers({...}) and new Headers([[...]])',
+      code: `
+import { randomUUID } from 'node:crypto';
+fetch('/x', { headers: { 'idempotency-key': randomUUID() } });
+new Headers({ 'X-IDEMPOTENCY-KEY': randomUUID() });
+new Headers([['Idempotency-Key', randomUUID()], ['X-Request-Id', randomUUID()]]);
+`,
+      errors: [
+        report('randomKey', 3, 45, 'randomUUID()', 3),
+        report('randomKey', 4, 36, 'randomUUID()', 4),
+        report('randomKey', 5, 34, 'randomUUID()', 5),
+      ],
+    },
+    {
+      name: 'headers.set / append, res.setHeader, xhr.setRequestHeader',
+      code: `
+import { randomUUID } from 'node:crypto';
+export function f(headers: Headers, res: any, xhr: XMLHttpRequest) {
+  headers.set('Idempotency-Key', randomUUID());
+  headers.append('X-Idempotency-Key', randomUUID());
+  res.setHeader('Idempotency-Key', randomUUID());
+  xhr.setRequestHeader('Idempotency-Key', randomUUID());
+}
+`,
+      errors: [
+        report('randomKey', 4, 34, 'randomUUID()', 4),
+        report('randomKey', 5, 39, 'randomUUID()', 5),
+        report('randomKey', 6, 36, 'randomUUID()', 6),
+        report('randomKey', 7, 43, 'randomUUID()', 7),
+      ],
+    },
+    {
+      name: 'headers[name] = value, with a literal or a constant name',
+      code: `
+import { randomUUID } from 'node:crypto';
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export function f(headers: Record<string, string>) {
+  headers['X-Delivery-Id'] = randomUUID();
+  headers[IDEMPOTENCY_HEADER] = randomUUID();
+  return { [IDEMPOTENCY_HEADER]: Date.now() };
+}
+`,
+      errors: [
+        report('randomKey', 5, 30, 'randomUUID()', 5),
+        report('randomKey', 6, 33, 'randomUUID()', 6),
+        report('clockKey', 7, 34, 'Date.now()', 7),
+      ],
+    },
+    {
+      name: 'delivery dedup ids: webhook-id and svix-id (Standard Webhooks)',
+      code: `
+import { randomUUID } from 'node:crypto';
+export function sign(headers: Record<string, string>) {
+  headers['webhook-id'] = randomUUID();
+  headers['svix-id'] = \`msg_\${randomUUID()}\`;
+}
+`,
+      errors: [report('randomKey', 4, 27, 'randomUUID()', 4), report('randomKey', 5, 24, 'randomUUID()', 5)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: per-attempt ids', rule, {
+  valid: [
+    {
+      name: 'B15-style: ctx.run.id is the same on every attempt',
+      code: `
+export const t = task({ run: async (p: { id: string }, { ctx }: any) => api.refund(p.id, { idempotencyKey: \`r-\${ctx.run.id}\` }) });
+`,
+    },
+    {
+      name: 'a loop index over a batch, a local running number and a constant named attempt',
+      code: `
+export async function all(runId: string, items: string[]) {
+  for (let i = 0; i < items.length; i++) await api.refund({ idempotencyKey: \`\${runId}:\${i}\` });
+  let n = 0;
+  for (const item of items) { n++; await api.refund({ idempotencyKey: \`\${runId}:\${item}:\${n}\` }); }
+  const attempt = 1;
+  await api.refund({ idempotencyKey: \`\${runId}:\${attempt}\` });
+}
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'AI SDK: toolCallId from the execute options',
+      code: `
+export const refund = tool({
+  execute: async ({ orderId }: { orderId: string }, { toolCallId }: { toolCallId: string }) =>
+    api.refund(orderId, { idempotencyKey: toolCallId }),
+});
+`,
+      errors: [report('perAttemptKey', 4, 43, 'toolCallId', 3)],
+    },
+    {
+      name: 'toolCallId read as a property, toolCall.id (LangChain, OpenAI)',
+      code: `
+export async function run(options: { toolCallId: string }, toolCall: { id: string }) {
+  await api.refund({ idempotencyKey: \`refund:\${options.toolCallId}\`, dedupeKey: toolCall.id });
+}
+`,
+      errors: [
+        report('perAttemptKey', 3, 38, 'options.toolCallId', 3),
+        report('perAttemptKey', 3, 81, 'toolCall.id', 3),
+      ],
+    },
+    {
+      name: 'Trigger.dev ctx.attempt.number and BullMQ job.attemptsMade',
+      code: `
+export const t = task({ run: async (p: { id: string }, { ctx }: any) => api.refund({ idempotencyKey: \`r-\${ctx.attempt.number}\` }) });
+new Worker('q', async (job: any) => api.refund({ idempotencyKey: \`\${job.id}-\${job.attemptsMade}\` }));
+`,
+      errors: [
+        report('perAttemptKey', 2, 102, 'ctx.attempt.number', 2),
+        report('perAttemptKey', 3, 66, 'job.attemptsMade', 3),
+      ],
+    },
+    {
+      name: 'retry loop counters: named attempt, or any for counter around a try',
+      code: `
+export async function post(orderId: string) {
+  for (let attempt = 1; attempt <= 3; attempt++) await api.refund({ idempotencyKey: \`\${orderId}-\${attempt}\` });
+  for (let i = 0; ; i++) {
+    try { return await api.refund({ idempotencyKey: \`\${orderId}-\${i}\` }); } catch { /* again */ }
+  }
+}
+`,
+      errors: [report('perAttemptKey', 3, 85, 'attempt', 3), report('perAttemptKey', 5, 53, 'i', 4)],
+    },
+    {
+      name: 'an attempt parameter of a retry callback, also renamed from a destructured property',
+      code: `
+retry(async (attempt: number) => api.refund({ idempotencyKey: \`x-\${attempt}\` }));
+retry(async ({ attempt: n }: { attempt: number }) => api.refund({ idempotencyKey: \`x-\${n}\` }));
+`,
+      errors: [report('perAttemptKey', 2, 63, 'attempt', 2), report('perAttemptKey', 3, 83, 'n', 3)],
+    },
+    {
+      name: 'a counter kept in a closure',
+      code: `
+let sent = 0;
+export function nextMessage(body: string) {
+  sent += 1;
+  return { body, dedupeKey: \`msg-\${sent}\` };
+}
+`,
+      errors: [report('counterKey', 5, 29, 'sent', 2)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: import-sensitive allowed sources', rule, {
+  valid: [
+    {
+      name: 'Temporal: uuid4 from @temporalio/workflow, and Date/Math.random in workflow code, replay',
+      code: `
+import { uuid4 } from '@temporalio/workflow';
+export async function refundWorkflow(orderId: string) {
+  await activities.refund({ idempotencyKey: uuid4() });
+  await activities.refund({ idempotencyKey: \`\${orderId}-\${Date.now()}-\${Math.random()}\` });
+}
+`,
+    },
+    {
+      name: 'Restate: ctx.rand and a journaled ctx.run are replay-stable',
+      code: `
+export async function handler(ctx: any) {
+  await api.refund({ idempotencyKey: ctx.rand.uuidv4() });
+  const key = await ctx.run('mint', () => crypto.randomUUID());
+  await api.refund({ dedupeKey: key });
+}
+`,
+    },
+    {
+      name: 'a parameter that shadows Math',
+      code: `
+export function f(Math: { random(): number }) { return { idempotencyKey: String(Math.random()) }; }
+`,
+    },
+    {
+      name: 'allowedSources: a source the user vouches for',
+      code: `
+import { v4 } from 'uuid';
+send({ idempotencyKey: v4(), dedupeKey: Date.now() });
+`,
+      options: [{ allowedSources: [{ from: 'uuid', name: 'v4' }, { from: 'globalThis', name: 'Date.now' }] }],
+    },
+  ],
+  invalid: [
+    {
+      name: 'uuid v4 in a Temporal workflow file is still random (only uuid4 is replayed)',
+      code: `
+import { uuid4 } from '@temporalio/workflow';
+import { v4 } from 'uuid';
+export async function wf() { await activities.refund({ idempotencyKey: v4() }); }
+`,
+      errors: [report('randomKey', 4, 72, 'v4()', 4)],
+    },
+    {
+      name: 'namespace, default and require() imports, globalThis.crypto',
+      code: `
+import * as uuid from 'uuid';
+import cuid from 'cuid';
+const { randomUUID } = require('crypto');
+send({ idempotencyKey: uuid.v4(), dedupeKey: cuid(), dedupKey: randomUUID(), deduplicationKey: globalThis.crypto.randomUUID() });
+`,
+      errors: [
+        report('randomKey', 5, 24, 'uuid.v4()', 5),
+        report('randomKey', 5, 46, 'cuid()', 5),
+        report('randomKey', 5, 64, 'randomUUID()', 5),
+        report('randomKey', 5, 96, 'globalThis.crypto.randomUUID()', 5),
+      ],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: get-or-create', rule, {
+  valid: [
+    {
+      name: 'read, else mint and store in sessionStorage, then use',
+      code: `
+import { randomUUID } from 'node:crypto';
+export function post() {
+  let key = sessionStorage.getItem('k');
+  if (!key) { key = randomUUID(); sessionStorage.setItem('k', key); }
+  return api.post({ idempotencyKey: key });
+}
+`,
+    },
+    {
+      name: 'minted, inserted in the database and in redis before the first use',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function post(orderId: string) {
+  const existing = await db.find(orderId);
+  if (existing) return api.post({ idempotencyKey: existing.key });
+  const key = randomUUID();
+  await db.insert({ orderId, key });
+  const other = randomUUID();
+  await redis.set(\`k:\${orderId}\`, other, 'NX');
+  return api.post({ idempotencyKey: key, dedupeKey: other });
+}
+`,
+    },
+    {
+      name: 'B05-style: minted at enqueue time into the stored job data, or into a stored record',
+      code: `
+import { nanoid } from 'nanoid';
+export const enqueue = (orderId: string) => queue.add('deliver', { orderId, idempotencyKey: nanoid() }, { attempts: 3 });
+export const record = () => db.insert({ idempotencyKey: nanoid(), status: 'pending' });
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'stored only after the first use',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function post(orderId: string) {
+  const key = randomUUID();
+  const res = await api.post({ idempotencyKey: key });
+  await db.insert({ orderId, key });
+  return res;
+}
+`,
+      errors: [report('randomKey', 5, 48, 'randomUUID()', 4)],
+    },
+    {
+      name: 'a Map and request headers do not persist anything',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function post(headers: Headers) {
+  const key = randomUUID();
+  const cache = new Map<string, string>();
+  cache.set('k', key);
+  headers.set('X-Request-Id', key);
+  return api.post({ idempotencyKey: key });
+}
+`,
+      errors: [report('randomKey', 8, 37, 'randomUUID()', 4)],
+    },
+    {
+      name: 'the options argument of queue.add is not stored job data',
+      code: `
+import { nanoid } from 'nanoid';
+export const enqueue = () => queue.add('deliver', {}, { jobId: nanoid() });
+`,
+      options: [{ keyNames: ['jobId'] }],
+      errors: [report('randomKey', 3, 64, 'nanoid()', 3)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: non-key fields', rule, {
+  valid: [
+    {
+      name: 'trace ids, request ids, file names, timestamps and a bare `key` are not key positions',
+      code: `
+import { randomUUID } from 'node:crypto';
+import { nanoid } from 'nanoid';
+log({ traceId: randomUUID(), requestId: randomUUID(), spanId: nanoid() });
+upload({ fileName: \`\${randomUUID()}.png\`, createdAt: new Date(), key: nanoid(), messageId: nanoid() });
+`,
+    },
+    {
+      name: 'jobId and deliveryId are not keys by default',
+      code: `
+import { nanoid } from 'nanoid';
+queue.add('x', {}, { jobId: nanoid() });
+send({ deliveryId: nanoid() });
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'keyNames adds names to the defaults, in any letter case',
+      code: `
+import { nanoid } from 'nanoid';
+send({ deliveryId: nanoid(), IDEMPOTENCY_KEY: nanoid() });
+`,
+      options: [{ keyNames: ['deliveryId'] }],
+      errors: [report('randomKey', 3, 20, 'nanoid()', 3), report('randomKey', 3, 47, 'nanoid()', 3)],
+    },
+    {
+      name: 'other default names: Idempotency-Token, clientRequestToken, deduplicationId, Upstash-Deduplication-Id, an assigned option',
+      code: `
+import { randomUUID } from 'node:crypto';
+export function f(opts: any, headers: Headers) {
+  headers.set('Idempotency-Token', randomUUID());
+  headers.set('Upstash-Deduplication-Id', randomUUID());
+  opts.clientRequestToken = randomUUID();
+  opts.deduplicationId = randomUUID();
+  opts.idempotencyKey ??= randomUUID();
+}
+`,
+      errors: [
+        report('randomKey', 4, 36, 'randomUUID()', 4),
+        report('randomKey', 5, 43, 'randomUUID()', 5),
+        report('randomKey', 6, 29, 'randomUUID()', 6),
+        report('randomKey', 7, 26, 'randomUUID()', 7),
+        report('randomKey', 8, 27, 'randomUUID()', 8),
+      ],
+    },
+    {
+      name: 'AWS and SQS names: ClientToken, MessageDeduplicationId; PagerDuty dedup_key',
+      code: `
+import { randomUUID } from 'node:crypto';
+new SendMessageCommand({ MessageDeduplicationId: randomUUID() });
+new RunInstancesCommand({ ClientToken: randomUUID() });
+pagerduty.event({ dedup_key: randomUUID() });
+`,
+      errors: [
+        report('randomKey', 3, 50, 'randomUUID()', 3),
+        report('randomKey', 4, 40, 'randomUUID()', 4),
+        report('randomKey', 5, 30, 'randomUUID()', 5),
+      ],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: the spec’s key constructors', rule, {
+  valid: [
+    {
+      name: 'key`...` from durable parts',
+      code: `
+import { key, vouchDurable } from '@retrysafe/spec';
+export const k = (run: { id: string }, input: { orderId: string }) => key\`\${run.id}:\${input.orderId}:refund\`;
+export const v = (externalId: string) => vouchDurable(externalId);
+`,
+    },
+    {
+      name: 'a `key` tag from another module is not the spec’s',
+      code: `
+import { randomUUID } from 'node:crypto';
+import { key } from './my-keys';
+export const k = key\`\${randomUUID()}\`;
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'every part of key`...` and every argument of vouchDurable(...) is a key position',
+      code: `
+import { randomUUID } from 'node:crypto';
+import { key, vouchDurable } from '@retrysafe/spec';
+export const k = (run: { id: string }) => key\`\${run.id}:\${Date.now()}\`;
+export const v = vouchDurable(randomUUID());
+`,
+      errors: [report('clockKey', 4, 59, 'Date.now()', 4), report('randomKey', 5, 31, 'randomUUID()', 5)],
+    },
+    {
+      name: 'vouchDurable nested in key`...` is reported once, at the vouched argument',
+      code: `
+import { randomUUID } from 'node:crypto';
+import * as spec from '@retrysafe/spec';
+export const k = spec.key\`order:\${spec.vouchDurable(randomUUID())}\`;
+`,
+      errors: [report('randomKey', 4, 53, 'randomUUID()', 4)],
+    },
+    {
+      name: 'a key template inside a key property is reported once, at the property',
+      code: `
+import { randomUUID } from 'node:crypto';
+import { key } from '@retrysafe/spec';
+send({ idempotencyKey: key\`order:\${randomUUID()}\` });
+`,
+      errors: [report('randomKey', 4, 24, 'randomUUID()', 4)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: plain JavaScript (espree)', rule, {
+  valid: [
+    {
+      name: 'a durable key in plain JavaScript',
+      code: `
+export const charge = (orderId) => stripe.charges.create({}, { idempotencyKey: \`charge-\${orderId}\` });
+`,
+      languageOptions: javascript,
+    },
+  ],
+  invalid: [
+    {
+      name: 'B01 in plain JavaScript: the key minted inside the retry loop',
+      code: `
+const { randomUUID } = require('node:crypto');
+async function createMandate(body) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await fetch('/mandates', { headers: { 'X-Request-Id': randomUUID(), 'Idempotency-Key': randomUUID() } });
+    } catch (err) { /* retry */ }
+  }
+}
+`,
+      languageOptions: { parser: espree, parserOptions: { ecmaVersion: 'latest', sourceType: 'script' } },
+      errors: [report('randomKey', 6, 101, 'randomUUID()', 6)],
+    },
+    {
+      name: 'B07 in plain JavaScript: class field generator',
+      code: `
+import { randomUUID } from 'crypto';
+export class WebhookSigner {
+  newId = () => randomUUID();
+  #seq = 0;
+  sign(headers) {
+    const id = this.newId();
+    headers['webhook-id'] = id;
+    headers['svix-id'] = Date.now() + '-' + Math.random();
+  }
+}
+`,
+      languageOptions: javascript,
+      errors: [report('randomKey', 8, 29, 'randomUUID()', 4), report('clockKey', 9, 26, 'Date.now()', 9)],
+    },
+  ],
+});
+
+ruleTester.run('no-random-key: suggestions', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'the enclosing function takes durable ids: suggest keying on them',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function refund(runId: string, orderId: string, amount: number, requestId: string) {
+  return stripe.refunds.create({ amount }, { idempotencyKey: randomUUID() });
+}
+`,
+      errors: [
+        {
+          ...report('randomKey', 4, 62, 'randomUUID()', 4),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`runId`, `orderId`' },
+              output: `
+import { randomUUID } from 'node:crypto';
+export async function refund(runId: string, orderId: string, amount: number, requestId: string) {
+  return stripe.refunds.create({ amount }, { idempotencyKey: \`\${runId}:\${orderId}\` });
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'no durable-looking parameter: no suggestion',
+      code: `
+import { randomUUID } from 'node:crypto';
+export const post = (body: unknown) => fetch('/x', { body: JSON.stringify(body), headers: { 'Idempotency-Key': randomUUID() } });
+`,
+      errors: [{ ...report('randomKey', 3, 112, 'randomUUID()', 3), suggestions: [] }],
+    },
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// The key-position API other rules use (require-key-passthrough asks from the value's side).
+// ---------------------------------------------------------------------------------------------
+
+describe('getKeyPositionOf', () => {
+  it('names the key position a value fills, and nothing for other values', () => {
+    const found: string[] = [];
+    const probe: TSESLint.RuleModule<never> = {
+      defaultOptions: [],
+      meta: { type: 'problem', messages: {}, schema: [] },
+      create(context) {
+        const positionContext = { sourceCode: context.sourceCode, matchKeyName: createKeyNameMatcher(['jobId']) };
+        return {
+          Identifier(node: TSESTree.Identifier): void {
+            const position = getKeyPositionOf(node, positionContext);
+            if (position) found.push(`${node.name} ${position.kind} ${position.keyName}`);
+          },
+        };
+      },
+    };
+    const code = `
+import { key } from '@retrysafe/spec';
+send({ idempotencyKey: a, traceId: b, JOBID: g });
+headers.set('idempotency-key', c);
+headers['webhook-id'] = d;
+new Headers([['X-Idempotency-Key', e]]);
+key\`\${f}:x\`;
+`;
+    const messages = new Linter({ configType: 'flat' }).verify(code, [
+      { languageOptions: { parser: parser as Linter.Parser }, plugins: { test: { rules: { probe: probe as never } } }, rules: { 'test/probe': 'error' } },
+    ]);
+    expect(messages).toEqual([]);
+    expect(found).toEqual([
+      'a property idempotencyKey',
+      'g property jobId',
+      'c headerCall Idempotency-Key',
+      'd memberAssignment webhook-id',
+      'e headerEntry X-Idempotency-Key',
+      'f specKey key',
+    ]);
+  });
+});
