@@ -120,14 +120,23 @@ export interface ToolDeclaration<
   Result = unknown,
   M extends number = number,
 > {
+  /** The tool's name, as the model sees it, such as `'issue_refund'`. */
   readonly name: string;
+  /** What the tool does, as the model sees it. */
   readonly description?: string;
+  /** What the tool changes: `'none' | 'internal_write' | 'external_write' | 'money_out' | 'message_out'`. */
   readonly sideEffects: SE;
+  /** `true` (naturally idempotent), `'with_key'` (idempotent with a key) or `false` (not safely repeatable). */
   readonly idempotent: I;
+  /** `'safe'` (idempotent: true), `'safe_with_same_key'` (idempotent: 'with_key') or `'never'`. */
   readonly retry: R;
+  /** Attempts allowed in all, the first included (per key for with_key tools); default 3, or 1 for retry: 'never'. */
   readonly maxAttempts?: M;
+  /** Any Standard Schema v1 (zod 4, valibot, arktype ...); `execute` receives its output type. */
   readonly input: S;
+  /** with_key tools only: `({ run, input }) => key\`${run.id}:${input.orderId}:refund\``. */
   readonly key?: (args: KeyArguments<StandardSchemaV1.InferOutput<S>>) => DeterministicKey;
+  /** Does the work on validated input; a with_key tool gets `context.key` to pass downstream. */
   readonly execute: (
     input: StandardSchemaV1.InferOutput<S>,
     context: ExecuteContextFor<I>,
@@ -152,12 +161,17 @@ export interface PolicyFor<SE extends SideEffects, I extends Idempotency, R exte
 interface ToolBase<S extends StandardSchemaV1, P extends PolicyShape> {
   /** The tool's name, as the model sees it. */
   readonly name: string;
+  /** What the tool does, or `undefined` if the declaration had no description. */
   readonly description: string | undefined;
   /** The declared retry policy as plain, frozen, JSON-serialisable data in the seed's shape. */
   readonly policy: P;
   /** The input schema (any Standard Schema v1: zod 4, valibot, arktype ...). */
   readonly input: S;
 }
+
+// `execute` and `deriveKey` are methods, not function-typed properties: a method's parameters are
+// compared bivariantly, which keeps `Tool` covariant in its schema, so that a tool with a zod schema
+// is assignable to `AnyTool` (whose schema is `StandardSchemaV1<any, any>`).
 
 /** A tool that is idempotent with a key. */
 export interface KeyedTool<S extends StandardSchemaV1, Result, P extends PolicyShape> extends ToolBase<S, P> {
@@ -179,8 +193,8 @@ export interface UnkeyedTool<S extends StandardSchemaV1, Result, P extends Polic
 
 /**
  * A tool built by {@link defineTool}: a {@link KeyedTool} when the policy is `idempotent:
- * 'with_key'`, an {@link UnkeyedTool} otherwise. Test `tool.deriveKey` (or `tool.policy.idempotent`)
- * to tell them apart.
+ * 'with_key'`, an {@link UnkeyedTool} otherwise. Test `tool.deriveKey` to tell them apart: TypeScript
+ * narrows the tool on it (a check of the nested `tool.policy.idempotent` does not narrow the tool).
  */
 export type Tool<
   S extends StandardSchemaV1 = StandardSchemaV1,
@@ -191,10 +205,6 @@ export type Tool<
 /** Any tool `defineTool` can return; what a runner accepts. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- input types vary per tool
 export type AnyTool = Tool<StandardSchemaV1<any, any>, unknown, ToolPolicy>;
-
-// `execute` and `deriveKey` are methods, not function-typed properties: a method's parameters are
-// compared bivariantly, which keeps `Tool` covariant in its schema, so that a tool with a zod schema
-// is assignable to `AnyTool` (whose schema is `StandardSchemaV1<any, any>`).
 
 /** A with_key tool, whatever its input; `AnyTool` narrowed by `tool.deriveKey`. */
 export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }>;
@@ -233,6 +243,12 @@ export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }
  * Contradictory declarations do not compile; the error names a `Contradiction<"...">` (messages
  * in `CONTRADICTIONS`). Plain JavaScript gets the same checks at runtime.
  *
+ * All type parameters are inferred; none needs to be written.
+ * @typeParam S - the input schema. @typeParam SE, I, R, M - the policy literals.
+ * @typeParam Result - what `execute` resolves to.
+ * @typeParam Keys - the properties present in the literal (tells whether `key` is there).
+ * @returns a frozen {@link Tool}: `{ name, description, policy, input, deriveKey?, execute }`;
+ *   `execute` always returns a promise.
  * @throws {@link ToolPolicyError} if the declaration contradicts itself.
  * @throws TypeError if `name`, `input`, `key` or `execute` has the wrong type.
  */
