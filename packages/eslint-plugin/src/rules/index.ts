@@ -1,2 +1,14 @@
 // Rules are registered here, sorted by id. Each lives in its own file with its test and its doc.
-export const rules = {};
+import noKeyCast from './no-key-cast.js';
+import noKeyCastTypeChecked from './no-key-cast-type-checked.js';
+import noRandomKey from './no-random-key.js';
+import noUnsafeRetryPolicy from './no-unsafe-retry-policy.js';
+import requireRetryPolicy from './require-retry-policy.js';
+
+export const rules = {
+  'no-key-cast': noKeyCast,
+  'no-key-cast-type-checked': noKeyCastTypeChecked,
+  'no-random-key': noRandomKey,
+  'no-unsafe-retry-policy': noUnsafeRetryPolicy,
+  'require-retry-policy': requireRetryPolicy,
+};
