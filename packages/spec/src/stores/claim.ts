@@ -1,8 +1,7 @@
 /**
- * The claim decision every store applies, as one pure function, plus the record transitions
- * (`completeRecord`, `releaseRecord`, `renewRecord`). Stores that read-then-write (memory, SQLite
- * inside a write transaction, Redis through compare-and-set) call these; the PostgreSQL store
- * mirrors `decideClaim` in one `INSERT ... ON CONFLICT` statement.
+ * The claim decision every store applies, as one pure function (`decideClaim`), the claim loop
+ * the durable stores share (`claimBySwap`: insert if absent, else decide, else compare-and-set),
+ * and the record transitions (`completeRecord`, `releaseRecord`, `renewRecord`).
  *
  * This module imports no driver, so a backend written outside this package can use it too.
  *
@@ -74,6 +73,41 @@ export function decideClaim(
     owner: request.owner,
   };
   return { result: { outcome: 'claimed', reclaimed: true, record }, write: 'replace' };
+}
+
+/** The two atomic primitives a backend needs for `claimBySwap`. */
+export interface SwapClaimOps {
+  /**
+   * Insert `fresh` if the key has no record; otherwise return the record as it stands
+   * (`undefined` if it vanished between the two steps: the loop tries again).
+   */
+  insertOrRead(fresh: DedupRecord): Promise<{ readonly inserted: true } | { readonly inserted: false; readonly existing: DedupRecord | undefined }>;
+  /** Replace the record by `next` only if it is still exactly `expected`; true when it was. */
+  swap(expected: DedupRecord, next: DedupRecord): Promise<boolean>;
+}
+
+/** Contended reads of one key before a claim gives up. */
+export const CLAIM_TRIES = 10;
+
+/**
+ * Claim with two atomic primitives: insert the fresh record if the key is free (the common first
+ * call: one step), else apply `decideClaim` to what is stored (a replay, a live lock or a
+ * mismatch: no write), else compare-and-set the reclaimed record, reading again if another
+ * caller changed the record first. Exactly one of any number of concurrent claimers wins.
+ */
+export async function claimBySwap(request: ClaimRequest, ops: SwapClaimOps): Promise<ClaimResult> {
+  const fresh = decideClaim(undefined, request).result;
+  for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
+    const read = await ops.insertOrRead(fresh.record);
+    if (read.inserted) return fresh;
+    if (read.existing === undefined) continue;
+    const decision = decideClaim(read.existing, request);
+    if (decision.write === 'none') return decision.result;
+    if (await ops.swap(read.existing, decision.result.record)) return decision.result;
+  }
+  throw new Error(
+    `claim on ${JSON.stringify(request.key)} did not settle after ${CLAIM_TRIES} reads (heavy contention on one key)`,
+  );
 }
 
 /** True while someone holds the record's lock. */

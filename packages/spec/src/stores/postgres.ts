@@ -1,19 +1,29 @@
 /**
  * `@retrysafe/spec/stores/postgres`: the dedup store for fleets, through `pg` 8.
  *
- * The claim is one `INSERT ... ON CONFLICT DO UPDATE ... WHERE <free to claim>` statement that
- * also returns the existing row when it may not be claimed, so a first call, a replay, a
- * concurrent call and a key reuse each cost one round trip; recording the outcome is one
- * `UPDATE ... WHERE owner = $holder` more. The tables are created, and later migrated, by the
+ * The claim is one `INSERT ... ON CONFLICT DO NOTHING` statement that also returns the existing
+ * row when the key is taken, so a first call, a replay, a concurrent call and a key reuse each cost
+ * one round trip (a replay writes nothing). Reclaiming a free record (released after a failure, or
+ * its holder died) adds one compare-and-set `UPDATE`; recording the outcome is one
+ * `UPDATE ... WHERE owner = $holder`. The tables are created, and later migrated, by the
  * store under an advisory lock. Durability is PostgreSQL's: a committed claim or result survives
  * a crash of the process and of the server (with the default `synchronous_commit = on`).
  *
  * @module
  */
 import pg from 'pg';
-import { releaseRecord, completeRecord, decideClaim, renewRecord } from './claim.js';
-import { MAX_ERROR_HISTORY } from './claim.js';
-import { checkTablePrefix, DEDUP_COLUMNS, recordValues, rowToRecord, rowToRun, type DedupRow, type RunRow } from './rows.js';
+import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
+import {
+  checkTablePrefix,
+  COMPARED_COLUMNS,
+  comparedValues,
+  DEDUP_COLUMNS,
+  recordValues,
+  rowToRecord,
+  rowToRun,
+  type DedupRow,
+  type RunRow,
+} from './rows.js';
 import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, OpenRunRequest, RunRecord } from './types.js';
 
 /** Options for `createPostgresStore`: give a connection string or your own pool. */
@@ -29,9 +39,6 @@ export interface PostgresStoreOptions {
 }
 
 const SCHEMA_VERSION = 1;
-/** Stale-snapshot retries of the claim statement before giving up (see `claim`). */
-const CLAIM_TRIES = 5;
-
 /**
  * Create the PostgreSQL dedup store. Nothing connects until the first call (or `ready()`); an
  * unreachable server makes every call reject and the runner then does not run the effect.
@@ -72,6 +79,20 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
     return rows[0] ? rowToRecord(rows[0]) : undefined;
   };
 
+  const swapOps: SwapClaimOps = {
+    async insertOrRead(fresh) {
+      const { rows } = await query<DedupRow & { outcome: string }>(sql.claim, recordValues(fresh));
+      const row = rows[0];
+      if (row?.outcome === 'claimed') return { inserted: true };
+      // No row: a concurrent insert committed after this statement's snapshot; the loop reads again.
+      return { inserted: false, existing: row ? rowToRecord(row) : undefined };
+    },
+    async swap(expected, next) {
+      const { rowCount } = await query(sql.swap, [...recordValues(next), ...comparedValues(expected)]);
+      return rowCount === 1;
+    },
+  };
+
   return {
     info: {
       kind: 'postgres',
@@ -80,34 +101,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
       checkHint: `Check that PostgreSQL is running and accepts connections at ${location.split(' ')[0]} (in this repository's tests: RETRYSAFE_PG_URL), and that the user may create and write the tables ${prefix}dedup, ${prefix}runs and ${prefix}meta.`,
     },
     ready,
-    async claim(request: ClaimRequest): Promise<ClaimResult> {
-      const values = [
-        request.namespace,
-        request.tool,
-        request.key,
-        request.fingerprint,
-        request.now,
-        request.ttlMs,
-        request.lockMs,
-        request.owner,
-        request.maxAttempts,
-        LOCK_EXPIRED_MESSAGE,
-      ];
-      for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
-        const { rows } = await query<DedupRow & { outcome: string }>(sql.claim, values);
-        const row = rows[0];
-        if (row?.outcome === 'claimed') {
-          const record = rowToRecord(row);
-          return { outcome: 'claimed', reclaimed: record.attempts > 1, record };
-        }
-        // Not claimed. The existing row comes from the statement's snapshot, which can predate a
-        // concurrent claim that ON CONFLICT already saw; if the snapshot still looks free, run the
-        // statement again with a fresh snapshot rather than trust it.
-        const decision = decideClaim(row ? rowToRecord(row) : undefined, request);
-        if (decision.write === 'none') return decision.result;
-      }
-      throw new Error(`claim on ${prefix}dedup did not settle after ${CLAIM_TRIES} tries (heavy contention on one key)`);
-    },
+    claim: (request: ClaimRequest): Promise<ClaimResult> => claimBySwap(request, swapOps),
     async complete(held, request) {
       return writeIfHeld(held, completeRecord(held, request));
     },
@@ -144,57 +138,37 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
   };
 }
 
-const LOCK_EXPIRED_MESSAGE =
-  'The lock expired before the attempt recorded an outcome (its process stopped or stalled); ' +
-  'the effect may or may not have happened, so the key is passed downstream again.';
+const COMPARED_TYPES: Record<(typeof COMPARED_COLUMNS)[number], string> = {
+  status: '::text',
+  fingerprint: '::text',
+  attempts: '::integer',
+  updated_at: '::bigint',
+  expires_at: '::bigint',
+  lock_expires_at: '::bigint',
+  owner: '::text',
+};
 
 function statements(prefix: string) {
   const t = `${prefix}dedup`;
   const pk = 'namespace = $1 AND tool = $2 AND key = $3';
   const n = DEDUP_COLUMNS.length;
   const casts = DEDUP_COLUMNS.map((c, i) => `$${i + 1}${c === 'errors' ? '::jsonb' : ''}`);
-  // Mirrors decideClaim: fresh when absent or expired; else reclaim only a free record with the
-  // same fingerprint and attempts left. A lapsed lock (owner still set) leaves a LockExpired
-  // entry in the history, trimmed to the last MAX_ERROR_HISTORY entries.
+  // ON CONFLICT DO NOTHING takes no row lock, so a replay is a read: no transaction id, no WAL
+  // flush. (DO UPDATE ... WHERE would lock the row, and committing a lock waits for an fsync.)
   const claim = `
-    WITH existing AS (
-      SELECT * FROM ${t} WHERE ${pk}
-    ), claimed AS (
-      INSERT INTO ${t} AS d (${DEDUP_COLUMNS.join(', ')})
-      VALUES ($1, $2, $3, $4, 'in_progress', NULL, NULL, '[]'::jsonb, 1,
-              $5::bigint, $5::bigint, $5::bigint + $6::bigint, $5::bigint + $7::bigint, $8)
-      ON CONFLICT (namespace, tool, key) DO UPDATE SET
-        fingerprint = EXCLUDED.fingerprint,
-        status = 'in_progress',
-        result = NULL,
-        result_error = NULL,
-        errors = CASE
-          WHEN d.expires_at <= $5::bigint THEN '[]'::jsonb
-          WHEN d.owner IS NULL THEN d.errors
-          ELSE (SELECT COALESCE(jsonb_agg(x.e ORDER BY x.i), '[]'::jsonb)
-                FROM jsonb_array_elements(d.errors || jsonb_build_array(jsonb_build_object(
-                       'attempt', d.attempts, 'at', $5::bigint, 'name', 'LockExpired', 'message', $10::text)))
-                     WITH ORDINALITY AS x(e, i)
-                WHERE x.i > jsonb_array_length(d.errors) + 1 - ${MAX_ERROR_HISTORY})
-        END,
-        attempts = CASE WHEN d.expires_at <= $5::bigint THEN 1 ELSE d.attempts + 1 END,
-        created_at = CASE WHEN d.expires_at <= $5::bigint THEN $5::bigint ELSE d.created_at END,
-        updated_at = $5::bigint,
-        expires_at = $5::bigint + $6::bigint,
-        lock_expires_at = $5::bigint + $7::bigint,
-        owner = $8
-      WHERE d.expires_at <= $5::bigint
-         OR (d.fingerprint = EXCLUDED.fingerprint
-             AND d.status = 'in_progress'
-             AND (d.owner IS NULL OR d.lock_expires_at IS NULL OR d.lock_expires_at <= $5::bigint)
-             AND d.attempts < $9::integer)
-      RETURNING d.*
+    WITH claimed AS (
+      INSERT INTO ${t} (${DEDUP_COLUMNS.join(', ')}) VALUES (${casts.join(', ')})
+      ON CONFLICT (namespace, tool, key) DO NOTHING
+      RETURNING *
     )
     SELECT 'claimed' AS outcome, * FROM claimed
     UNION ALL
-    SELECT 'existing' AS outcome, * FROM existing WHERE NOT EXISTS (SELECT 1 FROM claimed)`;
+    SELECT 'existing' AS outcome, * FROM ${t} WHERE ${pk} AND NOT EXISTS (SELECT 1 FROM claimed)`;
   return {
     claim,
+    swap: `
+      UPDATE ${t} SET (${DEDUP_COLUMNS.join(', ')}) = (${casts.join(', ')})
+      WHERE ${pk} AND ${COMPARED_COLUMNS.map((c, i) => `${c} IS NOT DISTINCT FROM $${n + 1 + i}${COMPARED_TYPES[c]}`).join(' AND ')}`,
     writeIfHeld: `
       UPDATE ${t} SET (${DEDUP_COLUMNS.join(', ')}) = (${casts.join(', ')})
       WHERE ${pk} AND owner = $${n + 1} AND status = 'in_progress'

@@ -5,7 +5,8 @@
  * The claim is `SET key <fresh record> NX PX ttl GET`: one round trip creates the record, or
  * returns the existing one so that a replay, a concurrent call or a key reuse is answered in that
  * same round trip. Reclaiming a free record and recording an outcome are compare-and-set steps in
- * Lua (the script swaps the value only if it is still exactly what the holder last saw).
+ * Lua (the script swaps the value only if it is still exactly what the caller last saw), one round
+ * trip each (EVALSHA).
  *
  * Durability is the server's, not ours: with `appendonly no` (and no RDB save) a Redis restart
  * forgets every record; `appendonly yes` with `appendfsync everysec` can lose the last second of
@@ -18,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { completeRecord, decideClaim, releaseRecord, renewRecord } from './claim.js';
+import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -53,7 +54,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`;
-const CLAIM_TRIES = 10;
+const OPEN_RUN_TRIES = 10;
 
 /**
  * Create the Redis dedup store. Nothing connects until the first call (or `ready()`). A client
@@ -106,6 +107,23 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
       (await cas(dedupKey(held), encodeRecord(held), encodeRecord(next), next.expiresAt - now)) ? next : undefined,
     );
 
+  // The exact stored string of each record read, so the swap compares byte for byte.
+  const storedText = new WeakMap<DedupRecord, string>();
+  const swapOps: SwapClaimOps = {
+    async insertOrRead(fresh) {
+      const ttl = fresh.expiresAt - fresh.updatedAt;
+      const old = await client.set(dedupKey(fresh), encodeRecord(fresh), 'PX', ttl, 'NX', 'GET');
+      if (old === null) return { inserted: true };
+      const existing = decodeRecord(old);
+      storedText.set(existing, old);
+      return { inserted: false, existing };
+    },
+    async swap(expected, next) {
+      const old = storedText.get(expected) ?? encodeRecord(expected);
+      return cas(dedupKey(expected), old, encodeRecord(next), next.expiresAt - next.updatedAt);
+    },
+  };
+
   return {
     info: {
       kind: 'redis',
@@ -116,21 +134,7 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
     async ready() {
       await run(() => client.ping());
     },
-    claim: (request: ClaimRequest) =>
-      run(async (): Promise<ClaimResult> => {
-        const key = dedupKey(request);
-        for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
-          const fresh = decideClaim(undefined, request).result;
-          const old = await client.set(key, encodeRecord(fresh.record), 'PX', request.ttlMs, 'NX', 'GET');
-          if (old === null) return fresh;
-          const decision = decideClaim(decodeRecord(old), request);
-          if (decision.write === 'none') return decision.result;
-          const { record } = decision.result;
-          if (await cas(key, old, encodeRecord(record), record.expiresAt - request.now)) return decision.result;
-          // Someone else changed the record between our read and our swap: read it again.
-        }
-        throw new Error(`claim on ${key} did not settle after ${CLAIM_TRIES} tries (heavy contention on one key)`);
-      }),
+    claim: (request: ClaimRequest): Promise<ClaimResult> => run(() => claimBySwap(request, swapOps)),
     complete: (held, request) => swapIfHeld(held, request.now, completeRecord(held, request)),
     release: (held, { now, error }) => swapIfHeld(held, now, releaseRecord(held, now, error)),
     renew: (held, { now, lockMs }) => swapIfHeld(held, now, renewRecord(held, now, lockMs)),
@@ -172,7 +176,7 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
           createdAt: request.now,
           expiresAt: request.now + request.ttlMs,
         };
-        for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
+        for (let tries = 0; tries < OPEN_RUN_TRIES; tries += 1) {
           const old = await client.set(key, JSON.stringify(fresh), 'PX', request.ttlMs, 'NX', 'GET');
           if (old === null) return { ...fresh, created: true };
           const existing = JSON.parse(old) as Omit<RunRecord, 'created'>;
@@ -183,7 +187,7 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
             return { ...next, created: !live };
           }
         }
-        throw new Error(`opening run ${key} did not settle after ${CLAIM_TRIES} tries`);
+        throw new Error(`opening run ${key} did not settle after ${OPEN_RUN_TRIES} tries`);
       }),
     async close() {
       client.off('error', onError);

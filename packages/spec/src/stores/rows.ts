@@ -51,6 +51,25 @@ export const DEDUP_COLUMNS = [
   'owner',
 ] as const;
 
+/**
+ * Every column a write can change: a compare-and-set that matches all of them matches the record
+ * exactly (namespace, tool and key are the row's identity and never change).
+ */
+export const COMPARED_COLUMNS = ['status', 'fingerprint', 'attempts', 'updated_at', 'expires_at', 'lock_expires_at', 'owner'] as const;
+
+/** `expected`'s values for `COMPARED_COLUMNS`, in that order. */
+export function comparedValues(expected: DedupRecord): (string | number | null)[] {
+  return [
+    expected.status,
+    expected.fingerprint,
+    expected.attempts,
+    expected.updatedAt,
+    expected.expiresAt,
+    expected.lockExpiresAt ?? null,
+    expected.owner ?? null,
+  ];
+}
+
 /** Turn a row into a record. */
 export function rowToRecord(row: DedupRow): DedupRecord {
   if (row.status !== 'in_progress' && row.status !== 'completed') {

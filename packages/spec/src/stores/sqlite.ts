@@ -1,7 +1,8 @@
 /**
  * `@retrysafe/spec/stores/sqlite`: the embedded default dedup store, a SQLite file in WAL mode
  * through better-sqlite3 12. Records survive a process restart or a crash; several processes on
- * one machine may share the file (writers take turns under `BEGIN IMMEDIATE`). For a fleet of
+ * one machine may share the file (SQLite serialises writers; each write here is one atomic
+ * statement, a conditional insert or a compare-and-set update). For a fleet of
  * machines use the PostgreSQL or Redis store.
  *
  * Durability: `synchronous=NORMAL` by default, which in WAL mode survives a process crash
@@ -15,9 +16,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { completeRecord, decideClaim, releaseRecord, renewRecord, stillHeld } from './claim.js';
+import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
 import {
   checkTablePrefix,
+  COMPARED_COLUMNS,
+  comparedValues,
   DEDUP_COLUMNS,
   recordValues,
   rowToRecord,
@@ -48,8 +51,8 @@ const SCHEMA_VERSION = 1;
  * (or by `ready()`); a file that cannot be opened makes every call fail with the path in the
  * message, and the runner then does not run the effect.
  *
- * Round trips: none (in-process). A first call costs one indexed read plus one write transaction
- * for the claim and one for the result; a replay costs one indexed read.
+ * Round trips: none (in-process). A first call costs one indexed read, one insert and one update
+ * (the result); a replay costs one indexed read.
  */
 export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore {
   const prefix = checkTablePrefix(options.tablePrefix ?? 'retrysafe_');
@@ -62,12 +65,18 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
   function prepare(db: Database.Database) {
     migrate(db, prefix);
     const where = 'namespace = ? AND tool = ? AND key = ?';
-    const placeholders = DEDUP_COLUMNS.map(() => '?').join(', ');
+    const columns = DEDUP_COLUMNS.join(', ');
+    const assignments = DEDUP_COLUMNS.map((c) => `${c} = ?`).join(', ');
+    // `IS` rather than `=`, so that NULL matches NULL.
+    const compared = COMPARED_COLUMNS.map((c) => `${c} IS ?`).join(' AND ');
     return {
       db,
       select: db.prepare<[string, string, string], DedupRow>(`SELECT * FROM ${dedup} WHERE ${where}`),
-      insert: db.prepare(`INSERT INTO ${dedup} (${DEDUP_COLUMNS.join(', ')}) VALUES (${placeholders})`),
-      replace: db.prepare(`INSERT OR REPLACE INTO ${dedup} (${DEDUP_COLUMNS.join(', ')}) VALUES (${placeholders})`),
+      insertIfAbsent: db.prepare(
+        `INSERT INTO ${dedup} (${columns}) VALUES (${DEDUP_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+      ),
+      swap: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND ${compared}`),
+      writeIfHeld: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND owner = ? AND status = 'in_progress'`),
       purgeDedup: db.prepare<[number]>(`DELETE FROM ${dedup} WHERE expires_at <= ?`),
       purgeRuns: db.prepare<[number]>(`DELETE FROM ${runsTable} WHERE expires_at <= ?`),
       selectRun: db.prepare<[string, string], RunRow>(`SELECT * FROM ${runsTable} WHERE namespace = ? AND origin = ?`),
@@ -97,19 +106,21 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
     return row ? rowToRecord(row) : undefined;
   };
 
-  // Read-modify-write under BEGIN IMMEDIATE: the write lock is taken before the read, so two
-  // processes cannot both see the same row and both write.
-  const swapIfHeld = (held: DedupRecord, next: (current: DedupRecord) => DedupRecord) => {
-    const h = open();
-    return h.db
-      .transaction(() => {
-        const current = read(held);
-        if (!stillHeld(current, held)) return undefined;
-        const updated = next(current);
-        h.replace.run(...recordValues(updated));
-        return updated;
-      })
-      .immediate();
+  const idValues = (id: RecordId) => [id.namespace, id.tool, id.key];
+  // Each statement is atomic on its own (SQLite serialises writers), so no explicit transaction:
+  // the holder writes its computed record only while it still owns the lock.
+  const writeIfHeld = (held: DedupRecord, next: DedupRecord): DedupRecord | undefined =>
+    open().writeIfHeld.run(...recordValues(next), ...idValues(held), held.owner ?? null).changes === 1 ? next : undefined;
+  const swapOps: SwapClaimOps = {
+    async insertOrRead(fresh) {
+      const existing = read(fresh);
+      if (existing) return { inserted: false, existing };
+      if (open().insertIfAbsent.run(...recordValues(fresh)).changes === 1) return { inserted: true };
+      return { inserted: false, existing: read(fresh) };
+    },
+    async swap(expected, next) {
+      return open().swap.run(...recordValues(next), ...idValues(expected), ...comparedValues(expected)).changes === 1;
+    },
   };
 
   return {
@@ -122,29 +133,15 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
     async ready() {
       open();
     },
-    async claim(request: ClaimRequest): Promise<ClaimResult> {
-      // A replay, a live lock or a mismatch needs no write: answer those from a plain read and
-      // take the write lock only to create or reclaim.
-      const first = decideClaim(read(request), request);
-      if (first.write === 'none') return first.result;
-      const h = open();
-      return h.db
-        .transaction(() => {
-          const { result, write } = decideClaim(read(request), request);
-          if (write === 'insert') h.insert.run(...recordValues(result.record));
-          if (write === 'replace') h.replace.run(...recordValues(result.record));
-          return result;
-        })
-        .immediate();
-    },
+    claim: (request: ClaimRequest): Promise<ClaimResult> => claimBySwap(request, swapOps),
     async complete(held, request) {
-      return swapIfHeld(held, (current) => completeRecord(current, request));
+      return writeIfHeld(held, completeRecord(held, request));
     },
     async release(held, { now, error }) {
-      return swapIfHeld(held, (current) => releaseRecord(current, now, error));
+      return writeIfHeld(held, releaseRecord(held, now, error));
     },
     async renew(held, { now, lockMs }) {
-      return swapIfHeld(held, (current) => renewRecord(current, now, lockMs));
+      return writeIfHeld(held, renewRecord(held, now, lockMs));
     },
     async get(id, now) {
       const record = read(id);
