@@ -214,26 +214,38 @@ export function createToolRecogniser(
 
   // server.tool(name, [description], [paramsSchema | annotations], [annotations], handler)
   function fromToolOverload(node: TSESTree.CallExpression): ToolDefinition | undefined {
-    const [nameArgument, ...rest] = node.arguments;
-    const handler = rest.pop();
-    const name = nameArgument && staticString(sourceCode, nameArgument);
-    if (name === undefined && nameArgument?.type !== AST_NODE_TYPES.TemplateLiteral) return undefined;
-    if (!handler || handler.type === AST_NODE_TYPES.ObjectExpression || handler.type === AST_NODE_TYPES.Literal) {
-      return undefined;
+    const [nameArgument, ...middle] = node.arguments;
+    const handler = middle.pop();
+    if (!nameArgument || !handler || !couldBeName(nameArgument) || !couldBeHandler(handler)) return undefined;
+    const hasDescription = middle.length === 3 || (middle.length > 0 && startsWithDescription(middle));
+    const description = staticString(sourceCode, hasDescription ? middle.shift() : undefined);
+    const [first, second] = middle;
+    let inputSchema = first;
+    let annotationsNode = second;
+    if (first && !second) {
+      // One object: the SDK tells annotations from a schema at run time. An import or a parameter
+      // may be either, so it stands for both (and gets the benefit of the doubt); a call or a
+      // member read such as `Schema.shape` is taken for a schema.
+      const object = resolveObject(sourceCode, first);
+      const isAnnotations = object
+        ? looksLikeAnnotations(object)
+        : resolveConst(sourceCode, first).type === AST_NODE_TYPES.Identifier;
+      inputSchema = object && isAnnotations ? undefined : first;
+      annotationsNode = isAnnotations ? first : undefined;
     }
-    const description = rest[0] && staticString(sourceCode, rest[0]);
-    const objects = description === undefined ? rest : rest.slice(1);
-    const [first, second] = objects;
-    const firstIsAnnotations = objects.length === 1 && looksLikeAnnotations(resolveObject(sourceCode, first));
-    return {
-      ...mcpDefinition('mcp', node, undefined, {
-        name,
-        inputSchema: firstIsAnnotations ? undefined : first,
-        handler,
-        annotationsNode: firstIsAnnotations ? first : second,
-      }),
-      description,
-    };
+    const name = staticString(sourceCode, nameArgument);
+    return { ...mcpDefinition('mcp', node, undefined, { name, inputSchema, handler, annotationsNode }), description };
+  }
+
+  // (description, X) or (schema, annotations): a string-like first argument is a description; so is
+  // one that is not visibly an object, unless the second is visibly annotations.
+  function startsWithDescription([first, second]: TSESTree.CallExpressionArgument[]): boolean {
+    const isStringLike =
+      staticString(sourceCode, first) !== undefined ||
+      first?.type === AST_NODE_TYPES.TemplateLiteral ||
+      (first?.type === AST_NODE_TYPES.BinaryExpression && first.operator === '+');
+    if (isStringLike || !second) return isStringLike;
+    return !resolveObject(sourceCode, first) && !looksLikeAnnotations(resolveObject(sourceCode, second));
   }
 
   function mcpDefinition(
@@ -504,6 +516,23 @@ function firstPropertyValue(
 
 function hasPolicyField(object: TSESTree.ObjectExpression | undefined): boolean {
   return (['sideEffects', 'idempotent', 'retry'] as const).some((field) => findPolicyProperty(object, field));
+}
+
+/** Whether an argument could be a tool name: not an object, array, function or non-string literal. */
+function couldBeName(node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.Literal) return typeof node.value === 'string';
+  return !isFunction(node) && node.type !== AST_NODE_TYPES.ObjectExpression && node.type !== AST_NODE_TYPES.ArrayExpression;
+}
+
+/** Whether an argument could be a handler: not an object, array, string or other literal. */
+function couldBeHandler(node: TSESTree.Node): boolean {
+  const literals: readonly string[] = [
+    AST_NODE_TYPES.ArrayExpression,
+    AST_NODE_TYPES.Literal,
+    AST_NODE_TYPES.ObjectExpression,
+    AST_NODE_TYPES.TemplateLiteral,
+  ];
+  return !literals.includes(node.type);
 }
 
 // An object of only hint keys is annotations; the SDK treats anything else (even `{}`) as a schema.

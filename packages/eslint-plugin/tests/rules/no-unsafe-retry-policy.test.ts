@@ -405,6 +405,14 @@ server.tool('send_email', 'Send an email', { to: z.string(), body: z.string() },
       errors: [{ messageId: 'idempotentHintOnCreate', line: 4, column: 108, data: { tool: 'Tool `send_email`', where: 'name', verb: 'send' } }],
     },
     {
+      name: 'MCP server.tool(name, schema.shape, annotations, cb): a schema that is not visible is not judged, the annotations are',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Schema } from './schemas';
+declare const server: McpServer;
+server.tool('create_note', Schema.shape, { readOnlyHint: true, destructiveHint: true }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'readOnlyAndDestructive', line: 4, column: 64 }],
+    },
+    {
       name: 'MCP: the description says it creates (camelCase name, z.object schema)',
       code: `import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';

@@ -257,6 +257,14 @@ const server = new McpServer({ name: 's', version: '1' });
 server.tool('list_orders', { readOnlyHint: true }, async () => ({ content: [] }));`,
     },
     {
+      name: 'MCP server.tool(name, description, X, cb): an identifier that is not visible may be the annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { HINTS } from './hints';
+export function register(server: McpServer, toolName: string, toolDescription: string) {
+  server.tool(toolName, toolDescription, HINTS, async () => ({ content: [] }));
+}`,
+    },
+    {
       name: 'MCP registerTool wrapped in declarePolicy',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { declarePolicy } from '@retrysafe/spec';
@@ -477,6 +485,33 @@ server.tool('send_sms', 'Send an SMS', { to: z.string(), text: z.string() }, asy
 const server = new McpServer({ name: 's', version: '1' });
 server.tool('ping', async () => ({ content: [] }));`,
       errors: [{ messageId: 'missingPolicy', line: 3, column: 1 }],
+    },
+    {
+      name: 'MCP server.tool with a dynamic name and description and a visible schema (a proxy registration)',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+export class Proxy extends McpServer {
+  registerProxyTool(remote: { name: string; description?: string }) {
+    this.tool(remote.name, remote.description ?? remote.name, { q: z.string() }, async () => ({ content: [] }));
+  }
+}`,
+      errors: [{ messageId: 'missingPolicy', line: 5, column: 5, endColumn: 14, data: { tool: 'This tool', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+    },
+    {
+      name: 'MCP server.tool(name, schema.shape, cb): a member read is a schema, not annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SendSchema } from './schemas';
+declare const server: McpServer;
+server.tool('send_sms', SendSchema.shape, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1 }],
+    },
+    {
+      name: 'MCP server.tool(name, description, shape, cb) with the shape built by a call',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+const shape = toZodShape(remote.inputSchema);
+server.tool(remote.name, remote.description || remote.name, shape, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1 }],
     },
     {
       name: 'MCP tool name held in a const',
