@@ -187,6 +187,11 @@ export function isGeneratorFactoryCall(node: TSESTree.Node, context: SourceConte
   return findInTable(GENERATOR_FACTORIES, reference, context) !== undefined;
 }
 
+/** `number` in `ctx.attempt.number`: a member of a per-attempt object that still is per attempt. */
+export function isPerAttemptSubfield(name: string): boolean {
+  return PER_ATTEMPT_SUBFIELDS.has(name);
+}
+
 /** A short, single-line rendering of `node` for messages. */
 export function describeNode(node: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): string {
   const text = sourceCode.getText(node).replace(/\s+/g, ' ');

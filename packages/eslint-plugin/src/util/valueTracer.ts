@@ -10,6 +10,7 @@ import {
   isAllowedSource,
   isGeneratorFactoryCall,
   isIncrementTarget,
+  isPerAttemptSubfield,
   type NondeterministicSource,
   type SourceContext,
 } from './nondeterministicSources.js';
@@ -163,10 +164,20 @@ class Trace {
     }
     this.active.add(node);
     try {
-      return getNondeterministicSource(node, this.env) ?? this.visit(node, path);
+      return this.source(node, path) ?? this.visit(node, path);
     } finally {
       this.active.delete(node);
     }
+  }
+
+  /**
+   * A per-attempt value has no properties worth reading: `attempt.key` reads a record that merely
+   * has a per-attempt name (a purchase attempt), except for `attempt.number` and the like.
+   */
+  private source(node: TSESTree.Node, path: PropertyPath): Found {
+    const found = getNondeterministicSource(node, this.env);
+    if (found?.kind !== 'perAttempt' || path.length === 0) return found;
+    return path.length === 1 && isPerAttemptSubfield(path[0] ?? '') ? found : undefined;
   }
 
   private first(nodes: readonly (TSESTree.Node | null)[], path: PropertyPath = []): Found {
@@ -226,7 +237,7 @@ class Trace {
   private identifier(node: TSESTree.Identifier, path: PropertyPath): Found {
     const variable = ASTUtils.findVariable(this.env.sourceCode.getScope(node), node);
     if (!variable || variable.defs.length === 0) return undefined;
-    const found = this.definitions(variable, path) ?? getBindingSource(variable, node, this.env.sourceCode);
+    const found = this.definitions(variable, path) ?? (path.length === 0 ? getBindingSource(variable, node, this.env.sourceCode) : undefined);
     if (found && isPersistedBeforeUse(variable, node, this.env.sourceCode)) return undefined;
     return found;
   }

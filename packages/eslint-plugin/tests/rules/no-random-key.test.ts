@@ -581,6 +581,15 @@ export async function all(runId: string, items: string[]) {
 }
 `,
     },
+    {
+      name: 'a record that is merely called an attempt (a purchase attempt) is read for its stored key',
+      code: `
+type PurchaseAttempt = { key: string; amount: number };
+export function confirm(attempt: PurchaseAttempt, ctx: { attempt: PurchaseAttempt }) {
+  return api.post({ idempotencyKey: attempt.key, dedupeKey: ctx.attempt.key });
+}
+`,
+    },
   ],
   invalid: [
     {
@@ -615,6 +624,16 @@ new Worker('q', async (job: any) => api.refund({ idempotencyKey: \`\${job.id}-\$
         report('perAttemptKey', 2, 102, 'ctx.attempt.number', 2),
         report('perAttemptKey', 3, 66, 'job.attemptsMade', 3),
       ],
+    },
+    {
+      name: 'the attempt number destructured from ctx.attempt',
+      code: `
+export const t = task({ run: async (p: { id: string }, { ctx }: any) => {
+  const { number } = ctx.attempt;
+  return api.refund({ idempotencyKey: \`\${p.id}-\${number}\` });
+} });
+`,
+      errors: [report('perAttemptKey', 4, 39, 'ctx.attempt', 3)],
     },
     {
       name: 'retry loop counters: named attempt, or any for counter around a try',
