@@ -7,7 +7,7 @@
 // Exits non-zero when any step does not behave as described.
 import { ESLint } from 'eslint';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,16 +93,18 @@ function listSourceFiles(dir) {
 async function lintRealPackages() {
   heading('3. ESLint (every @retrysafe rule) over published agent tools from the npm registry');
   const { default: retrysafe } = await import(requireFromExample.resolve('@retrysafe/eslint-plugin'));
-  const eslint = new ESLint({
-    cwd: exampleDir,
-    overrideConfigFile: true,
-    ignore: false,
-    overrideConfig: [retrysafe.configs.strict],
-  });
   let total = 0;
   for (const name of REAL_PACKAGES) {
-    const packageDir = path.dirname(requireFromExample.resolve(`${name}/package.json`));
-    const { version } = requireFromExample(`${name}/package.json`);
+    // Some packages export no ./package.json, so find the folder through node_modules itself.
+    const packageDir = realpathSync(path.join(exampleDir, 'node_modules', name));
+    const { version } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+    // ESLint lints only below its cwd, and ignores node_modules unless told not to.
+    const eslint = new ESLint({
+      cwd: packageDir,
+      overrideConfigFile: true,
+      ignore: false,
+      overrideConfig: [retrysafe.configs.strict],
+    });
     const files = listSourceFiles(packageDir);
     const results = await eslint.lintFiles(files);
     const fatal = results.flatMap((r) => r.messages.filter((m) => m.fatal || !m.ruleId));

@@ -1,0 +1,5 @@
+import retrysafe from '@retrysafe/eslint-plugin';
+
+export default [
+  retrysafe.configs.recommended,
+];
