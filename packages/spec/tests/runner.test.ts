@@ -3,7 +3,7 @@
  * draft's 409 and 422, release on failure, TTL, tenants, fail-closed, bad keys and results.
  * Every side-effecting path here has a called-twice check asserting a single effect.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AttemptsExhaustedError,
   ConcurrentCallError,
@@ -18,20 +18,17 @@ import type { DedupStore } from '../src/stores/types.js';
 import { expectSingleEffect } from '../src/testing.js';
 import { InputValidationError } from '../src/validate.js';
 import { memoryProvider } from './helpers/provider.js';
-import { storeFromConfig, storesUnderTest } from './helpers/stores.js';
+import { openStoreFor, storesUnderTest } from './helpers/stores.js';
 import { dateResultTool, freshRun, incrementTool, rawKeyTool, refundTool, setStatusTool } from './helpers/tools.js';
 
 describe.each(storesUnderTest())('runner on the $name store', (subject) => {
   let store: DedupStore;
   const runnerOn = (options: Partial<RunnerOptions> = {}): Runner => createRunner({ store, ...options });
 
-  beforeAll(async () => {
-    store = storeFromConfig(subject.config);
-    await store.ready();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await subject.cleanUp();
+  // Fails every test loudly (never skips) when the backend is unreachable.
+  const openStore = openStoreFor(subject, { beforeAll, afterAll });
+  beforeEach(() => {
+    store = openStore();
   });
 
   it('runs the effect once when called twice, and flags the second result as a replay', async () => {

@@ -1,24 +1,21 @@
 /** openRun: a run id created once from a durable origin, stored, and reloaded on resume. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../src/errors.js';
 import { createRunner } from '../src/runner.js';
 import { openRun } from '../src/runs.js';
 import type { RunOrigin } from '../src/run.js';
 import type { DedupStore } from '../src/stores/types.js';
 import { memoryProvider } from './helpers/provider.js';
-import { storeFromConfig, storesUnderTest } from './helpers/stores.js';
+import { openStoreFor, storeFromConfig, storesUnderTest } from './helpers/stores.js';
 import { refundTool } from './helpers/tools.js';
 
 describe.each(storesUnderTest())('openRun on the $name store', (subject) => {
   let store: DedupStore;
   const origin = (id: string): RunOrigin => ({ kind: 'queue_message', id: `${id}-${Math.random().toString(36).slice(2)}` });
-  beforeAll(async () => {
-    store = storeFromConfig(subject.config);
-    await store.ready();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await subject.cleanUp();
+  // Fails every test loudly (never skips) when the backend is unreachable.
+  const openStore = openStoreFor(subject, { beforeAll, afterAll });
+  beforeEach(() => {
+    store = openStore();
   });
 
   it('creates the run id once and reloads it on resume, never regenerating it', async () => {

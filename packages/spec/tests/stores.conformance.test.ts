@@ -3,9 +3,9 @@
  * same atomicity under 50 concurrent claims, the same scoping, expiry and run records. PostgreSQL
  * and Redis are the real servers; an unreachable one fails the suite, it is never skipped.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaimRequest, DedupRecord, DedupStore } from '../src/stores/types.js';
-import { storeFromConfig, storesUnderTest } from './helpers/stores.js';
+import { openStoreFor, storesUnderTest } from './helpers/stores.js';
 
 const T0 = 1_700_000_000_000;
 const LOCK = 30_000;
@@ -33,13 +33,10 @@ describe.each(storesUnderTest())('$name store', (subject) => {
     return result.record;
   };
 
-  beforeAll(async () => {
-    store = storeFromConfig(subject.config);
-    await store.ready(); // fails loudly when the server is down
-  });
-  afterAll(async () => {
-    await store?.close();
-    await subject.cleanUp();
+  // Fails every test loudly (never skips) when the backend is unreachable.
+  const openStore = openStoreFor(subject, { beforeAll, afterAll });
+  beforeEach(() => {
+    store = openStore();
   });
 
   it('creates a record on the first claim, then reports it in progress, then completed', async () => {
