@@ -3,6 +3,8 @@
  * same atomicity under 50 concurrent claims, the same scoping, expiry and run records. PostgreSQL
  * and Redis are the real servers; an unreachable one fails the suite, it is never skipped.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaimRequest, DedupRecord, DedupStore } from '../src/stores/types.js';
 import { openStoreFor, storesUnderTest } from './helpers/stores.js';
@@ -190,5 +192,38 @@ describe.each(storesUnderTest())('$name store', (subject) => {
     await expect(down.ready()).rejects.toThrow();
     await expect(down.claim(request())).rejects.toThrow();
     await down.close();
+  });
+});
+
+describe('store modules', () => {
+  // A user installs only the driver they use: each store imports its own driver and nothing else,
+  // and the main entry imports none (drivers are optional peer dependencies).
+  const drivers = ['better-sqlite3', 'pg', 'ioredis'];
+  const importsOf = (file: string): string[] => {
+    const source = readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8');
+    return [...source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1] as string);
+  };
+  const reachable = (file: string, seen = new Set<string>()): Set<string> => {
+    for (const specifier of importsOf(file)) {
+      if (specifier.startsWith('.')) {
+        const next = join(dirname(file), specifier).replace(/\.js$/, '.ts');
+        if (!seen.has(next)) {
+          seen.add(next);
+          reachable(next, seen);
+        }
+      } else seen.add(specifier);
+    }
+    return seen;
+  };
+  it.each([
+    ['stores/sqlite.ts', 'better-sqlite3'],
+    ['stores/postgres.ts', 'pg'],
+    ['stores/redis.ts', 'ioredis'],
+    ['stores/memory.ts', undefined],
+    ['index.ts', undefined],
+    ['testing.ts', undefined],
+  ])('%s loads only its own driver', (file, own) => {
+    const packages = [...reachable(file)].filter((s) => drivers.includes(s));
+    expect(packages).toEqual(own ? [own] : []);
   });
 });
