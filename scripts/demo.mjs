@@ -1,7 +1,8 @@
 // The main job (README: `./scripts/demo.sh`), in three steps:
-//   1. ESLint with the example's own eslint.config.mjs over examples/agent-tools: the safe tools
-//      are clean, the unsafe variants are flagged.
-//   2. tsc over the example: the safe project compiles, the unsafe file's type errors are shown.
+//   1. ESLint with the example's own eslint.config.mjs (recommended-type-checked) over
+//      examples/agent-tools: the safe tools are clean, the unsafe variants in src/unsafe/ are flagged.
+//   2. tsc over the example: the safe project compiles, the unsafe project's (src/unsafe/tsconfig.json)
+//      type errors are shown.
 //   3. ESLint with every @retrysafe rule over real agent tools published on the npm registry
 //      (installed as dev dependencies of the example), printing what it finds. It must not crash.
 // Exits non-zero when any step does not behave as described.
@@ -23,6 +24,8 @@ const REAL_PACKAGES = [
   '@modelcontextprotocol/server-memory',
   '@stripe/agent-toolkit',
 ];
+/** The folder of the example's unsafe variants, with its own tsconfig.json. */
+const UNSAFE_DIR = path.join(exampleDir, 'src/unsafe');
 const LINTED_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']);
 
 let failed = false;
@@ -42,13 +45,13 @@ function printResults(results, baseDir) {
 }
 
 async function lintExample() {
-  heading('1. ESLint (examples/agent-tools/eslint.config.mjs, @retrysafe recommended)');
+  heading('1. ESLint (examples/agent-tools/eslint.config.mjs, @retrysafe recommended-type-checked)');
   const eslint = new ESLint({ cwd: exampleDir });
   const results = await eslint.lintFiles(['src']);
   printResults(results, exampleDir);
-  const byFile = (name) => results.filter((r) => path.basename(r.filePath).startsWith(name));
-  const unsafe = byFile('unsafe-tools');
-  const safe = results.filter((r) => !path.basename(r.filePath).startsWith('unsafe-tools'));
+  const isUnsafe = (result) => !path.relative(UNSAFE_DIR, result.filePath).startsWith('..');
+  const unsafe = results.filter(isUnsafe);
+  const safe = results.filter((r) => !isUnsafe(r));
   const fatal = results.flatMap((r) => r.messages.filter((m) => m.fatal));
   if (fatal.length > 0) fail(`${fatal.length} file(s) could not be parsed`);
   const safeProblems = safe.reduce((n, r) => n + r.errorCount + r.warningCount, 0);
@@ -72,10 +75,10 @@ function typecheckExample() {
   const safe = runTsc('tsconfig.json');
   if (safe.status === 0) console.log('  ✓ tsconfig.json (the safe tools) compiles');
   else fail(`the safe tools do not compile:\n${safe.stdout}${safe.stderr}`);
-  const unsafe = runTsc('tsconfig.unsafe.json');
+  const unsafe = runTsc('src/unsafe');
   const errors = unsafe.stdout.split('\n').filter((line) => line.includes('error TS'));
   for (const line of errors) console.log(`  ${line}`);
-  if (unsafe.status !== 0 && errors.length > 0) console.log(`  ✓ tsconfig.unsafe.json is rejected with ${errors.length} type error(s)`);
+  if (unsafe.status !== 0 && errors.length > 0) console.log(`  ✓ src/unsafe/tsconfig.json (the unsafe variants) is rejected with ${errors.length} type error(s)`);
   else fail('the unsafe tools compiled');
 }
 

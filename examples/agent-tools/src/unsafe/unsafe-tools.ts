@@ -1,12 +1,16 @@
 // The unsafe variants of the example's tools: each is a way a repeated call turns into a second
 // refund, a second email or a corrupted balance. `./scripts/demo.sh` shows ESLint and tsc catching
-// them; the safe versions live in ./tools/.
+// them, and tests/editor-squiggles.test.ts shows the squiggles an editor puts on them; the safe
+// versions live in ../tools/. This folder has its own tsconfig.json so that the example's project
+// (and its `tsc`) leaves it out while typed linting still finds a project for it.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { defineTool, key, vouchDurable } from '@retrysafe/spec';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
-import { createServices } from './services.js';
+import { createServices } from '../services.js';
+import type { OrderKey } from './keys.js';
 
 const { payments, mailer } = createServices();
 
@@ -44,6 +48,19 @@ export const refundVouched = defineTool({
   maxAttempts: 3,
   input: z.object({ orderId: z.string(), amountCents: z.number().int() }),
   key: ({ input }) => key`${input.orderId}:${vouchDurable(attemptId)}`,
+  execute: ({ orderId, amountCents }, { key: idempotencyKey }) => payments.refund(orderId, amountCents, { idempotencyKey }),
+});
+
+// A key per worker: a queue redelivery to another worker refunds again. The cast silences tsc, and
+// the alias hides the brand from the cast's text; the type-aware rule sees it.
+export const refundPerWorker = defineTool({
+  name: 'refund_per_worker',
+  sideEffects: 'money_out',
+  idempotent: 'with_key',
+  retry: 'safe_with_same_key',
+  maxAttempts: 3,
+  input: z.object({ orderId: z.string(), amountCents: z.number().int() }),
+  key: ({ input }) => `${hostname()}:${input.orderId}:refund` as OrderKey,
   execute: ({ orderId, amountCents }, { key: idempotencyKey }) => payments.refund(orderId, amountCents, { idempotencyKey }),
 });
 
