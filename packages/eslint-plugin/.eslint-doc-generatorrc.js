@@ -6,8 +6,9 @@ export default {
     ['recommended-type-checked', '☑️'],
   ],
   pathRuleList: ['README.md', '../../README.md'],
+  ruleDocSectionOptions: false,
   ruleDocTitleFormat: 'desc-parens-prefix-name',
   ruleListColumns: ['name', 'description', 'configsError', 'configsWarn', 'configsOff', 'fixable', 'hasSuggestions', 'requiresTypeChecking'],
-  urlRuleDoc: (name, page) =>
-    page.endsWith('README.md') && !page.includes('packages') ? `packages/eslint-plugin/docs/rules/${name}.md` : undefined,
+  // The repository README sits two folders up: its links must start from the repository root.
+  urlRuleDoc: (name, page) => (page.startsWith('../../') ? `packages/eslint-plugin/docs/rules/${name}.md` : undefined),
 };

@@ -7,7 +7,7 @@ import { rules } from './rules/index.js';
 const { name, version } = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
 
 /** The prefix of every rule id in a user's config: `@retrysafe/no-random-key`. */
-export const namespace = '@retrysafe';
+const namespace = '@retrysafe';
 
 const configNames: readonly ConfigName[] = ['recommended', 'strict', 'recommended-type-checked'];
 
@@ -36,6 +36,7 @@ for (const configName of configNames) {
   };
 }
 
+// Only a default export: CommonJS `require()` and tools such as eslint-doc-generator then see the
+// plugin object itself.
 export default plugin;
-export { rules };
 export type { ConfigName };
