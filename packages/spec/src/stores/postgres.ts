@@ -69,26 +69,27 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
     });
     return migrated;
   };
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+  // Named statements: each connection parses and plans them once, not on every call.
+  const query = async <R extends pg.QueryResultRow>(name: keyof typeof sql, values: unknown[]) => {
     await ready();
-    return pool.query<R>(text, values);
+    return pool.query<R>({ name: `retrysafe_${prefix}${name}`, text: sql[name], values });
   };
   // The holder writes its computed record only while it still owns the lock.
   const writeIfHeld = async (held: DedupRecord, next: DedupRecord) => {
-    const { rows } = await query<DedupRow>(sql.writeIfHeld, [...recordValues(next), held.owner ?? null]);
+    const { rows } = await query<DedupRow>('writeIfHeld', [...recordValues(next), held.owner ?? null]);
     return rows[0] ? rowToRecord(rows[0]) : undefined;
   };
 
   const swapOps: SwapClaimOps = {
     async insertOrRead(fresh) {
-      const { rows } = await query<DedupRow & { outcome: string }>(sql.claim, recordValues(fresh));
+      const { rows } = await query<DedupRow & { outcome: string }>('claim', recordValues(fresh));
       const row = rows[0];
       if (row?.outcome === 'claimed') return { inserted: true };
       // No row: a concurrent insert committed after this statement's snapshot; the loop reads again.
       return { inserted: false, existing: row ? rowToRecord(row) : undefined };
     },
     async swap(expected, next) {
-      const { rowCount } = await query(sql.swap, [...recordValues(next), ...comparedValues(expected)]);
+      const { rowCount } = await query('swap', [...recordValues(next), ...comparedValues(expected)]);
       return rowCount === 1;
     },
   };
@@ -112,16 +113,16 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
       return writeIfHeld(held, renewRecord(held, now, lockMs));
     },
     async get(id, now) {
-      const { rows } = await query<DedupRow>(sql.get, [id.namespace, id.tool, id.key, now]);
+      const { rows } = await query<DedupRow>('get', [id.namespace, id.tool, id.key, now]);
       return rows[0] ? rowToRecord(rows[0]) : undefined;
     },
     async purgeExpired(now) {
-      const dedupResult = await query(sql.purgeDedup, [now]);
-      const runsResult = await query(sql.purgeRuns, [now]);
+      const dedupResult = await query('purgeDedup', [now]);
+      const runsResult = await query('purgeRuns', [now]);
       return (dedupResult.rowCount ?? 0) + (runsResult.rowCount ?? 0);
     },
     async openRun(request: OpenRunRequest): Promise<RunRecord> {
-      const { rows } = await query<RunRow>(sql.openRun, [
+      const { rows } = await query<RunRow>('openRun', [
         request.namespace,
         request.origin,
         request.candidateId,
