@@ -14,6 +14,7 @@ import {
 import { InvalidKeyError } from '../src/key.js';
 import { decideRetry } from '../src/retry.js';
 import { createRunner, type Runner, type RunnerOptions } from '../src/runner.js';
+import { createNonDurableMemoryStore } from '../src/stores/memory.js';
 import type { DedupStore } from '../src/stores/types.js';
 import { expectSingleEffect } from '../src/testing.js';
 import { InputValidationError } from '../src/validate.js';
@@ -252,5 +253,27 @@ describe.each(storesUnderTest())('runner on the $name store', (subject) => {
     const outcome = await runnerOn().tryCall(increment, { cents: 5 }, { run: freshRun() });
     expect(balance.cents).toBe(5); // executed exactly once
     expect(outcome.ok ? undefined : decideRetry(increment.policy, outcome)).toMatchObject({ action: 'escalate' });
+  });
+});
+
+describe('the lock heartbeat', () => {
+  // Real time passes here (lockMs is 300 ms); what is asserted is behaviour, not a duration.
+  it('keeps a slow effect locked past lockMs, so a second call cannot run it too', async () => {
+    const store = createNonDurableMemoryStore();
+    const provider = memoryProvider({ dedupeByKey: false });
+    const run = freshRun();
+    const input = { orderId: 'o_slow', amountCents: 5 };
+    let second: unknown;
+    const slow = refundTool({
+      async refund(orderId, amountCents, idempotencyKey) {
+        const started = Date.now();
+        while (Date.now() - started < 450) await new Promise((resolve) => setTimeout(resolve, 25));
+        second = await createRunner({ store }).call(refundTool(provider), input, { run }).catch((e: unknown) => e);
+        return provider.refund(orderId, amountCents, idempotencyKey);
+      },
+    });
+    await createRunner({ store, lockMs: 300 }).call(slow, input, { run });
+    expect(second).toBeInstanceOf(ConcurrentCallError);
+    expect(provider.effects()).toBe(1);
   });
 });
