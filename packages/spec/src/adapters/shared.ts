@@ -1,0 +1,215 @@
+/**
+ * What the four framework adapters share: checking the tool, resolving the run, calling through
+ * the runner, the result the model sees, and the text a failure becomes for the model. Internal:
+ * not a subpath export; each adapter re-exports the types its users need.
+ *
+ * @module
+ */
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { declarePolicy, type Idempotency, type PolicyShape, type Retry, type SideEffects, type ToolPolicy } from '../policy.js';
+import { decideRetry, type RetryDecision } from '../retry.js';
+import type { RunContext } from '../run.js';
+import type { ResultOf, Runner } from '../runner.js';
+import { isStandardSchema, type AnyTool } from '../tool.js';
+
+/**
+ * What the model sees when a call succeeds, in every adapter: the tool's result, and the seed's
+ * replay flag ("Return the original result, flagged as a replay — the model needs to know the
+ * action happened, not that it failed").
+ */
+export interface ModelResult<R = unknown> {
+  /** The tool's result: from the effect, or the stored result of the first call when `replayed`. */
+  readonly result: R;
+  /** True when the effect did not run because an earlier call with the same key completed it. */
+  readonly replayed: boolean;
+}
+
+/**
+ * Where a call's run comes from: a {@link RunContext} (from `openRun`), or a function of what the
+ * framework hands the tool call that returns one. Either way the run id must be durable: the same
+ * on a retry, a resume or a redelivery, never derived from the framework's per-turn tool call id.
+ */
+export type RunSource<Args extends readonly unknown[]> =
+  | RunContext
+  | ((...args: Args) => RunContext | PromiseLike<RunContext>);
+
+/**
+ * @internal `declarePolicy` for a policy `defineTool` already checked: the type parameters are the
+ * whole vocabulary, so the union `ToolPolicy` is accepted (each member is consistent).
+ */
+export function declareToolPolicy<F extends object>(frameworkTool: F, policy: ToolPolicy): F {
+  return declarePolicy<F, SideEffects, Idempotency, Retry, number>(frameworkTool, policy);
+}
+
+/** @internal Throws a TypeError unless `tool` is a `defineTool` tool. */
+export function assertRetrysafeTool(tool: unknown, adapter: string): asserts tool is AnyTool {
+  const candidate = tool as Partial<AnyTool> | null | undefined;
+  const ok =
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.execute === 'function' &&
+    typeof candidate.policy === 'object' &&
+    isStandardSchema(candidate.input);
+  if (!ok) {
+    throw new TypeError(
+      `${adapter}() takes a tool built with defineTool() from @retrysafe/spec (name, policy, input, execute). ` +
+        'To declare a policy on a tool built with the framework itself, use declarePolicy(frameworkTool, policy).',
+    );
+  }
+}
+
+/**
+ * @internal Resolves the run for one call and checks it: a non-empty string id, not built from
+ * the framework's tool call id (new on every model turn, so a key built from it never matches a
+ * retry: the seed's "the key must be derived from durable state").
+ */
+export async function resolveRun<Args extends readonly unknown[]>(
+  source: RunSource<Args>,
+  args: Args,
+  callId: string | undefined,
+  adapter: string,
+): Promise<RunContext> {
+  const run = typeof source === 'function' ? await source(...args) : source;
+  return checkRun(run, callId, adapter);
+}
+
+/** @internal See {@link resolveRun}. */
+export function checkRun(run: unknown, callId: string | undefined, adapter: string): RunContext {
+  const id = (run as { id?: unknown } | null | undefined)?.id;
+  if (typeof run !== 'object' || run === null || typeof id !== 'string' || id === '') {
+    throw new TypeError(
+      `${adapter}: run must be a RunContext ({ id }) from openRun(store, origin), or a function returning one; got ${describeRun(run)}.`,
+    );
+  }
+  if (callId !== undefined && callId !== '' && id.includes(callId)) {
+    throw new TypeError(
+      `${adapter}: run id ${JSON.stringify(id)} contains the tool call id ${JSON.stringify(callId)}, which is new on every ` +
+        'model turn: a key built from it is new on every retry, so nothing is ever replayed. Open the run once per job ' +
+        'with openRun(store, { kind, id }) and pass it (or a function that returns it) as `run`.',
+    );
+  }
+  return run as RunContext;
+}
+
+function describeRun(run: unknown): string {
+  if (run === null || run === undefined) return String(run);
+  if (typeof run !== 'object') return `a ${typeof run}`;
+  return `an object whose id is ${JSON.stringify((run as { id?: unknown }).id) ?? 'undefined'}`;
+}
+
+// Each failure `callForModel` rethrows, with what `decideRetry` made of it, so that a framework's
+// error hook (which receives only the error) can tell the model what to do next.
+const failures = new WeakMap<object, { readonly tool: string; readonly policy: PolicyShape; readonly decision: RetryDecision; readonly attempt: number }>();
+
+/**
+ * @internal Calls `tool` through the runner and returns what the model sees. On failure rethrows
+ * the runner's error unchanged (typed, for the application), remembering the retry decision for
+ * {@link failureText}.
+ */
+export async function callForModel<T extends AnyTool>(
+  runner: Runner,
+  tool: T,
+  input: unknown,
+  run: RunContext,
+): Promise<ModelResult<ResultOf<T>>> {
+  const outcome = await runner.tryCall(tool, input, { run });
+  if (outcome.ok) return { result: outcome.result, replayed: outcome.replayed };
+  const { error, attempt } = outcome;
+  if (typeof error === 'object' && error !== null) {
+    failures.set(error, { tool: tool.name, policy: tool.policy, decision: decideRetry(tool.policy, outcome), attempt });
+  }
+  throw error;
+}
+
+/**
+ * @internal A copy of `tool` for a framework that has already validated the model's arguments
+ * with the tool's own schema and hands over the schema's output: the runner must not validate that
+ * output again (a schema with a transform, such as a string parsed into a number, would reject its
+ * own output). Key, fingerprint and `execute` see the same validated value the runner would have
+ * produced.
+ */
+export function validatedByFramework<T extends AnyTool>(tool: T): T {
+  return Object.freeze({ ...tool, input: ALREADY_VALIDATED }) as unknown as T;
+}
+
+const ALREADY_VALIDATED: StandardSchemaV1 = Object.freeze({
+  '~standard': Object.freeze({
+    version: 1 as const,
+    vendor: 'retrysafe-framework-validated',
+    validate: (value: unknown) => ({ value }),
+  }),
+});
+
+/** @internal Whether `schema` is a zod (3 or 4) object schema. */
+export function isZodObject(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const v4 = (schema as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
+  const v3 = (schema as { _def?: { typeName?: unknown } })._def?.typeName;
+  return v4 === 'object' || v3 === 'ZodObject';
+}
+
+/** @internal Whether `schema` implements Standard JSON Schema (`~standard.jsonSchema`, @standard-schema/spec 1.1). */
+export function hasStandardJsonSchema(schema: StandardSchemaV1): boolean {
+  const converter = (schema['~standard'] as { jsonSchema?: { input?: unknown } }).jsonSchema;
+  return typeof converter?.input === 'function';
+}
+
+/** @internal The schema library's name, for error messages. */
+export function vendorOf(schema: StandardSchemaV1): string {
+  return schema['~standard'].vendor;
+}
+
+/**
+ * @internal The text the model sees for a failed call: what happened to the effect and what to
+ * do next, from the error's type and the retry decision (`decideRetry`). Store locations and key
+ * text stay out of it. The tool's own error message is included only with `toolErrorMessages`
+ * (a framework that hides tool errors from the model by default keeps doing so).
+ */
+export function failureText(toolName: string, error: unknown, options: { readonly toolErrorMessages: boolean }): string {
+  const known = typeof error === 'object' && error !== null ? failures.get(error) : undefined;
+  const name = typeof (error as { name?: unknown } | null)?.name === 'string' ? (error as { name: string }).name : '';
+  const message = error instanceof Error ? error.message : String(error);
+  const tool = known?.tool ?? toolName;
+  switch (name) {
+    case 'ConcurrentCallError':
+      return (
+        `${tool} is already running with these arguments (409 Conflict). This call did not run it again, and nothing has failed. ` +
+        'Try again a little later with the same arguments to get its result.'
+      );
+    case 'InputValidationError':
+      return `${message}\nNothing ran. Fix the arguments and call ${tool} again.`;
+    case 'KeyReuseError':
+      return (
+        `${tool} did not run: in this run it already ran for the same item with different arguments (422: its idempotency key ` +
+        'was first used with another input). Do not call it again with these arguments; tell the user a person needs to check.'
+      );
+    case 'AttemptsExhaustedError':
+      return (
+        `${tool} did not run: every attempt allowed for this work is used up without completing, and the last one may have ` +
+        'taken effect. Do not call it again; tell the user a person needs to check whether it happened.'
+      );
+    case 'StoreUnavailableError':
+      return `${tool} did not run: its idempotency record store is unavailable, so nothing happened. Do not call it again now; tell the user the tool is unavailable.`;
+    case 'UnserializableResultError':
+      return `${tool} ran once, but its result could not be recorded. Do not call it again; tell the user a person needs to check the result.`;
+    case 'InvalidKeyError':
+    case 'InputNotFingerprintableError':
+    case 'ToolPolicyError':
+      return `${tool} did not run: the tool is misconfigured (${name}). Do not call it again; tell the user it needs fixing.`;
+  }
+  const failed = options.toolErrorMessages ? `${tool} failed: ${message}` : `${tool} failed`;
+  if (known === undefined) return `${failed}.`;
+  const { decision, policy, attempt } = known;
+  switch (decision.action) {
+    case 'retry':
+      return (
+        `${failed} (attempt ${attempt} of ${policy.max_attempts}). It is safe to call it again with the same arguments` +
+        (policy.idempotent === 'with_key' ? ': if an earlier attempt took effect, its result is returned instead of repeating it.' : '.')
+      );
+    case 'refuse':
+      return `${failed}. It changes nothing, so nothing needs checking; do not call it again with the same arguments.`;
+    case 'escalate':
+      return `${failed}, and its effect (${policy.side_effects}) may or may not have happened. Do not call it again; tell the user a person needs to check.`;
+  }
+}
