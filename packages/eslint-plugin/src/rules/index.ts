@@ -3,6 +3,7 @@ import noKeyCast from './no-key-cast.js';
 import noKeyCastTypeChecked from './no-key-cast-type-checked.js';
 import noRandomKey from './no-random-key.js';
 import noUnsafeRetryPolicy from './no-unsafe-retry-policy.js';
+import requireKeyPassthrough from './require-key-passthrough.js';
 import requireRetryPolicy from './require-retry-policy.js';
 
 export const rules = {
@@ -10,5 +11,6 @@ export const rules = {
   'no-key-cast-type-checked': noKeyCastTypeChecked,
   'no-random-key': noRandomKey,
   'no-unsafe-retry-policy': noUnsafeRetryPolicy,
+  'require-key-passthrough': requireKeyPassthrough,
   'require-retry-policy': requireRetryPolicy,
 };

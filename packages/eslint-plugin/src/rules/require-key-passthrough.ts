@@ -1,0 +1,266 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { createRule } from '../util/createRule.js';
+import {
+  findEnclosingHandler,
+  findNamedKeyVariable,
+  getKeyedHandler,
+  isNameFreeIn,
+  type KeyedHandler,
+  traceKeyOrigin,
+} from '../util/keyedHandlers.js';
+import {
+  createProviderRecogniser,
+  describeCallee,
+  findPassedKey,
+  type KeyedProvider,
+  type KeyedProviderCall,
+  type KeyInsertion,
+  providersSchema,
+} from '../util/keyedProviders.js';
+import { createKeyNameMatcher, type KeyNameMatcher } from '../util/keyPositions.js';
+import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel } from '../util/toolRecognisers.js';
+
+export type Options = [
+  {
+    /** Extra functions or client methods that accept an idempotency key, and where it goes. */
+    providers?: KeyedProvider[];
+    /** Extra tool factories, as in `require-retry-policy`. */
+    toolFactories?: ToolFactory[];
+  },
+];
+
+export type MessageIds = 'bindAndPassKey' | 'bindAndUseToolKey' | 'foreignKey' | 'missingKey' | 'passKey' | 'useToolKey';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+type Fix = (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[];
+
+/** How a suggestion writes the tool's key at a place, and the binding it adds to the handler first, if any. */
+interface KeyAccess {
+  readonly text: string;
+  readonly bind: ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined;
+}
+
+const SEED_REASON =
+  "if the tool's record-keeping fails between this call and its write, a retry repeats the call and the provider cannot tell it from a new one";
+
+export default createRule<Options, MessageIds>({
+  name: 'require-key-passthrough',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require tools that are idempotent with a key to pass that key to providers that accept one',
+      recommended: 'recommended',
+      requiresTypeChecking: false,
+    },
+    hasSuggestions: true,
+    messages: {
+      missingKey: `{{tool}} is idempotent with a key, but {{call}} does not pass it: ${SEED_REASON}. {{remedy}}`,
+      foreignKey:
+        "{{tool}} is idempotent with a key, but {{call}} passes a key that is not the tool's key (`{{value}}`): the provider then dedupes on something other than the tool's record, so a retried tool call can repeat the effect, or two different calls can be merged. Pass the tool's key, or a key built from it.",
+      passKey: "Pass the tool's key `{{key}}` as {{where}}.",
+      bindAndPassKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it as {{where}}.",
+      useToolKey: "Pass the tool's key `{{key}}` instead.",
+      bindAndUseToolKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it instead.",
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: { providers: providersSchema, toolFactories: toolFactoriesSchema },
+      },
+    ],
+    defaultOptions: [{ providers: [], toolFactories: [] }],
+  },
+  create(context, [options]) {
+    const sourceCode = context.sourceCode;
+    const matchKeyName = createKeyNameMatcher();
+    const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
+    const recogniseProvider = createProviderRecogniser(sourceCode, options.providers ?? []);
+    const handlers = new Map<TSESTree.Node, KeyedHandler>();
+    const calls: KeyedProviderCall[] = [];
+
+    function check(call: KeyedProviderCall, handler: KeyedHandler): void {
+      const passed = findPassedKey(call, sourceCode, matchKeyName);
+      const data = { tool: toolLabel(handler.tool), call: describeCall(call, sourceCode), where: describeWhere(call) };
+      if (passed.kind === 'missing') {
+        const insertion = passed.insertion;
+        const access = insertion && getKeyAccess(handler, insertionSite(insertion), sourceCode, matchKeyName);
+        const unbound = handler.key.kind === 'named' && !findNamedKeyVariable(call.node, handler, sourceCode, matchKeyName);
+        const remedy = unbound
+          ? `Pass the key this tool is idempotent with as ${data.where}; the handler has no variable for it yet (such as \`idempotencyKey\`), so there is no suggestion.`
+          : `Pass the tool's key as ${data.where}.`;
+        const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
+        if (insertion && access) {
+          const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), insertKey(fixer, call, insertion, access.text, sourceCode)];
+          suggest.push({ messageId: access.bind ? 'bindAndPassKey' : 'passKey', data: { key: access.text, where: data.where }, fix });
+        }
+        const loc = { start: call.node.loc.start, end: call.node.callee.loc.end };
+        context.report({ loc, messageId: 'missingKey', data: { ...data, remedy }, suggest });
+        return;
+      }
+      if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler)) return;
+      const access = getKeyAccess(handler, passed.value, sourceCode, matchKeyName);
+      const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
+      if (access) {
+        const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, passed.value, access.text)];
+        suggest.push({ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix });
+      }
+      const value = sourceCode.getText(passed.value).replace(/\s+/g, ' ');
+      const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+      context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shown }, suggest });
+    }
+
+    /** A framework tool derives its own key, so only a constant is visibly not it. */
+    function isForeignKey(value: TSESTree.Expression, handler: KeyedHandler): boolean {
+      if (handler.key.kind === 'named') {
+        return traceKeyOrigin(value, handler, sourceCode, matchKeyName) !== 'key' && ASTUtils.getStaticValue(value, sourceCode.getScope(value)) !== null;
+      }
+      return traceKeyOrigin(value, handler, sourceCode, matchKeyName) === 'other';
+    }
+
+    function visit(node: TSESTree.CallExpression | TSESTree.NewExpression): void {
+      for (const tool of tools.definitionsAt(node)) {
+        const handler = getKeyedHandler(tool, sourceCode);
+        if (handler) handlers.set(handler.fn, handler);
+      }
+      const call = node.type === AST_NODE_TYPES.CallExpression ? recogniseProvider(node) : undefined;
+      if (call) calls.push(call);
+    }
+
+    return {
+      CallExpression: visit,
+      NewExpression: visit,
+      // A handler may be declared before the tool that uses it, so calls are judged at the end.
+      'Program:exit'(): void {
+        for (const call of calls) {
+          const handler = findEnclosingHandler(call.node, handlers);
+          if (handler) check(call, handler);
+        }
+      },
+    };
+  },
+});
+
+function describeCall(call: KeyedProviderCall, sourceCode: SourceCode): string {
+  const callee = `\`${describeCallee(call, sourceCode)}(...)\``;
+  return call.carrier.kind === 'header' && call.provider !== 'custom' ? `the ${call.carrier.method} request ${callee}` : callee;
+}
+
+function describeWhere(call: KeyedProviderCall): string {
+  const { carrier } = call;
+  if (carrier.kind === 'header') return `the \`${carrier.header}\` header`;
+  if (call.provider === 'stripe') return `the \`${carrier.property}\` request option`;
+  return `the \`${carrier.property}\` option (argument ${call.argument + 1})`;
+}
+
+/** The node a new key would be written in: what decides whether the key's name is visible there. */
+function insertionSite(insertion: KeyInsertion): TSESTree.Node {
+  return insertion.kind === 'argument' ? insertion.call : insertion.object;
+}
+
+/**
+ * How to write the tool's key at `site`: the handler's variable, or `ctx.key`, when the same binding
+ * is visible there; for a `defineTool` handler that does not take the key, a new `key` parameter.
+ */
+function getKeyAccess(handler: KeyedHandler, site: TSESTree.Node, sourceCode: SourceCode, matchKeyName: KeyNameMatcher): KeyAccess | undefined {
+  const { key, fn } = handler;
+  const visible = (variable: TSESLint.Scope.Variable): boolean =>
+    ASTUtils.findVariable(sourceCode.getScope(site), variable.name) === variable;
+  switch (key.kind) {
+    case 'variable':
+      return visible(key.variable) ? { text: key.variable.name, bind: undefined } : undefined;
+    case 'context':
+      return visible(key.variable) ? { text: `${key.variable.name}.key`, bind: undefined } : undefined;
+    case 'named': {
+      const variable = findNamedKeyVariable(site, handler, sourceCode, matchKeyName);
+      return variable && { text: variable.name, bind: undefined };
+    }
+    case 'unbound': {
+      const inside = fn.range[0] <= site.range[0] && site.range[1] <= fn.range[1];
+      const name = ['key', 'idempotencyKey'].find((candidate) => isNameFreeIn(fn, candidate, sourceCode));
+      const bind = name === undefined || !inside ? undefined : bindKey(fn, name, sourceCode);
+      return bind && name !== undefined ? { text: name, bind } : undefined;
+    }
+  }
+}
+
+/** Adds the key to `execute`'s second parameter: `{ run }` → `{ run, key }`; `(input)` → `(input, { key })`. */
+function bindKey(
+  fn: KeyedHandler['fn'],
+  name: string,
+  sourceCode: SourceCode,
+): ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined {
+  const binding = name === 'key' ? 'key' : `key: ${name}`;
+  const [input, context] = fn.params;
+  if (context?.type === AST_NODE_TYPES.ObjectPattern) return (fixer) => addProperty(fixer, context, binding, sourceCode);
+  if (context || input?.type === AST_NODE_TYPES.RestElement) return undefined;
+  if (input) {
+    const before = sourceCode.getTokenBefore(input);
+    const parenthesised = before !== null && ASTUtils.isOpeningParenToken(before);
+    return parenthesised
+      ? (fixer) => fixer.insertTextAfter(input, `, { ${binding} }`)
+      : (fixer) => fixer.replaceText(input, `(${sourceCode.getText(input)}, { ${binding} })`);
+  }
+  const closing = sourceCode.getTokenBefore(fn.returnType ?? fn.body, { filter: ASTUtils.isClosingParenToken });
+  if (!closing || !isNameFreeIn(fn, '_input', sourceCode)) return undefined;
+  return (fixer) => fixer.insertTextBefore(closing, `_input, { ${binding} }`);
+}
+
+/** Writes the key where `insertion` says: a property or header, a `headers` object, or a new argument. */
+function insertKey(
+  fixer: TSESLint.RuleFixer,
+  call: KeyedProviderCall,
+  insertion: KeyInsertion,
+  keyText: string,
+  sourceCode: SourceCode,
+): TSESLint.RuleFix {
+  const { carrier } = call;
+  const entry =
+    carrier.kind === 'header' ? `'${carrier.header}': ${keyText}`
+    : carrier.property === keyText ? keyText
+    : `${propertyKey(carrier.property)}: ${keyText}`;
+  switch (insertion.kind) {
+    case 'property':
+      return addProperty(fixer, insertion.object, entry, sourceCode);
+    case 'headers':
+      return addProperty(fixer, insertion.object, `headers: { ${entry} }`, sourceCode);
+    case 'argument': {
+      const argument = carrier.kind === 'header' ? `{ headers: { ${entry} } }` : `{ ${entry} }`;
+      const text = [...insertion.fillers, argument].join(', ');
+      const last = insertion.call.arguments.at(-1);
+      if (last) return fixer.insertTextAfter(last, `, ${text}`);
+      const closing = sourceCode.getLastToken(insertion.call);
+      return closing && ASTUtils.isClosingParenToken(closing)
+        ? fixer.insertTextBefore(closing, text)
+        : fixer.insertTextAfter(insertion.call, `(${text})`);
+    }
+  }
+}
+
+/** Replaces a key value with the tool's key; a shorthand `{ idempotencyKey }` becomes `idempotencyKey: key`. */
+function replaceKey(fixer: TSESLint.RuleFixer, value: TSESTree.Expression, keyText: string): TSESLint.RuleFix {
+  const parent = value.parent;
+  if (parent.type !== AST_NODE_TYPES.Property || parent.value !== value || parent.computed) return fixer.replaceText(value, keyText);
+  if (parent.key.type === AST_NODE_TYPES.Identifier && parent.key.name === keyText) return fixer.replaceText(parent, keyText);
+  return parent.shorthand ? fixer.insertTextAfter(value, `: ${keyText}`) : fixer.replaceText(value, keyText);
+}
+
+/** Adds `text` as the last entry of an object literal or pattern, on its own line if the object spans lines. */
+function addProperty(
+  fixer: TSESLint.RuleFixer,
+  object: TSESTree.ObjectExpression | TSESTree.ObjectPattern,
+  text: string,
+  sourceCode: SourceCode,
+): TSESLint.RuleFix {
+  const last = object.properties.at(-1);
+  if (!last) return fixer.replaceText(object, `{ ${text} }`);
+  if (last.loc.start.line === object.loc.start.line) return fixer.insertTextAfter(last, `, ${text}`);
+  const indent = /^\s*/.exec(sourceCode.lines[last.loc.start.line - 1] ?? '')?.[0] ?? '';
+  return fixer.insertTextAfter(last, `,\n${indent}${text}`);
+}
+
+function propertyKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`;
+}

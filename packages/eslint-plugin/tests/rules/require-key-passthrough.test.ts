@@ -1,0 +1,1071 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+import { RuleTester, type InvalidTestCase, type ValidTestCase } from '@typescript-eslint/rule-tester';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import rule, { type MessageIds, type Options } from '../../src/rules/require-key-passthrough.js';
+
+// Sources are flush left so that the line and column of each case read straight off the code.
+// Each suggestion's output is written as the one edit it makes to the case's code (`edit`), so the
+// test shows what changes; `edit` fails if the text to change is not there exactly once.
+const ruleTester = new RuleTester();
+
+/** ESLint's default parser, for the plain-JavaScript cases (not a direct dependency: reached through eslint). */
+const espree = createRequire(createRequire(import.meta.url).resolve('eslint'))('espree') as TSESLint.Parser.LooseParserModule;
+const javascript = { parser: espree, parserOptions: { ecmaVersion: 'latest', sourceType: 'module' } } as const;
+
+type Valid = ValidTestCase<Options>;
+type Invalid = InvalidTestCase<MessageIds, Options>;
+type Expected = NonNullable<Invalid['errors']>[number];
+type Suggestion = NonNullable<Expected['suggestions']>[number];
+
+/** `code` with each `[from, to]` replaced; every `from` must occur exactly once. */
+function edit(code: string, ...replacements: [string, string][]): string {
+  return replacements.reduce((text, [from, to]) => {
+    if (text.split(from).length !== 2) throw new Error(`expected exactly one ${JSON.stringify(from)} in the case's code`);
+    return text.replace(from, () => to);
+  }, code);
+}
+
+/** A call that passes no key; `suggestions` is what the report offers (none when it cannot write the key). */
+function missing(line: number, column: number, suggestions: Suggestion[] = []): Expected {
+  return { messageId: 'missingKey', line, column, suggestions };
+}
+
+/** A call that passes a key other than the tool's. */
+function foreign(line: number, column: number, suggestions: Suggestion[] = []): Expected {
+  return { messageId: 'foreignKey', line, column, suggestions };
+}
+
+const pass = (output: string): Suggestion => ({ messageId: 'passKey', output });
+const bindAndPass = (output: string): Suggestion => ({ messageId: 'bindAndPassKey', output });
+const useToolKey = (output: string): Suggestion => ({ messageId: 'useToolKey', output });
+
+/** An invalid case whose suggestions are derived from its own code. */
+function invalid(name: string, code: string, errors: (code: string) => Expected[], extra: Partial<Invalid> = {}): Invalid {
+  return { name, code, errors: errors(code), ...extra };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared cases (tests/cases): none is inside a with_key tool, so none is reported. B04 and B15
+// pass keys to Stripe outside any tool; the rest have no keyed tool at all.
+// ---------------------------------------------------------------------------------------------
+
+const casesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../cases');
+const sharedCases = ['B01.ts', 'B02.ts', 'B04.ts', 'B05.ts', 'B07.ts', 'B08.ts', 'B10.ts', 'B11.ts', 'B12.ts', 'B13.ts', 'B15.ts', 'B18.ts'];
+
+ruleTester.run('require-key-passthrough: shared cases', rule, {
+  valid: sharedCases.map((file): Valid => ({
+    name: `${file}: nothing to report (no with_key tool)`,
+    code: readFileSync(path.join(casesDir, file), 'utf8'),
+    filename: file,
+  })),
+  invalid: [],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Stripe
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: Stripe create and update', rule, {
+  valid: [
+    {
+      name: 'the seed: execute passes its key as the idempotencyKey option',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const issueRefund = defineTool({
+  name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: refundKey,
+  execute: async ({ orderId, amountCents }, { key }) =>
+    stripe.refunds.create({ payment_intent: orderId, amount: amountCents }, { idempotencyKey: key }),
+});
+`,
+    },
+    {
+      name: 'keys built from the tool key, one per provider call',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+const stripe = new Stripe(process.env.STRIPE_SECRET_KEY ?? '');
+export const signUp = defineTool({
+  name: 'sign_up', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: signUpKey,
+  async execute({ email }, { key }) {
+    const customer = await stripe.customers.create({ email }, { idempotencyKey: \`\${key}:customer\` });
+    const options = { idempotencyKey: key + ':subscription' };
+    await stripe.subscriptions.create({ customer: customer.id }, options);
+    await stripe.customers.update(customer.id, { name: email }, { idempotencyKey: String(key).slice(0, 200) });
+  },
+});
+`,
+    },
+    {
+      name: 'options passed through a parameter or a spread are not visible, so not judged',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { Stripe } from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input, { key }) => {
+    const send = (params: Stripe.RefundCreateParams, options: Stripe.RequestOptions) => stripe.refunds.create(params, options);
+    await send({ amount: 1 }, { idempotencyKey: key });
+    await stripe.refunds.create(...input.args);
+    await stripe.refunds.create({ amount: 1 }, { ...input.options });
+  },
+});
+`,
+    },
+    {
+      name: 'a nested function that receives the key as an argument',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ lines }, { key }) => {
+    const refundLine = (line: { id: string }, lineKey: string) =>
+      stripe.refunds.create({ charge: line.id }, { idempotencyKey: lineKey });
+    return Promise.all(lines.map((line, i) => refundLine(line, \`\${key}:\${i}\`)));
+  },
+});
+`,
+    },
+    {
+      name: 'stripe-node before v18 also reads an options-only object in any position',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ intentId }, { key }) => stripe.paymentIntents.capture(intentId, { idempotencyKey: key }),
+});
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'create with params only',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const issueRefund = defineTool({
+  name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: refundKey,
+  execute: async ({ orderId, amountCents }, { key }) =>
+    stripe.refunds.create({ payment_intent: orderId, amount: amountCents }),
+});
+`,
+      (code) => [
+        {
+          ...missing(8, 5, [pass(edit(code, ['amount: amountCents })', 'amount: amountCents }, { idempotencyKey: key })']))]),
+          // The message names the tool, the call and where the key goes.
+          data: {
+            tool: 'Tool `issue_refund`',
+            call: '`stripe.refunds.create(...)`',
+            where: 'the `idempotencyKey` request option',
+            remedy: "Pass the tool's key as the `idempotencyKey` request option.",
+          },
+        },
+      ],
+    ),
+    invalid(
+      'update with an id and params, and a nested resource',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+const stripe = new Stripe('sk_test_123');
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ customerId }, { key }) => {
+    await stripe.customers.update(customerId, { name: 'A' });
+    await stripe.checkout.sessions.create({ mode: 'payment' });
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ["{ name: 'A' })", "{ name: 'A' }, { idempotencyKey: key })"]))]),
+        missing(9, 11, [pass(edit(code, ["{ mode: 'payment' })", "{ mode: 'payment' }, { idempotencyKey: key })"]))]),
+      ],
+    ),
+    invalid(
+      'capture(id) and create() get empty params before the options',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ intentId }, { key }) => {
+    await stripe.paymentIntents.capture(intentId);
+    await stripe.customers.create();
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ['capture(intentId)', 'capture(intentId, {}, { idempotencyKey: key })']))]),
+        missing(9, 11, [pass(edit(code, ['create()', 'create({}, { idempotencyKey: key })']))]),
+      ],
+    ),
+    invalid(
+      'an options object without idempotencyKey gets it added, on its own line when the object spans lines',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ account }, { key }) => {
+    await stripe.transfers.create({ amount: 1 }, { stripeAccount: account });
+    await stripe.payouts.create(
+      { amount: 1 },
+      {
+        stripeAccount: account,
+      },
+    );
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ['{ stripeAccount: account }', '{ stripeAccount: account, idempotencyKey: key }']))]),
+        missing(9, 11, [pass(edit(code, ['stripeAccount: account,\n', 'stripeAccount: account,\n        idempotencyKey: key,\n']))]),
+      ],
+    ),
+    invalid(
+      'idempotencyKey mixed into the params is sent as a param, not as the option',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ amount }, { key }) => stripe.refunds.create({ amount, idempotencyKey: key }),
+});
+`,
+      (code) => [missing(7, 43, [pass(edit(code, ['idempotencyKey: key })', 'idempotencyKey: key }, { idempotencyKey: key })']))])],
+    ),
+    invalid(
+      'optional chaining and a client declared as Stripe | undefined',
+      `
+import { defineTool } from '@retrysafe/spec';
+import type Stripe from 'stripe';
+let stripe: Stripe | undefined;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key }) => stripe?.refunds?.create({ charge }),
+});
+`,
+      (code) => [missing(7, 43, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: key })']))])],
+    ),
+    invalid(
+      "the app's own client module: import { stripe } from './lib/stripe'",
+      `
+import { defineTool } from '@retrysafe/spec';
+import { stripe } from './lib/stripe';
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ invoiceId }, { key }) => stripe.invoices.pay(invoiceId, {}),
+});
+`,
+      (code) => [missing(6, 46, [pass(edit(code, ['pay(invoiceId, {})', 'pay(invoiceId, {}, { idempotencyKey: key })']))])],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: a key that is not the tool key', rule, {
+  valid: [],
+  invalid: [
+    invalid(
+      'a constant, the run id, an input field and a fresh uuid',
+      `
+import { defineTool } from '@retrysafe/spec';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ orderId }, { key, run }) => {
+    await stripe.refunds.create({ charge: orderId }, { idempotencyKey: 'refund' });
+    await stripe.refunds.create({ charge: orderId }, { idempotencyKey: \`\${run.id}:\${orderId}\` });
+    await stripe.refunds.create({ charge: orderId }, { idempotencyKey: orderId });
+    await stripe.refunds.create({ charge: orderId }, { idempotencyKey: randomUUID() });
+  },
+});
+`,
+      (code) => [
+        foreign(9, 72, [useToolKey(edit(code, ["idempotencyKey: 'refund'", 'idempotencyKey: key']))]),
+        foreign(10, 72, [useToolKey(edit(code, ['idempotencyKey: `${run.id}:${orderId}`', 'idempotencyKey: key']))]),
+        foreign(11, 72, [useToolKey(edit(code, ['idempotencyKey: orderId }', 'idempotencyKey: key }']))]),
+        foreign(12, 72, [useToolKey(edit(code, ['idempotencyKey: randomUUID()', 'idempotencyKey: key']))]),
+      ],
+    ),
+    invalid(
+      'a shorthand property of another variable, and a header of a constant',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const idempotencyKey = 'static';
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ orderId }, ctx) => {
+    await stripe.refunds.create({ charge: orderId }, { idempotencyKey });
+    await fetch('https://api.example.com/refunds', { method: 'POST', headers: { 'Idempotency-Key': ctx.run.id } });
+  },
+});
+`,
+      (code) => [
+        foreign(9, 56, [useToolKey(edit(code, ['{ idempotencyKey }', '{ idempotencyKey: ctx.key }']))]),
+        foreign(10, 100, [useToolKey(edit(code, ["'Idempotency-Key': ctx.run.id", "'Idempotency-Key': ctx.key"]))]),
+      ],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: reads and deletes are exempt', rule, {
+  valid: [
+    {
+      name: 'retrieve, list, search, del, the DELETE behind subscriptions.cancel, previews and webhooks',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ id, payload, signature }, { key }) => {
+    await stripe.paymentIntents.retrieve(id);
+    await stripe.refunds.list({ charge: id });
+    await stripe.customers.search({ query: "email:'a@b.c'" });
+    await stripe.customers.listPaymentMethods(id);
+    await stripe.customers.del(id);
+    await stripe.subscriptions.cancel(id);
+    await stripe.invoices.createPreview({ customer: id });
+    stripe.webhooks.constructEvent(payload, signature, 'whsec');
+    await stripe.refunds.create({ charge: id }, { idempotencyKey: key });
+  },
+});
+`,
+    },
+  ],
+  invalid: [],
+});
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: fetch, undici, axios
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: fetch', rule, {
+  valid: [
+    {
+      name: 'GET by default, a method that is not known, and the header in another letter case',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ url, method }, { key }) => {
+    await fetch(url);
+    await fetch(url, { method: 'DELETE' });
+    await fetch(url, { method });
+    await fetch(url, { method: 'POST', headers: { 'idempotency-key': key } });
+    await globalThis.fetch(url, { method: 'put', headers: { 'IDEMPOTENCY-KEY': key } });
+  },
+});
+`,
+    },
+    {
+      name: 'a local function called fetch is not the global',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ url }, { key }) => {
+    const fetch = (u: string, init: RequestInit) => ({ u, init });
+    return fetch(url, { method: 'POST' });
+  },
+});
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'POST without headers, and headers without the key (method in any letter case)',
+      `
+import { defineTool } from '@retrysafe/spec';
+export const createTicket = defineTool({
+  name: 'create_ticket', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ title }, { key }) => {
+    await fetch('https://api.example.com/tickets', { method: 'POST', body: JSON.stringify({ title }) });
+    await fetch('https://api.example.com/tickets/1', { method: 'patch', headers: { 'content-type': 'application/json' } });
+  },
+});
+`,
+      (code) => [
+        missing(6, 11, [pass(edit(code, ['body: JSON.stringify({ title }) }', "body: JSON.stringify({ title }), headers: { 'Idempotency-Key': key } }"]))]),
+        missing(7, 11, [pass(edit(code, ["'content-type': 'application/json' }", "'content-type': 'application/json', 'Idempotency-Key': key }"]))]),
+      ],
+    ),
+    invalid(
+      'a Request object and an init held in a const',
+      `
+import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body }, { key }) => {
+    await fetch(new Request('https://api.example.com/a', { method: 'PUT', body }));
+    const init = { method: 'POST', body };
+    await fetch('https://api.example.com/b', init);
+  },
+});
+`,
+      (code) => [
+        missing(6, 11, [pass(edit(code, ["{ method: 'PUT', body }", "{ method: 'PUT', body, headers: { 'Idempotency-Key': key } }"]))]),
+        missing(8, 11, [pass(edit(code, ["{ method: 'POST', body }", "{ method: 'POST', body, headers: { 'Idempotency-Key': key } }"]))]),
+      ],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: Headers objects', rule, {
+  valid: [
+    {
+      name: 'new Headers with entries, and headers set on a variable',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body }, { key }) => {
+    await fetch('/a', { method: 'POST', body, headers: new Headers([['Idempotency-Key', key]]) });
+    const headers = new Headers({ accept: 'application/json' });
+    headers.set('Idempotency-Key', key);
+    await fetch('/b', { method: 'POST', body, headers });
+    const plain: Record<string, string> = {};
+    plain['idempotency-key'] = key;
+    await fetch('/c', { method: 'POST', body, headers: plain });
+  },
+});
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'new Headers({...}) without the key; an empty new Headers() has no place to write it',
+      `
+import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body }, { key }) => {
+    await fetch('/a', { method: 'POST', body, headers: new Headers({ accept: 'application/json' }) });
+    await fetch('/b', { method: 'POST', body, headers: new Headers() });
+  },
+});
+`,
+      (code) => [
+        missing(6, 11, [pass(edit(code, ["{ accept: 'application/json' }", "{ accept: 'application/json', 'Idempotency-Key': key }"]))]),
+        missing(7, 11),
+      ],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: undici', rule, {
+  valid: [
+    {
+      name: "undici's flat header array, and a GET request",
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { request } from 'undici';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body }, { key }) => {
+    await request('https://api.example.com/a', { method: 'POST', body, headers: ['content-type', 'text/plain', 'Idempotency-Key', key] });
+    await request('https://api.example.com/a');
+  },
+});
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'request and fetch from undici, imported by name and as a namespace',
+      `
+import { defineTool } from '@retrysafe/spec';
+import { fetch, request } from 'undici';
+import * as undici from 'undici';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body }, { key }) => {
+    await request('https://api.example.com/a', { method: 'POST', body });
+    await fetch('https://api.example.com/b', { method: 'PATCH', body });
+    await undici.request('https://api.example.com/c', { method: 'PUT', body });
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ["{ method: 'POST', body }", "{ method: 'POST', body, headers: { 'Idempotency-Key': key } }"]))]),
+        missing(9, 11, [pass(edit(code, ["{ method: 'PATCH', body }", "{ method: 'PATCH', body, headers: { 'Idempotency-Key': key } }"]))]),
+        missing(10, 11, [pass(edit(code, ["{ method: 'PUT', body }", "{ method: 'PUT', body, headers: { 'Idempotency-Key': key } }"]))]),
+      ],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: axios', rule, {
+  valid: [
+    {
+      name: 'reads and deletes, a config that is not visible, and a key in the config headers',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import axios from 'axios';
+const api = axios.create({ baseURL: 'https://api.example.com' });
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body, config }, { key }) => {
+    await axios.get('/a');
+    await api.delete('/a');
+    await axios(config);
+    await axios.post('/a', body, config);
+    await api.put('/a', body, { headers: { 'Idempotency-Key': key } });
+    await axios({ method: 'post', url: '/a', data: body, headers: { 'Idempotency-Key': key } });
+  },
+});
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'axios.post with data, with no data, and an instance from axios.create',
+      `
+import { defineTool } from '@retrysafe/spec';
+import axios from 'axios';
+const api = axios.create({ baseURL: 'https://api.example.com' });
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ body }, { key }) => {
+    await axios.post('/a', body);
+    await axios.post('/a');
+    await api.patch('/a', body, { timeout: 1000 });
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ["axios.post('/a', body)", "axios.post('/a', body, { headers: { 'Idempotency-Key': key } })"]))]),
+        missing(9, 11, [pass(edit(code, ["axios.post('/a')", "axios.post('/a', undefined, { headers: { 'Idempotency-Key': key } })"]))]),
+        missing(10, 11, [pass(edit(code, ['{ timeout: 1000 }', "{ timeout: 1000, headers: { 'Idempotency-Key': key } }"]))]),
+      ],
+    ),
+    invalid(
+      'axios(config), axios(url, config) and axios.request(config)',
+      `
+import { defineTool } from '@retrysafe/spec';
+import axios from 'axios';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ data }, { key }) => {
+    await axios({ method: 'POST', url: '/a', data });
+    await axios('/b', { method: 'put', data });
+    await axios.request({ url: '/c', method: 'PATCH', data, headers: { accept: 'json' } });
+  },
+});
+`,
+      (code) => [
+        missing(7, 11, [pass(edit(code, ["url: '/a', data }", "url: '/a', data, headers: { 'Idempotency-Key': key } }"]))]),
+        missing(8, 11, [pass(edit(code, ["{ method: 'put', data }", "{ method: 'put', data, headers: { 'Idempotency-Key': key } }"]))]),
+        missing(9, 11, [pass(edit(code, ["{ accept: 'json' }", "{ accept: 'json', 'Idempotency-Key': key }"]))]),
+      ],
+    ),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// How the handler holds its key
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: the key binding', rule, {
+  valid: [
+    {
+      name: 'renamed, read from the context, destructured later, or from a rest element',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const base = { name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k } as const;
+export const a = defineTool({ ...base, idempotent: 'with_key', execute: async (i, { key: idem }) => stripe.refunds.create({}, { idempotencyKey: idem }) });
+export const b = defineTool({ ...base, idempotent: 'with_key', execute: async (i, ctx) => stripe.refunds.create({}, { idempotencyKey: ctx.key }) });
+export const c = defineTool({ ...base, idempotent: 'with_key', execute: async (i, ctx) => { const { key } = ctx; return stripe.refunds.create({}, { idempotencyKey: key }); } });
+export const d = defineTool({ ...base, idempotent: 'with_key', execute: async (i, { run, ...rest }) => stripe.refunds.create({}, { idempotencyKey: rest.key }) });
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'a renamed key is used by its name (shorthand when it matches the option)',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key: idempotencyKey }) => stripe.refunds.create({ charge }),
+});
+`,
+      (code) => [missing(7, 59, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey })']))])],
+    ),
+    invalid(
+      'the context as a parameter: ctx.key',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  async execute({ charge }, context) {
+    return stripe.refunds.create({ charge });
+  },
+});
+`,
+      (code) => [missing(8, 12, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: context.key })']))])],
+    ),
+    invalid(
+      'a handler that does not take the key yet: the suggestion binds it',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const base = { name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k } as const;
+export const a = defineTool({ ...base, idempotent: 'with_key', execute: async ({ charge }) => stripe.refunds.create({ charge }) });
+export const b = defineTool({ ...base, idempotent: 'with_key', execute: async () => stripe.refunds.create({}) });
+export const c = defineTool({ ...base, idempotent: 'with_key', execute: async (input, { run }) => stripe.refunds.create({ metadata: { run: run.id } }) });
+export const d = defineTool({ ...base, idempotent: 'with_key', execute: async input => stripe.refunds.create(input) });
+`,
+      (code) => [
+        missing(6, 95, [
+          bindAndPass(edit(code, ['async ({ charge }) =>', 'async ({ charge }, { key }) =>'], ['create({ charge })', 'create({ charge }, { idempotencyKey: key })'])),
+        ]),
+        missing(7, 85, [bindAndPass(edit(code, ['async () =>', 'async (_input, { key }) =>'], ['create({})', 'create({}, { idempotencyKey: key })']))]),
+        missing(8, 99, [
+          bindAndPass(edit(code, ['{ run }', '{ run, key }'], ['{ run: run.id } })', '{ run: run.id } }, { idempotencyKey: key })'])),
+        ]),
+        missing(9, 88, [bindAndPass(edit(code, ['async input =>', 'async (input, { key }) =>'], ['create(input)', 'create(input, { idempotencyKey: key })']))]),
+      ],
+    ),
+    invalid(
+      'the name `key` is taken (the key tagged template is used in the handler): bind it as idempotencyKey',
+      `
+import { defineTool, key } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: ({ input }) => key\`\${input.id}\`,
+  execute: async ({ id }) => stripe.refunds.create({ metadata: { ref: key\`\${id}\` } }),
+});
+`,
+      (code) => [
+        missing(7, 30, [
+          bindAndPass(
+            edit(code, ['async ({ id }) =>', 'async ({ id }, { key: idempotencyKey }) =>'], ['`${id}` } })', '`${id}` } }, { idempotencyKey })']),
+          ),
+        ]),
+      ],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: nested closures', rule, {
+  valid: [],
+  invalid: [
+    invalid(
+      'calls in callbacks inside the handler are the handler’s calls',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charges }, { key }) => {
+    await Promise.all(charges.map(async (charge: string) => {
+      await stripe.refunds.create({ charge });
+    }));
+    setTimeout(function retryLater() { void fetch('/refunds', { method: 'POST' }); }, 10);
+  },
+});
+`,
+      (code) => [
+        missing(9, 13, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: key })']))]),
+        missing(11, 45, [pass(edit(code, ["{ method: 'POST' }", "{ method: 'POST', headers: { 'Idempotency-Key': key } }"]))]),
+      ],
+    ),
+    invalid(
+      'a closure parameter that shadows the key: reported without a suggestion',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charges }, { key }) => charges.map((key: string) => stripe.refunds.create({ charge: key })),
+});
+`,
+      () => [missing(7, 73)],
+    ),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Which tools: with_key only, of any framework with a declared policy
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: outside a with_key tool', rule, {
+  valid: [
+    {
+      name: 'a plain function, a naturally idempotent tool, a not-repeatable one, and the key function',
+      code: `
+import { defineTool, key } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const charge = (amount: number) => stripe.paymentIntents.create({ amount, currency: 'usd' });
+export const getOrder = defineTool({
+  name: 'get_order', sideEffects: 'none', idempotent: true, retry: 'safe', input,
+  execute: async ({ id }) => fetch('/graphql', { method: 'POST', body: id }),
+});
+export const notify = defineTool({
+  name: 'notify', sideEffects: 'message_out', idempotent: false, retry: 'never', input,
+  execute: async ({ text }) => fetch('/notify', { method: 'POST', body: text }),
+});
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input,
+  key: ({ input }) => { void fetch('/log', { method: 'POST' }); return key\`\${input.id}\`; },
+  execute: async ({ id }, { key }) => stripe.refunds.create({ charge: id }, { idempotencyKey: key }),
+});
+`,
+    },
+    {
+      name: 'a tool whose policy is not visible is not judged',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+import { policy } from './policy';
+declare const stripe: Stripe;
+export const t = defineTool({ name: 't', ...policy, input, execute: async ({ id }) => stripe.refunds.create({ charge: id }) });
+`,
+    },
+    {
+      name: 'MCP annotations cannot say with_key',
+      code: `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+declare const server: McpServer;
+server.registerTool('refund', {
+  inputSchema: { charge: z.string() },
+  annotations: { destructiveHint: false, idempotentHint: true },
+}, async ({ charge }) => { await stripe.refunds.create({ charge }); return { content: [] }; });
+`,
+    },
+  ],
+  invalid: [],
+});
+
+ruleTester.run('require-key-passthrough: framework tools with a declared with_key policy', rule, {
+  valid: [
+    {
+      name: 'a framework tool derives its own key: any non-constant key is taken for it',
+      code: `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async ({ charge }) => stripe.refunds.create({ charge }, { idempotencyKey: \`refund:\${charge}\` }) }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'AI SDK tool in declarePolicy: a key-named input is the key',
+      `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async ({ charge, idempotencyKey }) => stripe.refunds.create({ charge }) }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+      (code) => [missing(7, 93, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey })']))])],
+    ),
+    invalid(
+      'LangChain metadata.retrysafe, declarePolicy on a const, and a constant key',
+      `
+import { tool as langchainTool } from '@langchain/core/tools';
+import { tool } from '@openai/agents';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const a = langchainTool(async ({ charge }) => stripe.refunds.create({ charge }), {
+  name: 'refund', schema, metadata: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } },
+});
+const sendTool = tool({ name: 'send', parameters, execute: async ({ to }) => fetch('/send', { method: 'POST', body: to, headers: { 'Idempotency-Key': 'send' } }) });
+export const send = declarePolicy(sendTool, { side_effects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
+`,
+      () => [
+        {
+          ...missing(7, 54),
+          // No key-named variable in the handler: no suggestion, and the message says so.
+          data: {
+            tool: 'Tool `refund`',
+            call: '`stripe.refunds.create(...)`',
+            where: 'the `idempotencyKey` request option',
+            remedy:
+              'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.',
+          },
+        },
+        { ...foreign(10, 151), data: { tool: 'Tool `send`', call: "the POST request `fetch(...)`", where: 'the `Idempotency-Key` header', value: "'send'" } },
+      ],
+    ),
+    invalid(
+      'MCP with a declared policy in _meta.retrysafe',
+      `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('send_email', {
+  inputSchema: { to: z.string(), idempotencyKey: z.string() },
+  _meta: { retrysafe: { side_effects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key' } },
+}, async ({ to, idempotencyKey }) => {
+  await fetch('https://mail.example.com/send', { method: 'POST', body: to });
+  return { content: [] };
+});
+`,
+      (code) => [
+        missing(8, 9, [pass(edit(code, ["{ method: 'POST', body: to }", "{ method: 'POST', body: to, headers: { 'Idempotency-Key': idempotencyKey } }"]))]),
+      ],
+    ),
+  ],
+});
+
+ruleTester.run('require-key-passthrough: handlers declared apart', rule, {
+  valid: [],
+  invalid: [
+    invalid(
+      'a function declaration named as the handler, declared before the tool',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+async function execute({ charge }: { charge: string }, { key }: { key: string }) {
+  return stripe.refunds.create({ charge });
+}
+export const t = defineTool({ name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k, execute });
+`,
+      (code) => [missing(6, 10, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: key })']))])],
+    ),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// The providers option
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: providers option', rule, {
+  valid: [
+    {
+      name: 'a configured provider given the key; other methods of the module are not judged',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { Payments } from 'my-payments-sdk';
+const payments = new Payments('key');
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ amount }, { key }) => {
+    await payments.charge(amount, { idempotencyKey: key });
+    await payments.balance();
+  },
+});
+`,
+      options: [{ providers: [{ from: 'my-payments-sdk', methods: ['charge', 'refund'], keyOption: 'idempotencyKey', argument: 1 }] }],
+    },
+  ],
+  invalid: [
+    invalid(
+      'options property of argument N, on a client instance and on an imported function',
+      `
+import { defineTool } from '@retrysafe/spec';
+import { Payments, refund } from 'my-payments-sdk';
+const payments = new Payments('key');
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ amount, chargeId }, { key }) => {
+    await payments.charge(amount);
+    await refund(chargeId, amount, { reason: 'duplicate' });
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ['charge(amount)', 'charge(amount, { idempotency_key: key })']))]),
+        missing(9, 11, [pass(edit(code, ["{ reason: 'duplicate' }", "{ reason: 'duplicate', idempotency_key: key }"]))]),
+      ],
+      {
+        options: [
+          {
+            providers: [
+              { from: 'my-payments-sdk', methods: ['charge'], keyOption: 'idempotency_key', argument: 1 },
+              { from: 'my-payments-sdk', methods: ['refund'], keyOption: 'idempotency_key', argument: 2 },
+            ],
+          },
+        ],
+      },
+    ),
+    invalid(
+      'a header-based provider (keyHeader) and a missing argument filled with undefined',
+      `
+import { defineTool } from '@retrysafe/spec';
+import ky from 'ky';
+export const t = defineTool({
+  name: 't', sideEffects: 'external_write', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ json }, { key }) => {
+    await ky.post('https://api.example.com/a', { json });
+    await ky.put('https://api.example.com/b', { json, headers: { 'X-Request-Key': key } });
+    await ky.patch('https://api.example.com/c');
+  },
+});
+`,
+      (code) => [
+        missing(7, 11, [pass(edit(code, ["com/a', { json }", "com/a', { json, headers: { 'X-Request-Key': key } }"]))]),
+        missing(9, 11, [pass(edit(code, ["ky.patch('https://api.example.com/c')", "ky.patch('https://api.example.com/c', { headers: { 'X-Request-Key': key } })"]))]),
+      ],
+      { options: [{ providers: [{ from: 'ky', methods: ['post', 'put', 'patch'], keyHeader: 'X-Request-Key', argument: 1 }] }] },
+    ),
+    invalid(
+      'argument 2 when only one argument is written: undefined in between',
+      `
+import { defineTool } from '@retrysafe/spec';
+import send from 'mailer-sdk';
+export const t = defineTool({
+  name: 't', sideEffects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ to }, { key }) => send(to),
+});
+`,
+      (code) => [missing(6, 39, [pass(edit(code, ['send(to)', 'send(to, undefined, { dedupeKey: key })']))])],
+      { options: [{ providers: [{ from: 'mailer-sdk', methods: ['default'], keyOption: 'dedupeKey', argument: 2 }] }] },
+    ),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Plain JavaScript (no types): require, and the client built by calling the module
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: .js without types', rule, {
+  valid: [
+    {
+      name: 'the key passed, in CommonJS',
+      code: `
+const { defineTool } = require('@retrysafe/spec');
+const stripe = require('stripe')(process.env.STRIPE_SECRET_KEY);
+exports.refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key }) => stripe.refunds.create({ charge }, { idempotencyKey: key }),
+});
+`,
+      filename: 'refund.js',
+      languageOptions: { ...javascript, parserOptions: { ...javascript.parserOptions, sourceType: 'script' } },
+    },
+  ],
+  invalid: [
+    invalid(
+      'require("stripe")(secret), Stripe(secret) and axios from require',
+      `
+const { defineTool } = require('@retrysafe/spec');
+const Stripe = require('stripe');
+const axios = require('axios');
+const stripe = require('stripe')(process.env.STRIPE_SECRET_KEY);
+const other = Stripe(process.env.OTHER_KEY);
+exports.refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  async execute({ charge }, ctx) {
+    await stripe.refunds.create({ charge });
+    await other.refunds.create({ charge }, { idempotencyKey: ctx.key });
+    await axios.post('/audit', { charge });
+  },
+});
+`,
+      (code) => [
+        missing(10, 11, [pass(edit(code, ['create({ charge });', 'create({ charge }, { idempotencyKey: ctx.key });']))]),
+        missing(12, 11, [pass(edit(code, ['{ charge });\n  },', "{ charge }, { headers: { 'Idempotency-Key': ctx.key } });\n  },"]))]),
+      ],
+      { filename: 'refund.js', languageOptions: { ...javascript, parserOptions: { ...javascript.parserOptions, sourceType: 'script' } } },
+    ),
+    invalid(
+      'an ES module with new Stripe(secret)',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+const stripe = new Stripe(process.env.STRIPE_SECRET_KEY);
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key }) => stripe.refunds.create({ charge }, { idempotencyKey: 'x' }),
+});
+`,
+      (code) => [foreign(7, 95, [useToolKey(edit(code, ["idempotencyKey: 'x'", 'idempotencyKey: key']))])],
+      { filename: 'refund.mjs', languageOptions: javascript },
+    ),
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Shapes that must not crash the rule (and are not judged)
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: unusual shapes', rule, {
+  valid: [
+    {
+      name: 'computed members, spread arguments, optional calls, tagged templates, classes, getters',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+import axios from 'axios';
+declare const stripe: Stripe;
+declare const method: 'create';
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (...args: any[]) => {
+    await stripe.refunds[method]({});
+    await stripe['refunds'][\`\${method}\`]?.({}, { idempotencyKey: args[1].key });
+    await fetch(...(args as [string]));
+    await axios(...args);
+    await axios.post(...args);
+    class Local { get x() { return fetch('/x', { method: 'GET' }); } }
+    String.raw\`\${new Local().x}\`;
+    await (0, stripe.refunds.list)();
+    await new (class { go() { return 1; } })().go();
+    await stripe.refunds;
+  },
+});
+export const u = defineTool({ name: 'u', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k, execute: undefined });
+export const v = defineTool({ name: 'v', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k, execute: makeHandler() });
+export const w = defineTool();
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      'a computed string member is still a static name',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key }) => stripe['refunds']['create']({ charge }),
+});
+`,
+      (code) => [missing(7, 43, [pass(edit(code, ["['create']({ charge })", "['create']({ charge }, { idempotencyKey: key })"]))])],
+    ),
+  ],
+});
