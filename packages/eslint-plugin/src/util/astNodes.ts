@@ -1,0 +1,89 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+// Small questions about AST nodes that every analysis in src/util asks: is this a function, what
+// does it return, what wraps this expression. Nothing here knows about keys or tools.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** A function whose body the analyses can read: a declaration, an expression or an arrow. */
+export type FunctionNode = TSESTree.ArrowFunctionExpression | TSESTree.FunctionDeclaration | TSESTree.FunctionExpression;
+
+/** Whether `node` is a function declaration, function expression or arrow function. */
+export function isFunctionNode(node: TSESTree.Node | null | undefined): node is FunctionNode {
+  return (
+    node?.type === AST_NODE_TYPES.ArrowFunctionExpression ||
+    node?.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node?.type === AST_NODE_TYPES.FunctionExpression
+  );
+}
+
+/** Whether a value read off a node's visitor key is itself a node. */
+export function isAstNode(value: unknown): value is TSESTree.Node {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** The child nodes of `node`, in source order, as the parser's visitor keys list them. */
+export function getChildNodes(node: TSESTree.Node, sourceCode: SourceCode): TSESTree.Node[] {
+  const children: TSESTree.Node[] = [];
+  for (const key of sourceCode.visitorKeys[node.type] ?? []) {
+    const value = (node as unknown as Record<string, unknown>)[key];
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (isAstNode(child)) children.push(child);
+    }
+  }
+  return children;
+}
+
+/** Visits `root`'s descendants depth first, in source order; `visit` returns false to skip a node's children. */
+export function walk(root: TSESTree.Node, sourceCode: SourceCode, visit: (node: TSESTree.Node) => boolean): void {
+  const pending: TSESTree.Node[] = [root];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node !== root && !visit(node)) continue;
+    // The stack pops the last pushed first: push in reverse to keep source order.
+    pending.push(...getChildNodes(node, sourceCode).reverse());
+  }
+}
+
+/** The expressions a function returns: an arrow's expression body, or every `return x` in its body (not nested functions'). */
+export function getReturnedExpressions(fn: FunctionNode, sourceCode: SourceCode): TSESTree.Expression[] {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  const returned: TSESTree.Expression[] = [];
+  walk(fn.body, sourceCode, (node) => {
+    if (isFunctionNode(node) || node.type === AST_NODE_TYPES.ClassBody) return false;
+    if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument) returned.push(node.argument);
+    return true;
+  });
+  return returned;
+}
+
+const TS_WRAPPERS = new Set<AST_NODE_TYPES>([
+  AST_NODE_TYPES.TSAsExpression,
+  AST_NODE_TYPES.TSNonNullExpression,
+  AST_NODE_TYPES.TSSatisfiesExpression,
+  AST_NODE_TYPES.TSTypeAssertion,
+]);
+
+/** The node itself, or the outermost `as` / `satisfies` / `!` / `<T>` around it. */
+export function outermostTypeWrapper(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.parent && TS_WRAPPERS.has(current.parent.type)) current = current.parent;
+  return current;
+}
+
+/**
+ * `x as T`, `x satisfies T`, `x!`, `<T>x` → `x`, repeatedly. With `optionalChains`, `a?.b` is read
+ * as `a.b`; with `awaits`, `await x` as `x` (for following a value, where awaiting changes nothing).
+ */
+export function skipWrappers(node: TSESTree.Node, { optionalChains = false, awaits = false } = {}): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    if (TS_WRAPPERS.has(current.type) || (optionalChains && current.type === AST_NODE_TYPES.ChainExpression)) {
+      current = (current as TSESTree.TSAsExpression | TSESTree.ChainExpression).expression;
+    } else if (awaits && current.type === AST_NODE_TYPES.AwaitExpression) {
+      current = current.argument;
+    } else {
+      return current;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { outermostTypeWrapper } from './astNodes.js';
+import { resolveReference } from './imports.js';
+import { findProperty, resolveObject } from './staticValues.js';
+import type { PolicyDeclaration } from './toolDefinition.js';
+
+// A policy declared next to a tool rather than inside its config: `declarePolicy(tool, policy)`
+// from @retrysafe/spec, and the policy data some frameworks carry (`metadata.retrysafe`, `_meta.retrysafe`).
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** Whether a call is `declarePolicy(tool, policy)` from `@retrysafe/spec`. */
+export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallExpression): boolean {
+  const reference = resolveReference(sourceCode, node.callee);
+  return reference?.source === '@retrysafe/spec' && reference.path.join('.') === 'declarePolicy';
+}
+
+/**
+ * The policy `declarePolicy` gives the tool that `node` defines: `declarePolicy(tool(...), policy)`,
+ * or `const t = tool(...)` with `declarePolicy(t, policy)` anywhere in the file.
+ */
+export function getDeclaredPolicy(sourceCode: SourceCode, node: TSESTree.Node): PolicyDeclaration | undefined {
+  const outer = outermostTypeWrapper(node);
+  const call = asDeclarePolicyCall(sourceCode, outer.parent, outer);
+  if (call) return policyOfCall(sourceCode, call);
+  const declarator = outer.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== outer) return undefined;
+  for (const variable of sourceCode.getDeclaredVariables(declarator)) {
+    for (const reference of variable.references) {
+      const used = outermostTypeWrapper(reference.identifier);
+      const wrapping = asDeclarePolicyCall(sourceCode, used.parent, used);
+      if (wrapping) return policyOfCall(sourceCode, wrapping);
+    }
+  }
+  return undefined;
+}
+
+/** The policy object under `retrysafe` in a container such as LangChain's `metadata` or MCP's `_meta`. */
+export function getNestedPolicy(
+  sourceCode: SourceCode,
+  container: TSESTree.Node | undefined,
+  via: PolicyDeclaration['via'],
+): PolicyDeclaration | undefined {
+  const policy = findProperty(resolveObject(sourceCode, container), 'retrysafe')?.value;
+  return policy && { via, node: policy, object: resolveObject(sourceCode, policy) };
+}
+
+/** `declarePolicy(...)` from `@retrysafe/spec` whose first argument is `argument`, if `node` is one. */
+function asDeclarePolicyCall(
+  sourceCode: SourceCode,
+  node: TSESTree.Node | undefined,
+  argument: TSESTree.Node,
+): TSESTree.CallExpression | undefined {
+  if (node?.type !== AST_NODE_TYPES.CallExpression || node.arguments[0] !== argument) return undefined;
+  return isDeclarePolicyCall(sourceCode, node) ? node : undefined;
+}
+
+function policyOfCall(sourceCode: SourceCode, call: TSESTree.CallExpression): PolicyDeclaration {
+  const policy = call.arguments[1];
+  return { via: 'declarePolicy', node: policy ?? call, object: resolveObject(sourceCode, policy) };
+}

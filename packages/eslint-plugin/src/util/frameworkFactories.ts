@@ -1,0 +1,115 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { outermostTypeWrapper } from './astNodes.js';
+import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
+import { normalizeModuleName, resolveReference } from './imports.js';
+import { hasPolicyField } from './policyFields.js';
+import { findProperty, firstPropertyValue, getPropertyKeyName, resolveObject, staticString } from './staticValues.js';
+import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from './toolDefinition.js';
+
+// Tools defined by calling a factory imported from a framework: @retrysafe/spec's `defineTool`, the
+// AI SDK's `tool()`, OpenAI Agents' `tool()`, LangChain's `tool()` and tool classes, and the
+// user's own `toolFactories`. (MCP servers register tools instead: see mcpTools.ts.)
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** A function or class whose call defines a tool, and where its parts are. */
+export interface KnownFactory {
+  readonly framework: ToolFramework;
+  readonly sources: readonly string[];
+  readonly exportPath: string;
+  readonly configArgument: number;
+  /** For factories that take the handler as an argument (LangChain `tool(fn, config)`). */
+  readonly handlerArgument?: number;
+}
+
+const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
+const AGENTS = ['@openai/agents', '@openai/agents-core'];
+const LANGCHAIN = ['@langchain/core/tools', 'langchain', 'langchain/tools'];
+const KNOWN_FACTORIES: readonly KnownFactory[] = [
+  { framework: 'retrysafe', sources: ['@retrysafe/spec'], exportPath: 'defineTool', configArgument: 0 },
+  { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'tool', configArgument: 0 },
+  { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'dynamicTool', configArgument: 0 },
+  { framework: 'openai-agents', sources: AGENTS, exportPath: 'tool', configArgument: 0 },
+  { framework: 'langchain', sources: LANGCHAIN, exportPath: 'tool', configArgument: 1, handlerArgument: 0 },
+  { framework: 'langchain', sources: LANGCHAIN, exportPath: 'DynamicStructuredTool', configArgument: 0 },
+  { framework: 'langchain', sources: LANGCHAIN, exportPath: 'DynamicTool', configArgument: 0 },
+];
+const HANDLER_KEYS = ['execute', 'func', 'handler', 'run'];
+const SCHEMA_KEYS = ['input', 'inputSchema', 'parameters', 'schema'];
+
+/** The built-in factories followed by the user's `toolFactories`. */
+export function getToolFactories(toolFactories: readonly ToolFactory[] = []): KnownFactory[] {
+  return [
+    ...KNOWN_FACTORIES,
+    ...toolFactories.map((factory): KnownFactory => ({
+      framework: 'custom',
+      sources: [normalizeModuleName(factory.from)],
+      exportPath: factory.name,
+      configArgument: factory.configArgument ?? 0,
+    })),
+  ];
+}
+
+/** The factory a call's or `new`'s callee names through its import, if any. */
+export function findFactory(
+  sourceCode: SourceCode,
+  callee: TSESTree.Node,
+  factories: readonly KnownFactory[],
+): KnownFactory | undefined {
+  const reference = resolveReference(sourceCode, callee);
+  if (!reference) return undefined;
+  const path = reference.path.join('.');
+  return factories.find((factory) => factory.exportPath === path && factory.sources.includes(reference.source));
+}
+
+/** The tool a factory call defines. */
+export function fromFactory(
+  sourceCode: SourceCode,
+  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  factory: KnownFactory,
+): ToolDefinition {
+  const configNode = node.arguments[factory.configArgument];
+  const config = resolveObject(sourceCode, configNode);
+  const { framework, handlerArgument } = factory;
+  return {
+    framework,
+    node,
+    configNode,
+    config,
+    name: staticString(sourceCode, findProperty(config, 'name')?.value) ?? contextualName(node),
+    description: staticString(sourceCode, findProperty(config, 'description')?.value),
+    inputSchema: firstPropertyValue(config, SCHEMA_KEYS),
+    handler: handlerArgument === undefined ? firstPropertyValue(config, HANDLER_KEYS) : node.arguments[handlerArgument],
+    annotationsNode: undefined,
+    annotations: undefined,
+    policy: getDeclaredPolicy(sourceCode, node) ?? configPolicy(sourceCode, framework, config),
+  };
+}
+
+/** A policy in the config itself: its own fields (defineTool, custom factories) or LangChain `metadata.retrysafe`. */
+function configPolicy(
+  sourceCode: SourceCode,
+  framework: ToolFramework,
+  config: TSESTree.ObjectExpression | undefined,
+): PolicyDeclaration | undefined {
+  const definesPolicy = framework === 'retrysafe' || (framework === 'custom' && hasPolicyField(config));
+  if (config && definesPolicy) return { via: 'defineTool', node: config, object: config };
+  if (framework !== 'langchain') return undefined;
+  return getNestedPolicy(sourceCode, findProperty(config, 'metadata')?.value, 'langchainMetadata');
+}
+
+/** `tools: { refund: tool(...) }` → `refund`; `const refundTool = tool(...)` → `refundTool`. */
+function contextualName(node: TSESTree.Node): string | undefined {
+  let outer = outermostTypeWrapper(node);
+  if (outer.parent?.type === AST_NODE_TYPES.CallExpression && outer.parent.arguments[0] === outer) {
+    outer = outermostTypeWrapper(outer.parent); // declarePolicy(tool(...), ...)
+  }
+  const parent = outer.parent;
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === outer) return getPropertyKeyName(parent);
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) {
+    return parent.id.name;
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { type FunctionNode, isFunctionNode, skipWrappers } from './astNodes.js';
+import { getClassMember } from './classMembers.js';
+import { getStaticPropertyName } from './imports.js';
+import { getPropertyKeyName } from './staticValues.js';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** How many bindings and members one lookup follows before it gives up. */
+const MAX_RESOLVE_DEPTH = 4;
+
+/**
+ * The function a callee names in this file, so that a trace can step into it: a declaration, a
+ * `const` arrow, a class method or field (`this.newKey()`), or a function in a `const` object
+ * literal (`helpers.newKey()`). `undefined` for imports and anything not visible.
+ */
+export function resolveLocalFunction(callee: TSESTree.Node, sourceCode: SourceCode, depth = 0): FunctionNode | undefined {
+  const node = skipWrappers(callee, { optionalChains: true });
+  if (isFunctionNode(node)) return node;
+  if (depth > MAX_RESOLVE_DEPTH) return undefined;
+  if (node.type === AST_NODE_TYPES.Identifier) return resolveFunctionBinding(node, sourceCode, depth);
+  const name = node.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(node) : undefined;
+  if (node.type !== AST_NODE_TYPES.MemberExpression || name === undefined) return undefined;
+  if (node.object.type === AST_NODE_TYPES.ThisExpression) {
+    const member = getClassMember(node, name, sourceCode);
+    const value = member?.method ?? member?.values[0];
+    return value ? resolveLocalFunction(value, sourceCode, depth + 1) : undefined;
+  }
+  const property = resolveConstObjectLiteral(node.object, sourceCode)?.properties.find(
+    (candidate): candidate is TSESTree.Property =>
+      candidate.type === AST_NODE_TYPES.Property && getPropertyKeyName(candidate, sourceCode) === name,
+  );
+  return property ? resolveLocalFunction(property.value, sourceCode, depth + 1) : undefined;
+}
+
+/** `function f() {}` or `const f = () => ...` (followed through further `const`s). */
+function resolveFunctionBinding(identifier: TSESTree.Identifier, sourceCode: SourceCode, depth: number): FunctionNode | undefined {
+  const def = ASTUtils.findVariable(sourceCode.getScope(identifier), identifier)?.defs[0];
+  if (def?.type === 'FunctionName') return def.node as TSESTree.FunctionDeclaration;
+  if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
+    return resolveLocalFunction(def.node.init, sourceCode, depth + 1);
+  }
+  return undefined;
+}
+
+/** An object literal written in place or held by a `const`. */
+function resolveConstObjectLiteral(node: TSESTree.Node, sourceCode: SourceCode): TSESTree.ObjectExpression | undefined {
+  const object = skipWrappers(node, { optionalChains: true });
+  if (object.type === AST_NODE_TYPES.ObjectExpression) return object;
+  if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = ASTUtils.findVariable(sourceCode.getScope(object), object)?.defs[0];
+  const init = def?.type === 'Variable' && def.node.parent.kind === 'const' ? def.node.init : null;
+  const value = init && skipWrappers(init, { optionalChains: true });
+  return value?.type === AST_NODE_TYPES.ObjectExpression ? value : undefined;
+}

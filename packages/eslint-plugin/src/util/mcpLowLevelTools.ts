@@ -1,0 +1,84 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { getReturnedExpressions, isFunctionNode } from './astNodes.js';
+import { getStaticPropertyName, resolveReference } from './imports.js';
+import { isMcpModule, mcpDefinition } from './mcpTools.js';
+import { findProperty, resolveConst, resolveObject, staticString } from './staticValues.js';
+import type { ToolDefinition } from './toolDefinition.js';
+
+// Tools of a low-level MCP `Server`: plain objects listed by the handler registered with
+// `server.setRequestHandler(ListToolsRequestSchema, handler)`, as the reference servers write them.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** How deep arrays, spreads, conditionals and `Object.values` are followed to find tool objects. */
+const MAX_LIST_DEPTH = 8;
+
+/**
+ * The tool objects a `setRequestHandler(ListToolsRequestSchema, handler)` call lists (every `return`
+ * of the handler, `tools: [...]` followed through `const` objects and arrays), in source order.
+ */
+export function getListedToolObjects(sourceCode: SourceCode, node: TSESTree.CallExpression): TSESTree.ObjectExpression[] {
+  const { callee } = node;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || getStaticPropertyName(callee) !== 'setRequestHandler') {
+    return [];
+  }
+  const [schema, handlerArgument] = node.arguments;
+  const handler = handlerArgument && resolveConst(sourceCode, handlerArgument);
+  if (!schema || !isFunctionNode(handler) || !isListToolsSchema(sourceCode, schema)) return [];
+  const objects = new Set<TSESTree.ObjectExpression>();
+  for (const returned of getReturnedExpressions(handler, sourceCode)) {
+    const tools = findProperty(resolveObject(sourceCode, returned), 'tools')?.value;
+    if (tools) collectToolObjects(sourceCode, tools, objects, 0);
+  }
+  return [...objects];
+}
+
+/** The definition of one listed tool object: `{ name, description, inputSchema, annotations, _meta }`. */
+export function fromListedToolObject(sourceCode: SourceCode, object: TSESTree.ObjectExpression): ToolDefinition {
+  return mcpDefinition(sourceCode, 'mcp-low-level', object, object, {
+    name: staticString(sourceCode, findProperty(object, 'name')?.value),
+    inputSchema: findProperty(object, 'inputSchema')?.value,
+    handler: undefined,
+    annotationsNode: findProperty(object, 'annotations')?.value,
+  });
+}
+
+function isListToolsSchema(sourceCode: SourceCode, node: TSESTree.Node): boolean {
+  if (node.type === AST_NODE_TYPES.Literal) return node.value === 'tools/list';
+  const reference = resolveReference(sourceCode, node);
+  return !!reference && isMcpModule(reference.source) && reference.path.at(-1) === 'ListToolsRequestSchema';
+}
+
+// `tools: [a, ...more, { name }]`, `tools: TOOLS`, `tools: Object.values(TOOLS)`, `cond ? A : B`.
+function collectToolObjects(
+  sourceCode: SourceCode,
+  node: TSESTree.Node,
+  out: Set<TSESTree.ObjectExpression>,
+  depth: number,
+): void {
+  if (depth > MAX_LIST_DEPTH) return;
+  const value = resolveConst(sourceCode, node);
+  const collect = (child: TSESTree.Node): void => collectToolObjects(sourceCode, child, out, depth + 1);
+  if (value.type === AST_NODE_TYPES.ObjectExpression) {
+    if (findProperty(value, 'name')) out.add(value);
+  } else if (value.type === AST_NODE_TYPES.ArrayExpression) {
+    for (const element of value.elements) {
+      const item = element?.type === AST_NODE_TYPES.SpreadElement ? element.argument : element;
+      if (item) collect(item);
+    }
+  } else if (value.type === AST_NODE_TYPES.ConditionalExpression) {
+    collect(value.consequent);
+    collect(value.alternate);
+  } else if (value.type === AST_NODE_TYPES.CallExpression && isObjectValuesCall(sourceCode, value)) {
+    for (const property of resolveObject(sourceCode, value.arguments[0])?.properties ?? []) {
+      if (property.type === AST_NODE_TYPES.Property) collect(property.value);
+    }
+  }
+}
+
+function isObjectValuesCall(sourceCode: SourceCode, node: TSESTree.CallExpression): boolean {
+  const reference = resolveReference(sourceCode, node.callee);
+  return reference?.path.join('.') === 'Object.values' && node.arguments.length === 1;
+}

@@ -1,0 +1,146 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { getChildNodes, isFunctionNode } from './astNodes.js';
+import { describeNode } from './describeNode.js';
+import { getMemberChain, getStaticPropertyName } from './imports.js';
+import type { NondeterministicSource } from './nondeterministicSources.js';
+
+// Values that are new on every attempt without being random: ids a framework hands out per tool call
+// or per attempt, a retry loop's counter, and counters kept in memory and never persisted.
+
+/**
+ * Names of values that a framework or a retry loop hands out anew for every attempt or tool call:
+ * AI SDK's `{ toolCallId }`, Trigger.dev's `ctx.attempt`, BullMQ's `job.attemptsMade`,
+ * pg-boss's `retryCount`, Temporal's `info.attempt`. Matched on properties read and on bindings.
+ */
+export const PER_ATTEMPT_NAMES: ReadonlySet<string> = new Set([
+  'attempt',
+  'attemptCount',
+  'attemptIndex',
+  'attemptNo',
+  'attemptNumber',
+  'attemptsMade',
+  'currentAttempt',
+  'retryAttempt',
+  'retryCount',
+  'retryNumber',
+  'toolCallId',
+  'tool_call_id',
+]);
+
+/** Objects that stand for one tool call: their `id` / `callId` is per call (OpenAI Agents, LangChain). */
+const TOOL_CALL_OBJECT_NAMES = new Set(['toolCall', 'tool_call', 'toolCallPart']);
+const TOOL_CALL_ID_PROPERTIES = new Set(['id', 'callId', 'call_id']);
+/** `ctx.attempt.number`: the member below a per-attempt object that carries the number. */
+const PER_ATTEMPT_SUBFIELDS = new Set(['number', 'count', 'id', 'index']);
+const RETRY_COUNTER_NAME = /attempt|retr|tries|^try/i;
+
+/** `number` in `ctx.attempt.number`: a member of a per-attempt object that still is per attempt. */
+export function isPerAttemptSubfield(name: string): boolean {
+  return PER_ATTEMPT_SUBFIELDS.has(name);
+}
+
+/** `ctx.attempt`, `details.toolCall.callId`, `ctx.attempt.number`: a property read that is per attempt. */
+export function getPerAttemptMemberSource(
+  node: TSESTree.MemberExpression,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): NondeterministicSource | undefined {
+  const property = getStaticPropertyName(node);
+  if (property === undefined) return undefined;
+  const objectName = getLastName(node.object);
+  const isPerAttempt =
+    PER_ATTEMPT_NAMES.has(property) ||
+    (TOOL_CALL_ID_PROPERTIES.has(property) && objectName !== undefined && TOOL_CALL_OBJECT_NAMES.has(objectName)) ||
+    (PER_ATTEMPT_SUBFIELDS.has(property) && objectName !== undefined && PER_ATTEMPT_NAMES.has(objectName));
+  return isPerAttempt ? { kind: 'perAttempt', description: describeNode(node, sourceCode), node } : undefined;
+}
+
+/**
+ * Is this binding a per-attempt value or an unpersisted counter, judged by how it is declared?
+ * - a parameter or variable named like an attempt or a tool-call id (see {@link PER_ATTEMPT_NAMES}),
+ *   also when destructured (`{ toolCallId }`, `{ attempt: n }`);
+ * - the counter of a retry loop (`for (let attempt = 0; ...)`, or any `for` counter whose body
+ *   catches errors and tries again);
+ * - a counter kept outside the function that reads it (closure or module) and bumped with `++` / `+=`.
+ *
+ * `reference` is the identifier that reads the binding.
+ */
+export function getBindingSource(
+  variable: TSESLint.Scope.Variable,
+  reference: TSESTree.Identifier,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): NondeterministicSource | undefined {
+  const def = variable.defs[0];
+  if (def?.name.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const name = def.name;
+  if (isPerAttemptBinding(def, name)) return { kind: 'perAttempt', description: name.name, node: name };
+  if (isRetryLoopCounter(def, name, sourceCode)) return { kind: 'perAttempt', description: name.name, node: name };
+  if (isClosureCounter(variable, reference)) return { kind: 'counter', description: name.name, node: name };
+  return undefined;
+}
+
+/** Is `target` bumped in place: `target++`, `--target`, `target += n`, `target -= n`? */
+export function isIncrementTarget(target: TSESTree.Node): boolean {
+  const parent = target.parent;
+  if (parent?.type === AST_NODE_TYPES.UpdateExpression) return true;
+  return (
+    parent?.type === AST_NODE_TYPES.AssignmentExpression &&
+    parent.left === target &&
+    (parent.operator === '+=' || parent.operator === '-=')
+  );
+}
+
+/** The last static name of `a.b.c` (`'c'`) or of an identifier; `undefined` otherwise. */
+function getLastName(node: TSESTree.Node): string | undefined {
+  const chain = getMemberChain(node);
+  if (!chain) return undefined;
+  const last = chain[chain.length - 1];
+  return typeof last === 'string' ? last : last?.name;
+}
+
+function isPerAttemptBinding(def: TSESLint.Scope.Definition, name: TSESTree.Identifier): boolean {
+  if (def.type !== 'Parameter' && def.type !== 'Variable') return false;
+  if (isConstantDeclaration(def)) return false;
+  if (PER_ATTEMPT_NAMES.has(name.name)) return true;
+  // `{ toolCallId: id }` and `{ attempt: n }` rename a per-attempt property.
+  const parent = name.parent;
+  return (
+    parent?.type === AST_NODE_TYPES.Property &&
+    parent.value === name &&
+    parent.key.type === AST_NODE_TYPES.Identifier &&
+    !parent.computed &&
+    PER_ATTEMPT_NAMES.has(parent.key.name)
+  );
+}
+
+/** `const attempt = 1`: a name alone does not make a constant per-attempt. */
+function isConstantDeclaration(def: TSESLint.Scope.Definition): boolean {
+  if (def.type !== 'Variable') return false;
+  const declarator = def.node;
+  return declarator.parent.kind === 'const' && declarator.init?.type === AST_NODE_TYPES.Literal;
+}
+
+function isRetryLoopCounter(def: TSESLint.Scope.Definition, name: TSESTree.Identifier, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  if (def.type !== 'Variable') return false;
+  const declaration = def.node.parent;
+  const loop = declaration.parent;
+  if (loop?.type !== AST_NODE_TYPES.ForStatement || loop.init !== declaration) return false;
+  return RETRY_COUNTER_NAME.test(name.name) || containsTryStatement(loop.body, sourceCode);
+}
+
+/** A `try` in the loop body (not in a nested function) makes the loop a retry loop. */
+function containsTryStatement(root: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  if (root.type === AST_NODE_TYPES.TryStatement) return true;
+  if (isFunctionNode(root)) return false;
+  return getChildNodes(root, sourceCode).some((child) => containsTryStatement(child, sourceCode));
+}
+
+/** A `let` kept outside the reading function and bumped there: it restarts at its initial value. */
+function isClosureCounter(variable: TSESLint.Scope.Variable, reference: TSESTree.Identifier): boolean {
+  const def = variable.defs[0];
+  if (def?.type !== 'Variable' || def.node.parent.kind === 'const') return false;
+  const read = variable.references.find((candidate) => candidate.identifier === reference);
+  if (!read || read.from.variableScope === variable.scope.variableScope) return false;
+  return variable.references.some((candidate) => isIncrementTarget(candidate.identifier));
+}

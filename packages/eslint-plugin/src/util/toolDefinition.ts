@@ -1,0 +1,89 @@
+import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { findProperty } from './staticValues.js';
+
+// What a recognised tool definition looks like, whatever framework wrote it; the recognisers in
+// toolRecognisers.ts (and the per-framework files it uses) produce these, and the rules read them.
+
+/** The framework a tool definition belongs to; `custom` comes from the `toolFactories` option. */
+export type ToolFramework = 'ai-sdk' | 'custom' | 'langchain' | 'mcp' | 'mcp-low-level' | 'openai-agents' | 'retrysafe';
+
+/** An extra tool factory, as given in a rule's `toolFactories` option. */
+export interface ToolFactory {
+  /** Export name, or a member path below the module such as `tools.create`. */
+  readonly name: string;
+  /** Module specifier it is imported from, e.g. `my-lib`. */
+  readonly from: string;
+  /** Index of the argument that holds the config object; `0` when left out. */
+  readonly configArgument?: number;
+}
+
+/** JSON schema of the `toolFactories` option, shared by every rule that recognises tools. */
+export const toolFactoriesSchema = {
+  type: 'array',
+  description: 'Functions or classes, beyond the built-in frameworks, whose calls define a tool.',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'from'],
+    properties: {
+      name: { type: 'string', description: 'Export name, or a member path such as `tools.create`.' },
+      from: { type: 'string', description: 'Module it is imported from.' },
+      configArgument: { type: 'integer', minimum: 0, description: 'Index of the config object argument (default 0).' },
+    },
+  },
+} satisfies JSONSchema.JSONSchema4;
+
+/** Where a tool's retry policy is written. */
+export interface PolicyDeclaration {
+  /**
+   * `defineTool`: the fields of a `defineTool` (or `toolFactories`) config; `declarePolicy`: the
+   * second argument of `declarePolicy(tool, policy)`; `mcpMeta`: MCP `_meta.retrysafe`;
+   * `langchainMetadata`: LangChain `metadata.retrysafe`.
+   */
+  readonly via: 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
+  /** The policy expression (the `declarePolicy` call itself when it has no second argument). */
+  readonly node: TSESTree.Node;
+  /** The policy's object literal, followed through `const` bindings; `undefined` when not visible. */
+  readonly object: TSESTree.ObjectExpression | undefined;
+}
+
+/** A recognised tool definition. Parts that are not statically visible are `undefined`. */
+export interface ToolDefinition {
+  readonly framework: ToolFramework;
+  /** The defining call or `new`, or the tool object literal of a low-level MCP server. */
+  readonly node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.ObjectExpression;
+  /** The config argument as written (for MCP `server.tool(...)` overloads there is none). */
+  readonly configNode: TSESTree.Node | undefined;
+  /** The config's object literal, followed through `const` bindings; `undefined` when not visible. */
+  readonly config: TSESTree.ObjectExpression | undefined;
+  /** The tool's name; for AI SDK tools the property or variable it is assigned to. */
+  readonly name: string | undefined;
+  readonly description: string | undefined;
+  /** The input schema expression: zod shape or object, JSON Schema, or a reference to one. */
+  readonly inputSchema: TSESTree.Node | undefined;
+  /** The handler: a function, or the expression that names one. */
+  readonly handler: TSESTree.Node | undefined;
+  /** MCP tool annotations as written, and their object literal when visible. */
+  readonly annotationsNode: TSESTree.Node | undefined;
+  readonly annotations: TSESTree.ObjectExpression | undefined;
+  /** The declared retry policy, if any. */
+  readonly policy: PolicyDeclaration | undefined;
+}
+
+/**
+ * Where a missing declaration is reported: from the start of the call to the end of its callee
+ * (`tool`, `server.registerTool`, `new DynamicStructuredTool`), or from a low-level tool object's
+ * `{` to the end of its `name`.
+ */
+export function getToolLocation(tool: ToolDefinition): TSESTree.SourceLocation {
+  const { node } = tool;
+  const end = node.type === AST_NODE_TYPES.ObjectExpression ? (findProperty(node, 'name') ?? node) : node.callee;
+  return { start: tool.node.loc.start, end: end.loc.end };
+}
+
+/** "Tool `refund_order`", or "This tool" when the name is not static. */
+export function toolLabel(tool: Pick<ToolDefinition, 'name'>): string {
+  return tool.name === undefined ? 'This tool' : `Tool \`${tool.name}\``;
+}
