@@ -1,0 +1,76 @@
+import ts from 'typescript';
+
+import { resolveAlias } from './declarationTargets.js';
+import { getDeclaringPackage } from './declaringPackage.js';
+import type { ToolFramework } from './toolRecognisers.js';
+
+// Tool factories recognised by what the callee is, not by what it is called: the checker resolves the
+// callee through renaming imports, re-exports and `const` aliases to its declaration, and the file that
+// declares it names the package. `export { tool as defineAgentTool } from 'ai'` in a local module
+// still leads to the AI SDK's `tool`, while a `tool` exported by an unrelated package does not.
+// The declaring packages differ from the import names the syntactic recogniser knows: `ai` re-exports
+// `tool` from `@ai-sdk/provider-utils`, `@openai/agents` from `@openai/agents-core`.
+
+/** A framework function, class or method that defines a tool when called. */
+export interface DeclaredToolFactory {
+  readonly framework: Exclude<ToolFramework, 'custom' | 'mcp-low-level'>;
+  /** Packages that may declare it. */
+  readonly packages: readonly string[];
+  /** Declared names: a function or class name, or `Class.method`. */
+  readonly names: readonly string[];
+  /** Index of the argument that holds the config object. */
+  readonly configArgument: number;
+  /** For factories that take the handler as an argument (LangChain `tool(fn, config)`). */
+  readonly handlerArgument?: number;
+}
+
+const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
+const AGENTS = ['@openai/agents', '@openai/agents-core'];
+const LANGCHAIN = ['@langchain/core', 'langchain'];
+const MCP = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'];
+
+/** The factories recognised by declaration. */
+export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = [
+  { framework: 'retrysafe', packages: ['@retrysafe/spec'], names: ['defineTool'], configArgument: 0 },
+  { framework: 'ai-sdk', packages: AI_SDK, names: ['tool', 'dynamicTool'], configArgument: 0 },
+  { framework: 'openai-agents', packages: AGENTS, names: ['tool'], configArgument: 0 },
+  { framework: 'langchain', packages: LANGCHAIN, names: ['tool'], configArgument: 1, handlerArgument: 0 },
+  { framework: 'langchain', packages: LANGCHAIN, names: ['DynamicStructuredTool', 'DynamicTool'], configArgument: 0 },
+  { framework: 'mcp', packages: MCP, names: ['McpServer.registerTool'], configArgument: 1 },
+];
+
+/**
+ * The tool factory that the callee at `callee` (an identifier, or the name of a property access) is
+ * declared as, followed through aliases and re-exports, and through a `const` whose type is the
+ * factory's (`export const defineAgentTool = tool`).
+ */
+export function findDeclaredToolFactory(checker: ts.TypeChecker, callee: ts.Node): DeclaredToolFactory | undefined {
+  const symbol = resolveAlias(checker, checker.getSymbolAtLocation(callee));
+  if (!symbol) return undefined;
+  const direct = matchDeclarations(symbol.declarations);
+  if (direct || !(symbol.flags & (ts.SymbolFlags.Variable | ts.SymbolFlags.Property))) return direct;
+  return matchDeclarations(checker.getTypeOfSymbol(symbol).getSymbol()?.declarations);
+}
+
+function matchDeclarations(declarations: readonly ts.Declaration[] | undefined): DeclaredToolFactory | undefined {
+  for (const declaration of declarations ?? []) {
+    const name = getDeclaredName(declaration);
+    const packageName = name === undefined ? undefined : getDeclaringPackage(declaration.getSourceFile().fileName);
+    if (packageName === undefined) continue;
+    const factory = DECLARED_TOOL_FACTORIES.find(
+      (candidate) => candidate.packages.includes(packageName) && candidate.names.includes(name ?? ''),
+    );
+    if (factory) return factory;
+  }
+  return undefined;
+}
+
+/** `tool` for a function, class or variable; `McpServer.registerTool` for a method. */
+function getDeclaredName(declaration: ts.Declaration): string | undefined {
+  const name = ts.getNameOfDeclaration(declaration);
+  if (!name || !ts.isIdentifier(name)) return undefined;
+  if (!ts.isMethodDeclaration(declaration) && !ts.isMethodSignature(declaration)) return name.text;
+  const owner = declaration.parent;
+  const ownerName = ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner) ? owner.name?.text : undefined;
+  return ownerName === undefined ? undefined : `${ownerName}.${name.text}`;
+}

@@ -1,0 +1,203 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import ts from 'typescript';
+
+import { getOwnBrands } from './brandTypes.js';
+import type { ProgramAnalysis } from './crossFileSources.js';
+import { getLocalFunction, getThisParameterCount, type ParameterReference, type PropertyPath, unwrap, ValueWalk } from './crossFileWalk.js';
+import { getCalleeSymbol, getFunctionTarget } from './declarationTargets.js';
+import { getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyNameMatcher, type KeyPosition } from './keyPositions.js';
+import type { ProgramFile } from './programFiles.js';
+import type { FunctionNode } from './valueTracer.js';
+
+// Parameters that make a call's argument a key position: the parameter's declared type carries the
+// `DeterministicKey` or `Durable` brand, or the function's body puts the parameter into a key position
+// (`{ 'Idempotency-Key': key }`, `key\`...\``, `vouchDurable(...)`), itself or through a helper it
+// passes the parameter to.
+
+/** Why an argument becomes a key, and where that happens. */
+export interface KeyParameter {
+  /** The argument index that fills the parameter; a rest parameter takes every argument from it on. */
+  readonly index: number;
+  readonly rest: boolean;
+  /** Where in the argument the key is: `['key']` for `function send(opts) { ... opts.key ... }`. */
+  readonly path: PropertyPath;
+  /** The parameter as the message names it: `key`, `opts.key`. */
+  readonly parameter: string;
+  /** What the callee does with it, completing "which ...": "sends it as the `Idempotency-Key` header". */
+  readonly role: string;
+  /** The file and line where it becomes a key (the key position, or the parameter's declaration). */
+  readonly fileName: string;
+  readonly line: number;
+}
+
+const KEY_POSITION_TYPES: ReadonlySet<string> = new Set(KEY_POSITION_NODE_TYPES);
+
+/** Finds the key parameters of functions; one per program analysis and key-name matcher. */
+export class KeyParameterFinder {
+  private readonly found = new Map<ts.Node, readonly KeyParameter[]>();
+
+  constructor(
+    private readonly analysis: ProgramAnalysis,
+    private readonly matchKeyName: KeyNameMatcher,
+  ) {}
+
+  /**
+   * The key parameters of the function a call in `file` calls, when that function is declared in
+   * another file than `skipFile` (declaration files of packages included, for the brand types).
+   */
+  ofCall(file: ProgramFile, call: TSESTree.CallExpression, skipFile?: string): readonly KeyParameter[] {
+    const local = this.localFunction(file, call);
+    if (local) return file.fileName === skipFile ? [] : this.ofFunction(file, local);
+    const symbol = getCalleeSymbol(this.analysis.checker, file, call);
+    if (!symbol) return [];
+    const target = getFunctionTarget(this.analysis.program, symbol);
+    if (target) return target.file.fileName === skipFile ? [] : this.ofFunction(target.file, target.fn, target.declaration);
+    // No body to read (a declaration file): the declared parameter types still tell.
+    const declaration = symbol.declarations?.find((candidate): candidate is ts.SignatureDeclaration =>
+      ts.isFunctionLike(candidate) && candidate.getSourceFile().fileName !== skipFile);
+    if (!declaration || this.analysis.program.isSourceFileDefaultLibrary(declaration.getSourceFile())) return [];
+    return this.cached(declaration, () => this.brandParameters(declaration));
+  }
+
+  private ofFunction(file: ProgramFile, fn: FunctionNode, declaration?: ts.SignatureDeclaration): readonly KeyParameter[] {
+    const tsDeclaration = declaration ?? (file.esTreeNodeToTSNodeMap.get(fn) as ts.SignatureDeclaration);
+    return this.cached(tsDeclaration, () =>
+      this.analysis.withinNesting(fn, [], () => [...this.brandParameters(tsDeclaration), ...this.bodyParameters(file, fn)]),
+    );
+  }
+
+  private cached(declaration: ts.Node, find: () => readonly KeyParameter[]): readonly KeyParameter[] {
+    let parameters = this.found.get(declaration);
+    if (!parameters) {
+      parameters = find();
+      this.found.set(declaration, parameters);
+    }
+    return parameters;
+  }
+
+  /** Parameters whose declared type carries a brand of `@retrysafe/spec` (by type, whatever its name). */
+  private brandParameters(declaration: ts.SignatureDeclaration): KeyParameter[] {
+    const checker = this.analysis.checker;
+    const parameters = declaration.parameters.filter((parameter) => !isThisParameter(parameter));
+    return parameters.flatMap((parameter, index): KeyParameter[] => {
+      let type = checker.getTypeAtLocation(parameter);
+      if (parameter.dotDotDotToken && checker.isArrayType(type)) type = checker.getTypeArguments(type as ts.TypeReference)[0] ?? type;
+      const parts = type.isUnion() ? type.types : [type];
+      const brands = parts.flatMap((part) => getOwnBrands(checker, part));
+      const brand = brands.find((candidate) => candidate === 'DeterministicKey' || candidate === 'Durable');
+      if (brand === undefined) return [];
+      const sourceFile = parameter.getSourceFile();
+      return [{
+        index,
+        rest: parameter.dotDotDotToken !== undefined,
+        path: [],
+        parameter: ts.isIdentifier(parameter.name) ? parameter.name.text : `argument ${index + 1}`,
+        role: brand === 'DeterministicKey' ? 'declares it a `DeterministicKey`' : 'declares it `Durable`',
+        fileName: sourceFile.fileName,
+        line: sourceFile.getLineAndCharacterOfPosition(parameter.getStart(sourceFile)).line + 1,
+      }];
+    });
+  }
+
+  /** Parameters the body puts into a key position, directly or through a helper it calls. */
+  private bodyParameters(file: ProgramFile, fn: FunctionNode): KeyParameter[] {
+    const parameters: KeyParameter[] = [];
+    forEachDescendant(fn.body, file, (node) => {
+      if (KEY_POSITION_TYPES.has(node.type)) {
+        for (const position of getKeyPositions(node, { sourceCode: file.sourceCode, matchKeyName: this.matchKeyName })) {
+          for (const reached of reachedParameters(file, fn, position.value, [])) {
+            parameters.push(toKeyParameter(reached, fn, describePosition(position), file.fileName, position.value.loc.start.line));
+          }
+        }
+      }
+      if (node.type === AST_NODE_TYPES.CallExpression) parameters.push(...this.passedOn(file, fn, node));
+    });
+    return dedupe(parameters);
+  }
+
+  /** `send(key)` inside `fn`, where `send` has a key parameter: `fn`'s parameter is a key too. */
+  private passedOn(file: ProgramFile, fn: FunctionNode, call: TSESTree.CallExpression): KeyParameter[] {
+    const reaching = call.arguments.map((argument) => reachedParameters(file, fn, argument, []));
+    if (reaching.every((reached) => reached.length === 0)) return [];
+    return this.ofCall(file, call).flatMap((inner) =>
+      call.arguments.flatMap((argument, index) => {
+        if (index < inner.index || (index > inner.index && !inner.rest)) return [];
+        return reachedParameters(file, fn, argument, inner.path).map((reached) =>
+          toKeyParameter(reached, fn, inner.role, inner.fileName, inner.line),
+        );
+      }),
+    );
+  }
+
+  private localFunction(file: ProgramFile, call: TSESTree.CallExpression): FunctionNode | undefined {
+    const callee = unwrap(call.callee);
+    if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const def = ASTUtils.findVariable(file.sourceCode.getScope(callee), callee)?.defs[0];
+    return def && getLocalFunction(def);
+  }
+}
+
+/** The parameters of `fn` whose value reaches `expression` (read at `path`), within the file. */
+function reachedParameters(file: ProgramFile, fn: FunctionNode, expression: TSESTree.Node, path: PropertyPath): ParameterReference[] {
+  const reached: ParameterReference[] = [];
+  new ValueWalk<never>(file, {
+    call: () => undefined,
+    imported: () => undefined,
+    parameter: (_walk, parameter) => {
+      if (parameter.fn === fn) reached.push(parameter);
+      return undefined;
+    },
+  }).enter(expression, path);
+  return reached;
+}
+
+function toKeyParameter(reached: ParameterReference, fn: FunctionNode, role: string, fileName: string, line: number): KeyParameter {
+  const declared = fn.params[reached.index + getThisParameterCount(fn)];
+  const binding = declared?.type === AST_NODE_TYPES.AssignmentPattern ? declared.left : declared;
+  const name = binding?.type === AST_NODE_TYPES.Identifier ? binding.name : undefined;
+  const parameter = [name, ...reached.path].filter((part) => part !== undefined).join('.') || `argument ${reached.index + 1}`;
+  return { index: reached.index, rest: reached.rest, path: reached.path, parameter, role, fileName, line };
+}
+
+function describePosition(position: KeyPosition): string {
+  switch (position.kind) {
+    case 'headerCall':
+    case 'headerEntry':
+      return `sends it as the \`${position.keyName}\` header`;
+    case 'specKey':
+      return position.keyName === 'key' ? 'builds a `key` from it' : 'vouches for it with `vouchDurable(...)`';
+    default:
+      return `uses it as \`${position.keyName}\``;
+  }
+}
+
+function dedupe(parameters: KeyParameter[]): KeyParameter[] {
+  const seen = new Set<string>();
+  return parameters.filter((parameter) => {
+    const key = `${parameter.index}\0${parameter.path.join('\0')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function isThisParameter(parameter: ts.ParameterDeclaration): boolean {
+  return ts.isIdentifier(parameter.name) && parameter.name.text === 'this';
+}
+
+/** Visits every node below `root` (nested functions included: a callback may use the parameter). */
+function forEachDescendant(root: TSESTree.Node, file: ProgramFile, visit: (node: TSESTree.Node) => void): void {
+  const pending: TSESTree.Node[] = [root];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    visit(node);
+    for (const key of file.sourceCode.visitorKeys[node.type] ?? []) {
+      const value = (node as unknown as Record<string, unknown>)[key];
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (typeof child === 'object' && child !== null && typeof (child as { type?: unknown }).type === 'string') {
+          pending.push(child as TSESTree.Node);
+        }
+      }
+    }
+  }
+}
