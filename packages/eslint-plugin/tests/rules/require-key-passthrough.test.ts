@@ -1,9 +1,12 @@
 import type { TSESLint } from '@typescript-eslint/utils';
+import * as parser from '@typescript-eslint/parser';
 import { RuleTester, type InvalidTestCase, type ValidTestCase } from '@typescript-eslint/rule-tester';
+import { Linter } from 'eslint';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/require-key-passthrough.js';
 
@@ -1068,4 +1071,32 @@ export const t = defineTool({
       (code) => [missing(7, 43, [pass(edit(code, ["['create']({ charge })", "['create']({ charge }, { idempotencyKey: key })"]))])],
     ),
   ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// The options schema
+// ---------------------------------------------------------------------------------------------
+
+describe('require-key-passthrough: options schema', () => {
+  const lint = (options: Options[0]): Linter.LintMessage[] =>
+    new Linter({ configType: 'flat' }).verify('fetch("/x");', [
+      {
+        languageOptions: { parser: parser as Linter.Parser },
+        plugins: { retrysafe: { rules: { 'require-key-passthrough': rule as never } } },
+        rules: { 'retrysafe/require-key-passthrough': ['error', options] },
+      },
+    ]);
+
+  it('accepts the documented providers', () => {
+    const providers = [
+      { from: 'my-payments-sdk', methods: ['charge'], keyOption: 'idempotencyKey', argument: 1 },
+      { from: 'ky', methods: ['post', 'put', 'patch'], keyHeader: 'Idempotency-Key' },
+    ];
+    expect(lint({ providers, toolFactories: [{ name: 'createTool', from: '@acme/agent-kit' }] })).toEqual([]);
+  });
+
+  it('rejects a provider that names both keyOption and keyHeader, or no methods', () => {
+    expect(() => lint({ providers: [{ from: 'x', methods: ['a'], keyOption: 'k', keyHeader: 'K' }] })).toThrow(/should NOT be valid/);
+    expect(() => lint({ providers: [{ from: 'x', methods: [] }] })).toThrow(/should NOT have fewer than 1 items/);
+  });
 });
