@@ -41,6 +41,10 @@ interface DocumentDiagnosticReport {
   items?: Diagnostic[];
 }
 
+/** How long `stop` waits for the answer to `shutdown`, then for the process to exit, before a kill. */
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+const EXIT_GRACE_MS = 2_000;
+
 /** A running server with one workspace folder; every call fails after `timeoutMs` instead of hanging. */
 export interface EslintLanguageServer {
   /** `textDocument/didOpen`, as when the editor opens the file. */
@@ -49,7 +53,7 @@ export interface EslintLanguageServer {
   change(filePath: string, text: string): Promise<void>;
   /** `textDocument/diagnostic`: the squiggles the editor would draw on the document now. */
   pullDiagnostics(filePath: string): Promise<Diagnostic[]>;
-  /** `shutdown` and `exit`, then a kill if the process is still alive. Safe to call twice. */
+  /** `shutdown` and `exit`, then a kill if the process is still alive (within ~7 s). Safe to call twice. */
   stop(): Promise<void>;
   /** What the server said (log messages, status, its requests, stderr), for failure messages. */
   log(): string;
@@ -128,13 +132,13 @@ export async function startEslintLanguageServer({ workspaceDir, timeoutMs }: Sta
   connection.listen();
 
   /** Sends a request, failing with the server's log when it does not answer in time. */
-  async function request<R>(method: string, params: unknown): Promise<R> {
+  async function request<R>(method: string, params: unknown, boundMs = timeoutMs): Promise<R> {
     if (exitCode !== undefined) throw new Error(`the ESLint language server has exited (${exitCode}):\n${log()}`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`${method}: no answer from the ESLint language server within ${timeoutMs} ms. Its log:\n${log()}`)),
-        timeoutMs,
+        () => reject(new Error(`${method}: no answer from the ESLint language server within ${boundMs} ms. Its log:\n${log()}`)),
+        boundMs,
       );
     });
     try {
@@ -178,13 +182,13 @@ export async function startEslintLanguageServer({ workspaceDir, timeoutMs }: Sta
       stopped = true;
       try {
         if (exitCode === undefined) {
-          await request('shutdown', undefined);
+          await request('shutdown', undefined, SHUTDOWN_TIMEOUT_MS);
           await connection.sendNotification('exit');
         }
       } catch (error) {
         note(`[client] shutdown failed: ${String(error)}`);
       } finally {
-        await killAfter(child, exited, 2_000);
+        await killAfter(child, exited, EXIT_GRACE_MS);
         connection.dispose();
       }
     },
