@@ -136,7 +136,7 @@ function getDirectKeyPositions(node: TSESTree.Node, context: KeyPositionContext)
     case AST_NODE_TYPES.NewExpression:
       return getHeaderEntryPositions(node, context);
     case AST_NODE_TYPES.TaggedTemplateExpression:
-      return isSpecExport(node.tag, 'key', context)
+      return getSpecExportName(node.tag, context) === 'key'
         ? node.quasi.expressions.map((value) => ({ kind: 'specKey', keyName: 'key', value }))
         : [];
     default:
@@ -172,9 +172,8 @@ function getHeaderCallPosition(node: TSESTree.CallExpression, context: KeyPositi
 }
 
 function getSpecCallPositions(node: TSESTree.CallExpression, context: KeyPositionContext): KeyPosition[] {
-  const keyName = isSpecExport(node.callee, 'key', context) ? 'key'
-    : isSpecExport(node.callee, 'vouchDurable', context) ? 'vouchDurable'
-    : undefined;
+  const exported = getSpecExportName(node.callee, context);
+  const keyName = exported === 'key' || exported === 'vouchDurable' ? exported : undefined;
   if (keyName === undefined) return [];
   return node.arguments.flatMap((value) =>
     value.type === AST_NODE_TYPES.SpreadElement ? [] : [{ kind: 'specKey' as const, keyName, value }],
@@ -183,10 +182,12 @@ function getSpecCallPositions(node: TSESTree.CallExpression, context: KeyPositio
 
 /** `new Headers([['Idempotency-Key', v]])`: the object form is covered by {@link getPropertyPosition}. */
 function getHeaderEntryPositions(node: TSESTree.NewExpression, context: KeyPositionContext): KeyPosition[] {
-  const reference = resolveReference(context.sourceCode, node.callee);
   const [entries] = node.arguments;
-  if (reference?.source !== GLOBAL_SOURCE || reference.path.join('.') !== 'Headers') return [];
+  // Cheap tests first: this runs on every `new` in every file, and the scope lookup does not.
   if (entries?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  if (node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'Headers') return [];
+  const reference = resolveReference(context.sourceCode, node.callee);
+  if (reference?.source !== GLOBAL_SOURCE || reference.path.join('.') !== 'Headers') return [];
   return entries.elements.flatMap((entry): KeyPosition[] => {
     if (entry?.type !== AST_NODE_TYPES.ArrayExpression) return [];
     const [name, value] = entry.elements;
@@ -204,9 +205,27 @@ function expandFunctionValue(position: KeyPosition, sourceCode: Readonly<TSESLin
   return getReturnedExpressions(value, sourceCode).map((returned) => ({ ...position, value: returned }));
 }
 
-function isSpecExport(node: TSESTree.Node, name: string, context: KeyPositionContext): boolean {
+/** The name `node` has among `@retrysafe/spec`'s exports (`key`, `vouchDurable`), if it is one. */
+function getSpecExportName(node: TSESTree.Node, context: KeyPositionContext): string | undefined {
+  if (!mayImportSpec(context.sourceCode)) return undefined;
   const reference = resolveReference(context.sourceCode, node);
-  return reference?.source === SPEC_MODULE && reference.path.length === 1 && reference.path[0] === name;
+  return reference?.source === SPEC_MODULE && reference.path.length === 1 ? reference.path[0] : undefined;
+}
+
+const mentionsSpecModule = new WeakMap<Readonly<TSESLint.SourceCode>, boolean>();
+
+/**
+ * False when the file's text never spells `@retrysafe/spec`: then no import or `require` can bind
+ * its exports, and the scope lookup on every call in the file (the rules' hottest path on real
+ * code, see docs/performance.md) is skipped. Computed once per file.
+ */
+function mayImportSpec(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  let mentions = mentionsSpecModule.get(sourceCode);
+  if (mentions === undefined) {
+    mentions = sourceCode.text.includes(SPEC_MODULE);
+    mentionsSpecModule.set(sourceCode, mentions);
+  }
+  return mentions;
 }
 
 function matchName(name: string | undefined, context: KeyPositionContext): string | undefined {
