@@ -1,0 +1,412 @@
+// Lint benchmark: what @retrysafe's configs cost on large real code, against the bare parser and
+// against typescript-eslint, measured interleaved in one run. Figures are ratios, never assertions.
+//
+//   node bench/lint.mjs [--rounds 3] [--variants a,b,c,d,e] [--out bench/results/lint.json]
+//
+// The corpus is the JavaScript and TypeScript that five registry packages publish (one module
+// flavour each, no .d.ts, no source maps), copied to a temporary folder with a generated
+// tsconfig.json (allowJs, checkJs false) so that the type-aware variants get a program through
+// `parserOptions.projectService`, exactly as `recommended-type-checked` sets it up. Each copied
+// package gets a `node_modules` symlink to the folder pnpm resolves its dependencies from, so its
+// imports type-check against the real dependency types, as they would in the package's own repo.
+//
+// Every variant runs in a fresh Node process (no warm caches, no shared program), with ESLint's
+// `TIMING=all` and `stats: true`; the parent rotates the order every round.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(join(benchDir, 'package.json'));
+
+/** What is linted: one published flavour per package (ESM where both ship), sources not tests. */
+const PACKAGES = {
+  ai: { name: 'ai', dir: 'src', ext: ['.ts', '.tsx'] },
+  agents: { name: '@openai/agents-core', dir: 'dist', ext: ['.mjs'] },
+  mcp: { name: '@modelcontextprotocol/sdk', dir: 'dist/esm', ext: ['.js'] },
+  langchain: { name: '@langchain/core', dir: 'dist', ext: ['.js'] },
+  stripe: { name: 'stripe', dir: 'esm', ext: ['.js'] },
+};
+/**
+ * `standard` (the default, ~128k lines) leaves out @langchain/core so that three rounds of the two
+ * type-aware variants fit in a few minutes on two cores; `full` (~155k lines) lints all five.
+ * Every variant lints the same files either way.
+ */
+const CORPORA = {
+  standard: [PACKAGES.ai, PACKAGES.agents, PACKAGES.mcp, PACKAGES.stripe],
+  full: Object.values(PACKAGES),
+};
+const SKIPPED = /\.d\.[mc]?ts$|\.test\.|\/__tests__\/|\/tests?\//;
+
+const VARIANTS = {
+  a: 'parser only (no rules)',
+  b: '@retrysafe recommended',
+  c: '@retrysafe recommended-type-checked',
+  d: 'typescript-eslint recommended',
+  e: '@typescript-eslint/no-floating-promises alone, with types',
+};
+const TYPED = new Set(['c', 'e']);
+
+
+// ---------------------------------------------------------------------------------------------
+// Parent: build the corpus, run the variants interleaved, write the JSON, print the tables.
+
+async function parent() {
+  const rounds = Number(args.rounds ?? 3);
+  const variants = (args.variants ?? Object.keys(VARIANTS).join(',')).split(',');
+  const out = args.out ?? join(benchDir, 'results', 'lint.json');
+  const corpusName = args.corpus ?? 'standard';
+  if (!CORPORA[corpusName]) throw new Error(`unknown corpus ${corpusName}; known: ${Object.keys(CORPORA).join(', ')}`);
+  const corpus = buildCorpus(join(tmpdir(), `retrysafe-bench-lint-corpus-${corpusName}`), CORPORA[corpusName]);
+  console.log(`lint bench: ${corpus.files} files, ${corpus.lines} lines (${corpus.packages.map((p) => `${p.name} ${p.lines}`).join(', ')})`);
+  console.log(`corpus folder: ${corpus.root}; ${rounds} rounds of ${variants.join(', ')}; load average ${fmtLoad()}`);
+
+  const runs = [];
+  for (let round = 0; round < rounds; round += 1) {
+    // Rotate the order so that no variant always runs first (cold disk cache) or last (hot CPU).
+    const order = variants.map((_, i) => variants[(i + round) % variants.length]);
+    for (const variant of order) {
+      const result = runChild(variant, corpus.root, false);
+      result.round = round;
+      runs.push(result);
+      console.log(`  round ${round + 1} ${variant}: wall ${fmtMs(result.wallMs)}, cpu ${fmtMs(result.cpuMs)}, ${result.problems} problems, load ${result.loadAfter[0].toFixed(2)}`);
+    }
+  }
+  // One instrumented run per variant that has rules to time (and the parser-only baseline).
+  const instrumented = [];
+  for (const variant of variants.filter((v) => v !== 'd')) {
+    const result = runChild(variant, corpus.root, true);
+    instrumented.push(result);
+    console.log(`  TIMING ${variant}: parse ${fmtMs(result.parseMs)}, rules ${fmtMs(result.rulesMs)}, load ${result.loadAfter[0].toFixed(2)}`);
+  }
+  const summary = summarise(runs, instrumented, variants);
+  const report = {
+    bench: 'lint',
+    date: new Date().toISOString(),
+    machine: machine(),
+    command: `node bench/lint.mjs --corpus ${corpusName} --rounds ${rounds} --variants ${variants.join(',')}`,
+    corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, tsconfig: corpus.tsconfig },
+    variants: Object.fromEntries(variants.map((v) => [v, VARIANTS[v]])),
+    summary,
+    runs,
+    instrumented,
+  };
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  printSummary(report);
+  console.log(`\nwritten: ${relative(process.cwd(), out)}`);
+}
+
+/**
+ * One variant in a fresh process. Timed runs are not instrumented: ESLint's TIMING and `stats`
+ * wrap every listener call in two clock reads, which would inflate the rules' share. The
+ * instrumented run gives the per-rule and parse times.
+ */
+function runChild(variant, corpusRoot, instrument) {
+  const resultFile = join(tmpdir(), `retrysafe-bench-lint-${process.pid}-${variant}.json`);
+  const loadBefore = loadavg();
+  const env = { ...process.env };
+  delete env.TIMING;
+  if (instrument) env.TIMING = 'all';
+  const child = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--child', variant, '--corpus-dir', corpusRoot, '--result', resultFile, '--instrument', instrument ? '1' : '0'],
+    { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  if (child.status !== 0) {
+    throw new Error(`variant ${variant} failed (exit ${child.status}):\n${child.stderr}\n${child.stdout}`);
+  }
+  const result = JSON.parse(readFileSync(resultFile, 'utf8'));
+  rmSync(resultFile, { force: true });
+  // ESLint prints its TIMING table when the process exits.
+  if (instrument) result.timingTable = child.stdout.trim();
+  result.loadBefore = loadBefore;
+  result.loadAfter = loadavg();
+  return result;
+}
+
+function summarise(runs, instrumented, variants) {
+  const by = Object.fromEntries(variants.map((v) => [v, runs.filter((r) => r.variant === v)]));
+  const timed = Object.fromEntries(instrumented.map((r) => [r.variant, r]));
+  const summary = { median: {}, ratios: {}, rules: {} };
+  for (const v of variants) {
+    summary.median[v] = {
+      wallMs: median(by[v].map((r) => r.wallMs)),
+      cpuMs: median(by[v].map((r) => r.cpuMs)),
+      // From the instrumented run: parse (program creation included when typed) and rules.
+      parseMs: timed[v]?.parseMs,
+      rulesMs: timed[v]?.rulesMs,
+      files: by[v][0].files,
+      problems: by[v][0].problems,
+      maxRssMb: Math.max(...by[v].map((r) => r.maxRssMb)),
+    };
+    if (timed[v]) {
+      summary.rules[v] = Object.fromEntries(Object.entries(timed[v].rules).sort((x, y) => y[1].ms - x[1].ms));
+    }
+  }
+  const has = (...vs) => vs.every((v) => variants.includes(v));
+  // Ratios per round (the two runs at most minutes apart), then the median over rounds.
+  const rounds = [...new Set(runs.map((r) => r.round))];
+  const perRound = (x, y, field) =>
+    median(rounds.map((round) => {
+      const rx = by[x].find((r) => r.round === round);
+      const ry = by[y].find((r) => r.round === round);
+      return (rx[field] - ry[field]) / ry[field];
+    }));
+  for (const [name, x, y] of [
+    ['(b-a)/a', 'b', 'a'],
+    ['(c-a)/a', 'c', 'a'],
+    ['(d-a)/a', 'd', 'a'],
+    ['(e-a)/a', 'e', 'a'],
+    ['(c-e)/e', 'c', 'e'],
+  ]) {
+    if (has(x, y)) summary.ratios[name] = { wall: perRound(x, y, 'wallMs'), cpu: perRound(x, y, 'cpuMs') };
+  }
+  if (timed.a && timed.b) {
+    // ESLint's own time in (b)'s rules over the whole of (a), both instrumented: the same question
+    // answered without process-to-process noise (and slightly high: the timers cost time too).
+    summary.ratios['TIMING rules(b)/a'] = { wall: timed.b.rulesMs / timed.a.wallMs };
+  }
+  if (timed.c && timed.e) {
+    const nfp = timed.e.rules['@typescript-eslint/no-floating-promises']?.ms ?? 0;
+    const ours = Object.keys(timed.c.rules).filter((id) => /-type-checked$/.test(id));
+    summary.typeAware = Object.fromEntries(ours.map((id) => [id, { ms: timed.c.rules[id].ms, vsNoFloatingPromises: timed.c.rules[id].ms / nfp }]));
+    summary.typeAware['@typescript-eslint/no-floating-promises'] = { ms: nfp, vsNoFloatingPromises: 1 };
+  }
+  const bOverA = summary.ratios['(b-a)/a'];
+  summary.targets = {
+    'recommended adds < 5% over parsing (cpu)': bOverA ? bOverA.cpu < 0.05 : null,
+    'no type-aware rule of ours costs more than no-floating-promises': summary.typeAware
+      ? Object.values(summary.typeAware).every((t) => t.vsNoFloatingPromises <= 1)
+      : null,
+  };
+  return summary;
+}
+
+function printSummary(report) {
+  const { summary } = report;
+  console.log(`\n${report.corpus.files} files, ${report.corpus.lines} lines; wall and cpu: medians of ${new Set(report.runs.map((r) => r.round)).size} uninstrumented rounds; parse and rules: one run with TIMING=all`);
+  console.log(table(
+    ['variant', 'wall', 'cpu', 'parse', 'rules', 'problems'],
+    Object.entries(summary.median).map(([v, m]) => [`${v} ${VARIANTS[v]}`, fmtMs(m.wallMs), fmtMs(m.cpuMs), m.parseMs === undefined ? '' : fmtMs(m.parseMs), m.rulesMs === undefined ? '' : fmtMs(m.rulesMs), String(m.problems)]),
+  ));
+  console.log(`\n${table(['ratio', 'wall', 'cpu'], Object.entries(summary.ratios).map(([k, r]) => [k, fmtPct(r.wall), r.cpu === undefined ? '' : fmtPct(r.cpu)]))}`);
+  for (const v of ['b', 'c', 'e']) {
+    if (!summary.rules[v]) continue;
+    console.log(`\nper-rule time in ${v} (${VARIANTS[v]}), ESLint TIMING (instrumented run):`);
+    console.log(table(['rule', 'ms', 'problems'], Object.entries(summary.rules[v]).map(([id, r]) => [id, r.ms.toFixed(1), String(r.problems)])));
+  }
+  if (summary.typeAware) {
+    console.log(`\ntype-aware rules against no-floating-promises (both with types, each in its own process):`);
+    console.log(table(['rule', 'ms', 'x no-floating-promises'], Object.entries(summary.typeAware).map(([id, t]) => [id, t.ms.toFixed(1), `${t.vsNoFloatingPromises.toFixed(2)}x`])));
+  }
+  console.log(`\ntargets: ${Object.entries(summary.targets).map(([k, ok]) => `${k}: ${ok === null ? 'not measured' : ok ? 'met' : 'MISSED'}`).join('; ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpus
+
+function buildCorpus(root, specs) {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  const packages = [];
+  let files = 0;
+  let lines = 0;
+  for (const spec of specs) {
+    // Not require.resolve: some of these packages export no ./package.json.
+    const pkgDir = join(benchDir, 'node_modules', spec.name);
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+    const target = join(root, spec.name.replace('/', '__'));
+    let pkgFiles = 0;
+    let pkgLines = 0;
+    for (const file of walk(join(pkgDir, spec.dir))) {
+      const rel = relative(pkgDir, file);
+      if (!spec.ext.some((e) => file.endsWith(e)) || SKIPPED.test(`/${rel}`)) continue;
+      const text = readFileSync(file, 'utf8');
+      mkdirSync(dirname(join(target, rel)), { recursive: true });
+      writeFileSync(join(target, rel), text);
+      pkgFiles += 1;
+      pkgLines += countLines(text);
+    }
+    // package.json gives .js files their module type; node_modules gives imports their types.
+    cpSync(join(pkgDir, 'package.json'), join(target, 'package.json'));
+    // pnpm puts a package's dependencies beside it: <store>/<id>/node_modules/{<name>,<deps>}.
+    const real = realpathSync(pkgDir);
+    symlinkSync(spec.name.startsWith('@') ? dirname(dirname(real)) : dirname(real), join(target, 'node_modules'));
+    packages.push({ name: spec.name, version: pkg.version, flavour: `${spec.dir}/**/*{${spec.ext.join(',')}}`, files: pkgFiles, lines: pkgLines });
+    files += pkgFiles;
+    lines += pkgLines;
+  }
+  const tsconfig = {
+    compilerOptions: {
+      allowJs: true,
+      checkJs: false,
+      noEmit: true,
+      skipLibCheck: true,
+      strict: true,
+      target: 'es2022',
+      lib: ['es2023', 'dom', 'dom.iterable'],
+      module: 'preserve',
+      moduleResolution: 'bundler',
+      resolveJsonModule: true,
+      types: [],
+    },
+    include: ['**/*'],
+  };
+  writeFileSync(join(root, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  return { root, files, lines, packages, tsconfig };
+}
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') yield* walk(path);
+    } else if (entry.isFile()) yield path;
+  }
+}
+
+function countLines(text) {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n += 1;
+  return text.length > 0 && !text.endsWith('\n') ? n + 1 : n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child: one variant, one process.
+
+async function child(variant, corpusRoot, resultFile, instrument) {
+  const { ESLint } = await import(require.resolve('eslint'));
+  const overrideConfig = await configFor(variant, corpusRoot);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig, stats: instrument, cache: false });
+  const results = await eslint.lintFiles(['.']);
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+
+  const rules = {};
+  let parseMs = 0;
+  let rulesMs = 0;
+  let problems = 0;
+  const fatal = [];
+  const packages = {};
+  for (const result of results) {
+    const pkg = (packages[relative(corpusRoot, result.filePath).split('/')[0]] ??= { files: 0, parseMs: 0, rulesMs: 0 });
+    pkg.files += 1;
+    for (const message of result.messages) {
+      if (message.fatal) fatal.push(`${result.filePath}: ${message.message}`);
+      const id = message.ruleId ?? '(none)';
+      rules[id] ??= { ms: 0, problems: 0 };
+      rules[id].problems += 1;
+      problems += 1;
+    }
+    for (const pass of result.stats?.times?.passes ?? []) {
+      parseMs += pass.parse?.total ?? 0;
+      pkg.parseMs += pass.parse?.total ?? 0;
+      for (const [id, time] of Object.entries(pass.rules ?? {})) {
+        rules[id] ??= { ms: 0, problems: 0 };
+        rules[id].ms += time.total;
+        rulesMs += time.total;
+        pkg.rulesMs += time.total;
+      }
+    }
+  }
+  if (fatal.length > 0) throw new Error(`variant ${variant}: ${fatal.length} files did not parse, e.g.\n${fatal.slice(0, 5).join('\n')}`);
+  const report = {
+    variant,
+    name: VARIANTS[variant],
+    instrumented: instrument,
+    files: results.length,
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    parseMs,
+    rulesMs,
+    problems,
+    rules,
+    packages,
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    ruleIds: Object.keys(overrideConfig.flatMap((c) => Object.keys(c.rules ?? {})).reduce((a, id) => ({ ...a, [id]: 1 }), {})),
+  };
+  writeFileSync(resultFile, JSON.stringify(report));
+}
+
+async function configFor(variant, corpusRoot) {
+  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  const tseslint = (await import(require.resolve('typescript-eslint'))).default;
+  const files = retrysafe.configs.recommended.files;
+  const parser = tseslint.parser;
+  const base = {
+    files,
+    languageOptions: { parser, sourceType: 'module' },
+    // Published code carries its own eslint-disable comments for rules not loaded here.
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+  };
+  const typed = { projectService: true, tsconfigRootDir: corpusRoot };
+  switch (variant) {
+    case 'a':
+      return [base];
+    case 'b':
+      return [base, retrysafe.configs.recommended];
+    case 'c': {
+      const config = retrysafe.configs['recommended-type-checked'];
+      return [base, config, { files, languageOptions: { parserOptions: { ...config.languageOptions?.parserOptions, ...typed } } }];
+    }
+    case 'd':
+      return [base, ...tseslint.configs.recommended.map((c) => ({ ...c, files: c.files ?? files }))];
+    case 'e':
+      return [
+        base,
+        {
+          files,
+          plugins: { '@typescript-eslint': tseslint.plugin },
+          languageOptions: { parserOptions: typed },
+          rules: { '@typescript-eslint/no-floating-promises': 'error' },
+        },
+      ];
+    default:
+      throw new Error(`unknown variant ${variant}; known: ${Object.keys(VARIANTS).join(', ')}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 1) {
+    const m = /^--([\w-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
+    out[m[1]] = m[2] ?? argv[++i];
+  }
+  return out;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function machine() {
+  const c = cpus();
+  return { cpu: c[0]?.model, cores: c.length, node: process.version, loadavg: loadavg() };
+}
+
+const fmtLoad = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+const fmtPct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+function table(head, rows) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
+  return [line(head), `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+// Entry point last, so that every declaration above is initialised.
+const args = parseArgs(process.argv.slice(2));
+if (args.child) await child(args.child, args['corpus-dir'], args.result, args.instrument === '1');
+else await parent();
