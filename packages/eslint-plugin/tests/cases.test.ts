@@ -1,7 +1,8 @@
 // Every file in tests/cases (copied from the project's shared cases, unchanged) is linted with every
 // rule of the plugin, and each `// EXPECT:` marker must hold exactly:
 //   R1   → `no-random-key` reports on that line;
-//   R2   → `require-retry-policy` or `no-unsafe-retry-policy` reports starting on that line;
+//   R2   → `require-retry-policy`, `no-unsafe-retry-policy` or `no-misleading-idempotent-hint` reports
+//          starting on that line (the tool's policy is missing or contradicts itself);
 //   none → nothing of @retrysafe reports starting on that line.
 // A report on a line with no R1/R2 marker fails the file too, so the expectations are exact.
 import { Linter } from 'eslint';
@@ -16,7 +17,13 @@ const casesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cases'
 const caseFiles = readdirSync(casesDir).filter((file) => file.endsWith('.ts')).sort();
 
 const R1_RULES = new Set(['@retrysafe/no-random-key']);
-const R2_RULES = new Set(['@retrysafe/require-retry-policy', '@retrysafe/no-unsafe-retry-policy']);
+const R2_RULES = new Set([
+  '@retrysafe/require-retry-policy',
+  '@retrysafe/no-unsafe-retry-policy',
+  '@retrysafe/no-misleading-idempotent-hint',
+]);
+/** Severities as ESLint reports them. */
+const WARN = 1;
 
 type Marker = 'R1' | 'R2' | 'none';
 
@@ -68,4 +75,13 @@ describe('shared cases', () => {
       expect(describeReports(otherRetrysafe)).toEqual([]);
     });
   }
+
+  it('B12.ts: the misleading idempotentHint is a heuristic, reported as a warning by configs.strict', () => {
+    const source = readFileSync(path.join(casesDir, 'B12.ts'), 'utf8');
+    const expectedLine = [...readMarkers(source)].find(([, marker]) => marker === 'R2')?.[0];
+    const reports = lintCase('B12.ts', source).filter((m) => m.ruleId?.startsWith('@retrysafe/'));
+    expect(reports.map((m) => ({ ruleId: m.ruleId, line: m.line, severity: m.severity }))).toEqual([
+      { ruleId: '@retrysafe/no-misleading-idempotent-hint', line: expectedLine, severity: WARN },
+    ]);
+  });
 });

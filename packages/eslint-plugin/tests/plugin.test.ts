@@ -35,25 +35,41 @@ describe('the plugin object', () => {
 });
 
 describe('configs generated from rule metadata', () => {
-  type Docs = { recommended?: string; requiresTypeChecking?: boolean };
+  type Docs = { recommended?: string; requiresTypeChecking?: boolean; severity?: 'error' | 'warn' };
   const docsOf = (id: string): Docs =>
     ((rules as Record<string, { meta: { docs?: Docs } }>)[id]?.meta.docs ?? {});
+  /** The rule levels a config must hold: each rule at its metadata's severity, `'error'` by default. */
+  const levelsOf = (ids: readonly string[]): Record<string, string> =>
+    Object.fromEntries(ids.map((id) => [`@retrysafe/${id}`, docsOf(id).severity ?? 'error']));
 
-  it('recommended turns on every recommended rule that needs no types, as errors', () => {
+  it('recommended turns on every recommended rule that needs no types, at its severity', () => {
     const expected = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended' && !docsOf(id).requiresTypeChecking);
-    expect(plugin.configs.recommended.rules).toEqual(Object.fromEntries(expected.map((id) => [`@retrysafe/${id}`, 'error'])));
+    expect(plugin.configs.recommended.rules).toEqual(levelsOf(expected));
     expect(expected).toEqual(expect.arrayContaining(['no-random-key', 'require-retry-policy']));
   });
 
-  it('strict turns on every rule that needs no types', () => {
+  it('strict turns on every rule that needs no types, at its severity', () => {
     const expected = ruleFiles.filter((id) => docsOf(id).recommended !== undefined && !docsOf(id).requiresTypeChecking);
     expect(Object.keys(plugin.configs.strict.rules ?? {})).toEqual(expected.map((id) => `@retrysafe/${id}`));
+    expect(plugin.configs.strict.rules).toEqual(levelsOf(expected));
   });
 
   it('recommended-type-checked adds the type-aware rules and the project service', () => {
     const expected = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended');
     expect(Object.keys(plugin.configs['recommended-type-checked'].rules ?? {})).toEqual(expected.map((id) => `@retrysafe/${id}`));
+    expect(plugin.configs['recommended-type-checked'].rules).toEqual(levelsOf(expected));
     expect(plugin.configs['recommended-type-checked'].languageOptions?.parserOptions).toMatchObject({ projectService: true });
+  });
+
+  it('a rule that guesses (meta.docs.severity: warn) warns in every config; the others are errors', () => {
+    const warning = ruleFiles.filter((id) => docsOf(id).severity === 'warn');
+    expect(warning).toEqual(['no-misleading-idempotent-hint']);
+    for (const config of Object.values(plugin.configs)) {
+      for (const [ruleId, level] of Object.entries(config.rules ?? {})) {
+        expect(level, `${config.name}: ${ruleId}`).toBe(warning.includes(ruleId.replace('@retrysafe/', '')) ? 'warn' : 'error');
+      }
+    }
+    expect(plugin.configs.recommended.rules?.['@retrysafe/no-misleading-idempotent-hint']).toBe('warn');
   });
 
   it('lints JavaScript as well as TypeScript files', () => {

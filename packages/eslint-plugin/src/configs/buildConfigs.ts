@@ -13,12 +13,14 @@ type RuleWithDocs = { meta: { docs?: RetrysafeRuleDocs & { description?: string 
 
 /**
  * Derives each config's rule list from the rules' own metadata, so a config cannot drift from
- * `meta.docs.recommended` / `requiresTypeChecking` (a test checks the result).
+ * `meta.docs.recommended` / `requiresTypeChecking` / `severity` (a test checks the result).
  *
- * - `recommended`: rules marked `recommended` that need no type information, as errors.
- * - `strict`: every rule that needs no type information, as errors.
+ * - `recommended`: rules marked `recommended` that need no type information.
+ * - `strict`: every rule that needs no type information.
  * - `recommended-type-checked`: `recommended` plus the type-aware rules marked `recommended`,
  *   with `parserOptions.projectService` turned on.
+ *
+ * Each rule is on at its `meta.docs.severity`: `'error'` unless the rule says `'warn'`.
  */
 export function buildRuleLevels(
   rules: Record<string, RuleWithDocs>,
@@ -27,7 +29,8 @@ export function buildRuleLevels(
 ): Record<string, TSESLint.SharedConfig.RuleLevel> {
   const levels: Record<string, TSESLint.SharedConfig.RuleLevel> = {};
   for (const [id, rule] of Object.entries(rules).sort(([a], [b]) => a.localeCompare(b))) {
-    if (isInConfig(rule.meta.docs ?? {}, configName)) levels[`${namespace}/${id}`] = 'error';
+    const docs = rule.meta.docs ?? {};
+    if (isInConfig(docs, configName)) levels[`${namespace}/${id}`] = docs.severity ?? 'error';
   }
   return levels;
 }

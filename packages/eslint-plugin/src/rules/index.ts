@@ -1,6 +1,7 @@
 // Rules are registered here, sorted by id. Each lives in its own file with its test and its doc.
 import noKeyCast from './no-key-cast.js';
 import noKeyCastTypeChecked from './no-key-cast-type-checked.js';
+import noMisleadingIdempotentHint from './no-misleading-idempotent-hint.js';
 import noRandomKey from './no-random-key.js';
 import noUnsafeRetryPolicy from './no-unsafe-retry-policy.js';
 import requireKeyPassthrough from './require-key-passthrough.js';
@@ -9,6 +10,7 @@ import requireRetryPolicy from './require-retry-policy.js';
 export const rules = {
   'no-key-cast': noKeyCast,
   'no-key-cast-type-checked': noKeyCastTypeChecked,
+  'no-misleading-idempotent-hint': noMisleadingIdempotentHint,
   'no-random-key': noRandomKey,
   'no-unsafe-retry-policy': noUnsafeRetryPolicy,
   'require-key-passthrough': requireKeyPassthrough,

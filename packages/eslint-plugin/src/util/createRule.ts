@@ -6,6 +6,12 @@ export interface RetrysafeRuleDocs {
   recommended?: 'recommended' | 'strict';
   /** The rule needs type information and lives only in the `*-type-checked` configs. */
   requiresTypeChecking?: boolean;
+  /**
+   * The severity the configs give the rule: `'error'` when left out. `'warn'` is for rules that
+   * guess (a heuristic that reads names and descriptions), whose reports are for review rather than
+   * failing a build.
+   */
+  severity?: 'error' | 'warn';
 }
 
 /**

@@ -102,8 +102,6 @@ server.registerTool('update_automation', {
 }, async ({ automationId, config }) => { await replaceAutomation(automationId, config); return { content: [] }; });
 `;
 
-const B12_UPDATE_ONLY = B12.slice(0, B12.indexOf("server.registerTool('create_automation'")) + B12.slice(B12.indexOf("server.registerTool('update_automation'"));
-
 const B13 = `// B13 (a failure pattern reported publicly; rewritten from scratch)
 // Pattern: a tool declared itself non-idempotent (send_email.idempotent = False), the agent even read
 // that flag, but both retry loops ignored it; one failed send produced three delivered emails.
@@ -173,8 +171,7 @@ ruleTester.run('no-unsafe-retry-policy', rule, {
     { name: 'B08.ts: a missing policy is require-retry-policy’s business, not a contradiction', code: B08 },
     { name: 'B10.ts: idempotentHint: false and an idempotencyKey input', code: B10 },
     { name: 'B11.ts: no annotations is require-retry-policy’s business, not a contradiction', code: B11 },
-    { name: 'B12.ts: update_automation, keyed by automationId, is not flagged', code: B12_UPDATE_ONLY },
-    { name: 'B12.ts: with idempotentHintHeuristic: false nothing is flagged', code: B12, options: [{ idempotentHintHeuristic: false }] },
+    { name: 'B12.ts: a misleading idempotentHint is no-misleading-idempotent-hint’s business, not a contradiction', code: B12 },
     { name: 'B15.ts: trigger.dev task({ retry }) declares no idempotency', code: B15 },
 
     // --- consistent retry declarations ---
@@ -219,45 +216,6 @@ await got.post(url, { retry: { limit: 3 }, idempotent: false });`,
 
     // --- MCP annotations ---
     {
-      name: 'MCP: a create tool that takes an idempotency key may claim idempotentHint',
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-declare const server: McpServer;
-server.registerTool('create_ticket', {
-  inputSchema: { title: z.string(), idempotencyKey: z.string() },
-  annotations: { destructiveHint: false, idempotentHint: true },
-}, async () => ({ content: [] }));`,
-    },
-    {
-      name: 'MCP: create_or_update_file is an upsert',
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-declare const server: McpServer;
-server.registerTool('create_or_update_file', {
-  inputSchema: { path: z.string(), content: z.string() },
-  annotations: { destructiveHint: true, idempotentHint: true },
-}, async () => ({ content: [] }));`,
-    },
-    {
-      name: 'MCP: a keyed JSON Schema input (low-level) with idempotentHint',
-      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-const sendTool = {
-  name: 'send_message',
-  inputSchema: { type: 'object', properties: { channel_id: { type: 'string' }, client_msg_id: { type: 'string' } } },
-  annotations: { destructiveHint: false, idempotentHint: true },
-};
-declare const server: Server;
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [sendTool] }));`,
-    },
-    {
-      name: 'MCP: an input schema that is not visible is not judged',
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CreateIssueSchema } from './schemas';
-declare const server: McpServer;
-server.registerTool('create_issue', { inputSchema: CreateIssueSchema.shape, annotations: { destructiveHint: false, idempotentHint: true } }, async () => ({ content: [] }));`,
-    },
-    {
       name: 'MCP: a read-only tool may be idempotent and not destructive',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 declare const server: McpServer;
@@ -295,11 +253,6 @@ module.exports = defineTool({ name: 'get_order', sideEffects: 'none', idempotent
   ],
   invalid: [
     // --- cases from real failures ---
-    {
-      name: 'B12.ts: create_automation claims idempotentHint: true with no key or id input (R2 on the annotations line)',
-      code: B12,
-      errors: [{ messageId: 'idempotentHintOnCreate', line: 18, column: 63, endLine: 18, endColumn: 83, data: { tool: 'Tool `create_automation`', where: 'name', verb: 'create' } }],
-    },
     {
       name: 'B13.ts: placeholder DSL tool, not idempotent, with automatic retries (R2 on the retry line)',
       code: B13,
@@ -383,7 +336,7 @@ export const t = createTool({ name: 'x', idempotent: false, retry: 'safe' });`,
       errors: [{ messageId: 'retriesNotRepeatable', line: 2, column: 61 }],
     },
 
-    // --- MCP annotations that contradict themselves or the tool ---
+    // --- MCP annotations that contradict themselves ---
     {
       name: 'MCP: readOnlyHint and destructiveHint both true',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -397,52 +350,12 @@ server.registerTool('purge_cache', {
       errors: [{ messageId: 'readOnlyAndDestructive', line: 6, column: 5, data: { tool: 'Tool `purge_cache`' } }],
     },
     {
-      name: 'MCP server.tool overload: send_email claims idempotentHint with no key input',
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-const server = new McpServer({ name: 's', version: '1' });
-server.tool('send_email', 'Send an email', { to: z.string(), body: z.string() }, { destructiveHint: false, idempotentHint: true }, async () => ({ content: [] }));`,
-      errors: [{ messageId: 'idempotentHintOnCreate', line: 4, column: 108, data: { tool: 'Tool `send_email`', where: 'name', verb: 'send' } }],
-    },
-    {
       name: 'MCP server.tool(name, schema.shape, annotations, cb): a schema that is not visible is not judged, the annotations are',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Schema } from './schemas';
 declare const server: McpServer;
 server.tool('create_note', Schema.shape, { readOnlyHint: true, destructiveHint: true }, async () => ({ content: [] }));`,
       errors: [{ messageId: 'readOnlyAndDestructive', line: 4, column: 64 }],
-    },
-    {
-      name: 'MCP: the description says it creates (camelCase name, z.object schema)',
-      code: `import { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
-declare const server: McpServer;
-server.registerTool('automation', {
-  description: 'Creates a new automation for the user',
-  inputSchema: z.object({ config: z.string(), ownerEmail: z.string() }).strict(),
-  annotations: { idempotentHint: true, destructiveHint: false },
-}, async () => ({ content: [] }));`,
-      errors: [{ messageId: 'idempotentHintOnCreate', line: 7, column: 18, data: { tool: 'Tool `automation`', where: 'description', verb: 'create' } }],
-    },
-    {
-      name: 'MCP: a tool with no input at all that charges',
-      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-declare const server: McpServer;
-server.registerTool('chargeMonthlyFee', { annotations: { destructiveHint: false, idempotentHint: true } }, async () => ({ content: [] }));`,
-      errors: [{ messageId: 'idempotentHintOnCreate', line: 3, column: 82 }],
-    },
-    {
-      name: 'MCP low-level: const tool object (server-slack shape) claiming idempotentHint on post',
-      code: `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-const postMessageTool = {
-  name: 'slack_post_message',
-  inputSchema: { type: 'object', properties: { channel: { type: 'string' }, text: { type: 'string' } }, required: ['channel', 'text'] },
-  annotations: { idempotentHint: true, destructiveHint: false },
-};
-declare const server: Server;
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [postMessageTool] }));`,
-      errors: [{ messageId: 'idempotentHintOnCreate', line: 6, column: 18 }],
     },
 
     // --- with_key declarations whose handler never uses the key ---

@@ -1,0 +1,81 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { createRule } from '../util/createRule.js';
+import { getInputFieldNames } from '../util/inputSchemas.js';
+import { findProperty, getStaticValueOf } from '../util/staticValues.js';
+import type { ToolDefinition } from '../util/toolDefinition.js';
+import { toolLabel } from '../util/toolDefinition.js';
+import { createToolRecogniser } from '../util/toolRecognisers.js';
+import { findCreateClaim, isKeyLikeFieldName } from '../util/toolVerbs.js';
+
+export type Options = [
+  {
+    /** Extra verbs that make a new effect on every call, matched as words of the tool's name or description. */
+    createVerbs?: string[];
+    /** Extra input field names that mark two calls as the same work (a natural key such as `email`). */
+    keyFieldNames?: string[];
+  },
+];
+export type MessageIds = 'idempotentHintOnCreate';
+
+const wordList = (description: string) => ({
+  type: 'array' as const,
+  description,
+  items: { type: 'string' as const, minLength: 1 },
+  uniqueItems: true,
+});
+
+export default createRule<Options, MessageIds>({
+  name: 'no-misleading-idempotent-hint',
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Disallow `idempotentHint: true` on MCP tools that say they create, send, charge or append and take no key or id',
+      recommended: 'recommended',
+      // It reads words, so it guesses: its reports are for review, not for failing a build.
+      severity: 'warn',
+      requiresTypeChecking: false,
+    },
+    messages: {
+      idempotentHintOnCreate:
+        '{{tool}} claims `idempotentHint: true`, but its {{where}} says `{{verb}}` and its input has no key or id field: each call makes a new effect, so a client that trusts the hint and retries makes a duplicate. Take a caller-supplied key or id as input, or set `idempotentHint: false`.',
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          createVerbs: wordList('Extra verbs (lower case) whose repetition makes a new effect, beyond create, send, charge, append...'),
+          keyFieldNames: wordList('Extra input field names that mark two calls as the same work, beyond `id`, `…Id`, `…Key`, `idempotencyKey`...'),
+        },
+      },
+    ],
+    defaultOptions: [{ createVerbs: [], keyFieldNames: [] }],
+  },
+  create(context, [{ createVerbs = [], keyFieldNames = [] }]) {
+    const sourceCode = context.sourceCode;
+    const recogniser = createToolRecogniser(sourceCode);
+    const isTrue = (property: TSESTree.Property | undefined): boolean =>
+      getStaticValueOf(sourceCode, property?.value) === true;
+
+    /** Whether some input field could key the work; a schema that is not visible gets the benefit of the doubt. */
+    function takesKeyOrId(tool: ToolDefinition): boolean {
+      const fields = tool.inputSchema ? getInputFieldNames(sourceCode, tool.inputSchema) : [];
+      return !fields || fields.some((name) => isKeyLikeFieldName(name, keyFieldNames));
+    }
+
+    function check(tool: ToolDefinition): void {
+      const idempotent = findProperty(tool.annotations, 'idempotentHint');
+      if (!idempotent || !isTrue(idempotent) || isTrue(findProperty(tool.annotations, 'readOnlyHint'))) return;
+      const claim = findCreateClaim(tool, createVerbs);
+      if (!claim || takesKeyOrId(tool)) return;
+      context.report({ node: idempotent, messageId: 'idempotentHintOnCreate', data: { tool: toolLabel(tool), ...claim } });
+    }
+
+    const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
+      for (const tool of recogniser.definitionsAt(node)) check(tool);
+    };
+    return { CallExpression: visit, NewExpression: visit };
+  },
+});
