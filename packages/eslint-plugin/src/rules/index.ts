@@ -3,16 +3,20 @@ import noKeyCast from './no-key-cast.js';
 import noKeyCastTypeChecked from './no-key-cast-type-checked.js';
 import noMisleadingIdempotentHint from './no-misleading-idempotent-hint.js';
 import noRandomKey from './no-random-key.js';
+import noRandomKeyTypeChecked from './no-random-key-type-checked.js';
 import noUnsafeRetryPolicy from './no-unsafe-retry-policy.js';
 import requireKeyPassthrough from './require-key-passthrough.js';
 import requireRetryPolicy from './require-retry-policy.js';
+import requireRetryPolicyTypeChecked from './require-retry-policy-type-checked.js';
 
 export const rules = {
   'no-key-cast': noKeyCast,
   'no-key-cast-type-checked': noKeyCastTypeChecked,
   'no-misleading-idempotent-hint': noMisleadingIdempotentHint,
   'no-random-key': noRandomKey,
+  'no-random-key-type-checked': noRandomKeyTypeChecked,
   'no-unsafe-retry-policy': noUnsafeRetryPolicy,
   'require-key-passthrough': requireKeyPassthrough,
   'require-retry-policy': requireRetryPolicy,
+  'require-retry-policy-type-checked': requireRetryPolicyTypeChecked,
 };

@@ -3,7 +3,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import path from 'node:path';
 
 import { type FoundSource, getProgramAnalysis, type ProgramAnalysis } from './crossFileSources.js';
-import { type PropertyPath, unwrap, ValueWalk } from './crossFileWalk.js';
+import { skipWrappers } from './astNodes.js';
+import { type PropertyPath, ValueWalk } from './crossFileWalk.js';
 import { GLOBAL_SOURCE, resolveReference } from './imports.js';
 import { type KeyParameter, KeyParameterFinder } from './keyParameters.js';
 import { createKeyNameMatcher } from './keyPositions.js';
@@ -96,7 +97,7 @@ export function displayFileName(fileName: string, lintedFileName: string): strin
 }
 
 function isImportMember(file: Pick<ProgramFile, 'sourceCode'>, call: TSESTree.CallExpression): boolean {
-  const reference = resolveReference(file.sourceCode, unwrap(call.callee));
+  const reference = resolveReference(file.sourceCode, skipWrappers(call.callee, { optionalChains: true }));
   return reference !== undefined && reference.source !== GLOBAL_SOURCE;
 }
 

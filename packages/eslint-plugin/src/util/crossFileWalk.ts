@@ -1,9 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
+import { type FunctionNode, getReturnedExpressions, isFunctionNode, skipWrappers } from './astNodes.js';
+import { type BindingPath, getBindingPath } from './bindingPaths.js';
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { resolveLocalFunction } from './localFunctions.js';
 import type { ProgramFile } from './programFiles.js';
-import { type FunctionNode, getPropertyKeyName, getReturnedExpressions } from './valueTracer.js';
+import { getPropertyKeyName } from './staticValues.js';
 
 // The value tracer follows a value inside one file and gives up where the file ends: at a call of an
 // imported function, at an imported value, at a method of an object it cannot see, and at a
@@ -199,15 +202,15 @@ export class ValueWalk<T> {
   }
 
   private call(node: TSESTree.CallExpression, path: PropertyPath): T | undefined {
-    const callee = unwrap(node.callee);
-    if (isFunctionNode(callee)) return this.returnsOf(callee, node.arguments, path);
+    // A function of this file (declaration, `const` arrow, class method, object-literal helper).
+    const local = resolveLocalFunction(node.callee, this.file.sourceCode);
+    if (local) return this.returnsOf(local, node.arguments, path);
+    const callee = skipWrappers(node.callee, { optionalChains: true });
     if (callee.type === AST_NODE_TYPES.Identifier) {
       const def = ASTUtils.findVariable(this.file.sourceCode.getScope(callee), callee)?.defs[0];
       // A global (`String(id)`, `encodeURIComponent(id)`): the result derives from the arguments.
       if (!def) return this.first(node.arguments);
-      if (def.type === 'ImportBinding') return this.handler.call(this, node, path);
-      const fn = getLocalFunction(def);
-      return fn ? this.returnsOf(fn, node.arguments, path) : undefined;
+      return def.type === 'ImportBinding' ? this.handler.call(this, node, path) : undefined;
     }
     if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
     const reference = resolveReference(this.file.sourceCode, callee);
@@ -252,65 +255,8 @@ export class ValueWalk<T> {
   }
 }
 
-/** Where a binding sits inside a destructuring pattern, and the defaults on the way. */
-interface BindingPath {
-  readonly root: TSESTree.Node;
-  readonly steps: string[];
-  readonly defaults: { readonly value: TSESTree.Expression; readonly steps: string[] }[];
-}
-
-function getBindingPath(identifier: TSESTree.Node): BindingPath {
-  const steps: string[] = [];
-  const defaults: { value: TSESTree.Expression; steps: string[] }[] = [];
-  let node: TSESTree.Node = identifier;
-  for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
-    if (parent.type === AST_NODE_TYPES.AssignmentPattern && parent.left === node) {
-      defaults.push({ value: parent.right, steps: [...steps] });
-    } else if (parent.type === AST_NODE_TYPES.Property && parent.value === node && parent.parent.type === AST_NODE_TYPES.ObjectPattern) {
-      steps.unshift(String(getPropertyKeyName(parent) ?? ''));
-    } else if (parent.type === AST_NODE_TYPES.ArrayPattern) {
-      steps.unshift(String(parent.elements.indexOf(node as TSESTree.DestructuringPattern)));
-    } else if (parent.type === AST_NODE_TYPES.RestElement) {
-      steps.length = 0;
-    } else if (parent.type !== AST_NODE_TYPES.ObjectPattern && parent.type !== AST_NODE_TYPES.TSParameterProperty) {
-      break;
-    }
-  }
-  return { root: node, steps, defaults };
-}
-
 /** `function f(this: T, a)`: TypeScript's `this` parameter takes no argument. */
 export function getThisParameterCount(fn: FunctionNode): number {
   const [first] = fn.params;
   return first?.type === AST_NODE_TYPES.Identifier && first.name === 'this' ? 1 : 0;
-}
-
-/** The function a binding of this file names: a declaration, or a `const` holding an arrow or function. */
-export function getLocalFunction(def: { type: string; node: TSESTree.Node }): FunctionNode | undefined {
-  if (def.type === 'FunctionName' && isFunctionNode(def.node)) return def.node;
-  if (def.type !== 'Variable' || def.node.type !== AST_NODE_TYPES.VariableDeclarator) return undefined;
-  const init = def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? unwrap(def.node.init) : undefined;
-  return init && isFunctionNode(init) ? init : undefined;
-}
-
-export function isFunctionNode(node: TSESTree.Node): node is FunctionNode {
-  return (
-    node.type === AST_NODE_TYPES.ArrowFunctionExpression ||
-    node.type === AST_NODE_TYPES.FunctionDeclaration ||
-    node.type === AST_NODE_TYPES.FunctionExpression
-  );
-}
-
-/** The expression inside `as`, `satisfies`, `!`, `<T>x` and optional chains. */
-export function unwrap(node: TSESTree.Node): TSESTree.Node {
-  switch (node.type) {
-    case AST_NODE_TYPES.ChainExpression:
-    case AST_NODE_TYPES.TSAsExpression:
-    case AST_NODE_TYPES.TSNonNullExpression:
-    case AST_NODE_TYPES.TSSatisfiesExpression:
-    case AST_NODE_TYPES.TSTypeAssertion:
-      return unwrap(node.expression);
-    default:
-      return node;
-  }
 }

@@ -2,8 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import ts from 'typescript';
 
-import { type FunctionNode } from './valueTracer.js';
-import { isFunctionNode, unwrap } from './crossFileWalk.js';
+import { type FunctionNode, isFunctionNode, skipWrappers } from './astNodes.js';
 import { getProgramFile, type ProgramFile } from './programFiles.js';
 
 // What a call or a name in one file refers to in another, by the type checker: the symbol (aliases and
@@ -32,7 +31,7 @@ export function getCalleeSymbol(
   file: ProgramFile,
   call: TSESTree.CallExpression | TSESTree.NewExpression,
 ): ts.Symbol | undefined {
-  const callee = file.esTreeNodeToTSNodeMap.get(unwrap(call.callee) as TSESTree.Node);
+  const callee = file.esTreeNodeToTSNodeMap.get(skipWrappers(call.callee, { optionalChains: true }));
   const name = ts.isPropertyAccessExpression(callee)
     ? callee.name
     : ts.isElementAccessExpression(callee)
@@ -107,7 +106,7 @@ function getDeclaredFunction(declaration: ts.Declaration): ts.SignatureDeclarati
       : ts.isExportAssignment(declaration)
         ? declaration.expression
         : undefined;
-  const value = initializer && skipWrappers(initializer);
+  const value = initializer && skipTsWrappers(initializer);
   return value && (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) ? value : undefined;
 }
 
@@ -128,10 +127,10 @@ function toFunctionNode(node: TSESTree.Node | undefined): FunctionNode | undefin
   }
 }
 
-/** The expression inside parentheses, `as`, `satisfies`, `!` and `<T>x`. */
-function skipWrappers(node: ts.Expression): ts.Expression {
+/** The TypeScript expression inside parentheses, `as`, `satisfies`, `!` and `<T>x`. */
+function skipTsWrappers(node: ts.Expression): ts.Expression {
   if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node)) {
-    return skipWrappers(node.expression);
+    return skipTsWrappers(node.expression);
   }
   return node;
 }

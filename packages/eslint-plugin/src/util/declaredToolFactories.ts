@@ -2,7 +2,7 @@ import ts from 'typescript';
 
 import { resolveAlias } from './declarationTargets.js';
 import { getDeclaringPackage } from './declaringPackage.js';
-import type { ToolFramework } from './toolRecognisers.js';
+import type { ToolFramework } from './toolDefinition.js';
 
 // Tool factories recognised by what the callee is, not by what it is called: the checker resolves the
 // callee through renaming imports, re-exports and `const` aliases to its declaration, and the file that
@@ -36,7 +36,7 @@ export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = [
   { framework: 'openai-agents', packages: AGENTS, names: ['tool'], configArgument: 0 },
   { framework: 'langchain', packages: LANGCHAIN, names: ['tool'], configArgument: 1, handlerArgument: 0 },
   { framework: 'langchain', packages: LANGCHAIN, names: ['DynamicStructuredTool', 'DynamicTool'], configArgument: 0 },
-  { framework: 'mcp', packages: MCP, names: ['McpServer.registerTool'], configArgument: 1 },
+  { framework: 'mcp', packages: MCP, names: ['McpServer.registerTool', 'McpServer.tool'], configArgument: 1 },
 ];
 
 /**

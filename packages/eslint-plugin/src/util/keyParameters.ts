@@ -1,14 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import ts from 'typescript';
 
 import { getOwnBrands } from './brandTypes.js';
 import type { ProgramAnalysis } from './crossFileSources.js';
-import { getLocalFunction, getThisParameterCount, type ParameterReference, type PropertyPath, unwrap, ValueWalk } from './crossFileWalk.js';
+import { getThisParameterCount, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
+import { resolveLocalFunction } from './localFunctions.js';
 import { getCalleeSymbol, getFunctionTarget } from './declarationTargets.js';
 import { getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyNameMatcher, type KeyPosition } from './keyPositions.js';
 import type { ProgramFile } from './programFiles.js';
-import type { FunctionNode } from './valueTracer.js';
+import type { FunctionNode } from './astNodes.js';
 
 // Parameters that make a call's argument a key position: the parameter's declared type carries the
 // `DeterministicKey` or `Durable` brand, or the function's body puts the parameter into a key position
@@ -131,10 +132,7 @@ export class KeyParameterFinder {
   }
 
   private localFunction(file: ProgramFile, call: TSESTree.CallExpression): FunctionNode | undefined {
-    const callee = unwrap(call.callee);
-    if (callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const def = ASTUtils.findVariable(file.sourceCode.getScope(callee), callee)?.defs[0];
-    return def && getLocalFunction(def);
+    return resolveLocalFunction(call.callee, file.sourceCode);
   }
 }
 

@@ -1,0 +1,227 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+
+import { createCrossFileFollower, type CrossFileFollower, displayFileName } from '../util/crossFileFollower.js';
+import type { ProgramSource } from '../util/crossFileSources.js';
+import { createRule } from '../util/createRule.js';
+import type { KeyParameter } from '../util/keyParameters.js';
+import { resolveLocalFunction } from '../util/localFunctions.js';
+import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
+import { type AllowedSource, describeNode, type SourceKind } from '../util/nondeterministicSources.js';
+import { createValueTracer, isPersistedAt } from '../util/valueTracer.js';
+
+export type Options = [
+  {
+    /** Extra property or header names that carry a deduplication key (added to the defaults). */
+    keyNames?: string[];
+    /** Extra replay-stable imports or globals, e.g. `{ from: 'my-workflow-sdk', name: 'uuid' }`. */
+    allowedSources?: AllowedSource[];
+  },
+];
+
+export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'perAttemptKey' | 'randomKey';
+
+const ADVICE = 'Derive it from durable fields such as the run id and the item id.';
+const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
+
+const MESSAGE_BY_KIND: Record<SourceKind, Exclude<MessageIds, 'keyArgument'>> = {
+  clock: 'clockKey',
+  counter: 'counterKey',
+  perAttempt: 'perAttemptKey',
+  random: 'randomKey',
+};
+
+/** A report waiting for the end of the file, when every report of the syntactic rule is known. */
+interface Candidate {
+  readonly sink: TSESTree.Node;
+  readonly source: ProgramSource;
+  readonly report: () => void;
+}
+
+export default createRule<Options, MessageIds>({
+  name: 'no-random-key-type-checked',
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Disallow idempotency and deduplication keys built from random, clock or per-attempt values in another file',
+      recommended: 'recommended',
+      requiresTypeChecking: true,
+    },
+    messages: {
+      randomKey: `Idempotency key built from ${FROM}: a retry gets a new key. ${ADVICE}`,
+      clockKey: `Idempotency key built from the clock, ${FROM}: a retry at another moment gets a new key. ${ADVICE}`,
+      perAttemptKey: `Idempotency key built from ${FROM}, which is new on every attempt or tool call: a retry gets a new key. ${ADVICE}`,
+      counterKey: `Idempotency key built from the in-memory counter ${FROM}: it is not persisted, so a retry or a restart gets a new key. ${ADVICE}`,
+      keyArgument:
+        'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
+        `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. ${ADVICE}`,
+    },
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          keyNames: {
+            type: 'array',
+            description: 'Extra property or header names (any letter case) whose value is a deduplication key.',
+            items: { type: 'string', minLength: 1 },
+            uniqueItems: true,
+          },
+          allowedSources: {
+            type: 'array',
+            description: "Extra replay-stable sources: `from` is a module (or 'globalThis'), `name` the export path.",
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['from', 'name'],
+              properties: {
+                from: { type: 'string', minLength: 1 },
+                name: { type: 'string', minLength: 1 },
+              },
+            },
+          },
+        },
+      },
+    ],
+    defaultOptions: [{ keyNames: [], allowedSources: [] }],
+  },
+  create(context, [options]) {
+    const services = ESLintUtils.getParserServices(context);
+    const sourceCode = context.sourceCode;
+    const fileName = context.filename;
+    const keyNames = options.keyNames ?? [];
+    const allowedSources = options.allowedSources ?? [];
+    const matchKeyName = createKeyNameMatcher(keyNames);
+    const tracer = createValueTracer(sourceCode, { allowedSources });
+    // Created at the first boundary: most files never cross one at a key position.
+    let follower: CrossFileFollower | undefined;
+    const getFollower = (): CrossFileFollower =>
+      (follower ??= createCrossFileFollower({ sourceCode, fileName, services, tracer }, { allowedSources, keyNames }));
+
+    /** What `no-random-key` reports in this file: source node → the sinks it reports it at. */
+    const syntacticSinks = new Map<TSESTree.Node, TSESTree.Node[]>();
+    const positionValues = new Set<TSESTree.Node>();
+    const calls: TSESTree.CallExpression[] = [];
+    const candidates: Candidate[] = [];
+
+    function checkPosition(position: KeyPosition): void {
+      positionValues.add(position.value);
+      if (isPersistedAt(position.value, sourceCode)) return;
+      const local = tracer.findSource(position.value);
+      if (local) {
+        syntacticSinks.set(local.node, [...(syntacticSinks.get(local.node) ?? []), position.value]);
+        return;
+      }
+      if (!getFollower().readsAcrossFiles(position.value, false)) return;
+      const found = getFollower().findSource(position.value);
+      if (!found) return;
+      const { source, through } = found;
+      candidates.push({
+        sink: position.value,
+        source,
+        report: () =>
+          context.report({
+            node: position.value,
+            messageId: MESSAGE_BY_KIND[source.kind],
+            data: { ...describeSource(source), through: describeNode(through, sourceCode) },
+          }),
+      });
+    }
+
+    /** An argument for a parameter declared elsewhere as a key (by brand type, or by its use there). */
+    function checkCall(call: TSESTree.CallExpression): void {
+      // Helpers of this file are the syntactic rule's to follow.
+      if (resolveLocalFunction(call.callee, sourceCode)) return;
+      const interesting = call.arguments.flatMap((argument, index) => {
+        if (argument.type === AST_NODE_TYPES.SpreadElement || positionValues.has(argument)) return [];
+        if (isPersistedAt(argument, sourceCode)) return [];
+        const local = tracer.findSource(argument);
+        return local || getFollower().readsAcrossFiles(argument, true) ? [{ argument, index }] : [];
+      });
+      if (interesting.length === 0) return;
+      const keyParameters = getFollower().getKeyParameters(call);
+      for (const { argument, index } of interesting) {
+        const parameter = keyParameters.find((candidate) => candidate.index === index || (candidate.rest && index > candidate.index));
+        if (!parameter) continue;
+        const local = parameter.path.length === 0 ? tracer.findSource(argument) : undefined;
+        const source = local ? { ...local, fileName } : getFollower().findSource(argument, parameter.path)?.source;
+        if (source) candidates.push({ sink: argument, source, report: () => reportArgument(call, argument, parameter, source) });
+      }
+    }
+
+    function reportArgument(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter, source: ProgramSource): void {
+      context.report({
+        node: argument,
+        messageId: 'keyArgument',
+        data: {
+          ...describeSource(source),
+          parameter: parameter.parameter,
+          callee: describeNode(call.callee, sourceCode),
+          role: parameter.role,
+          roleFile: displayFileName(parameter.fileName, fileName),
+          roleLine: parameter.line,
+        },
+      });
+    }
+
+    function describeSource(source: ProgramSource): { source: string; file: string; line: number } {
+      return { source: source.description, file: displayFileName(source.fileName, fileName), line: source.node.loc.start.line };
+    }
+
+
+    /**
+     * Reports each problem once: not where `no-random-key` reports the same source at a sink inside
+     * or around this one, and not twice for nested sinks of one source.
+     */
+    function reportCandidates(): void {
+      const reported: Candidate[] = [];
+      const ordered = [...candidates].sort((a, b) => a.sink.range[0] - b.sink.range[0] || b.sink.range[1] - a.sink.range[1]);
+      for (const candidate of ordered) {
+        const sameSource = (other: { sink: TSESTree.Node; source: ProgramSource }): boolean => isSameSource(other.source, candidate.source);
+        if (reported.some((other) => sameSource(other) && overlaps(other.sink, candidate.sink))) continue;
+        if (isReportedBySyntacticRule(candidate)) continue;
+        reported.push(candidate);
+        candidate.report();
+      }
+    }
+
+    function isReportedBySyntacticRule(candidate: Candidate): boolean {
+      if (candidate.source.fileName !== fileName) return false;
+      for (const [source, sinks] of syntacticSinks) {
+        if (!sameRange(source, candidate.source.node)) continue;
+        if (sinks.some((sink) => overlaps(sink, candidate.sink))) return true;
+      }
+      return false;
+    }
+
+    function check(node: TSESTree.Node): void {
+      for (const position of getKeyPositions(node, { sourceCode, matchKeyName })) checkPosition(position);
+    }
+
+    return {
+      ...Object.fromEntries(KEY_POSITION_NODE_TYPES.map((type) => [type, check])),
+      CallExpression(node: TSESTree.CallExpression): void {
+        check(node);
+        if (node.arguments.length > 0) calls.push(node);
+      },
+      'Program:exit'(): void {
+        for (const call of calls) checkCall(call);
+        reportCandidates();
+      },
+    };
+  },
+});
+
+function isSameSource(a: ProgramSource, b: ProgramSource): boolean {
+  return a.fileName === b.fileName && sameRange(a.node, b.node);
+}
+
+function sameRange(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  return a.range[0] === b.range[0] && a.range[1] === b.range[1];
+}
+
+/** One sink inside the other (or the same). */
+function overlaps(a: TSESTree.Node, b: TSESTree.Node): boolean {
+  return (a.range[0] <= b.range[0] && b.range[1] <= a.range[1]) || (b.range[0] <= a.range[0] && a.range[1] <= b.range[1]);
+}

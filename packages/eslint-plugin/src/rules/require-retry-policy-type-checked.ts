@@ -1,0 +1,86 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import ts from 'typescript';
+
+import { skipWrappers } from '../util/astNodes.js';
+import { createRule } from '../util/createRule.js';
+import { findDeclaredToolFactory } from '../util/declaredToolFactories.js';
+import { fromFactory } from '../util/frameworkFactories.js';
+import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
+import { fromMcpRegistration } from '../util/mcpTools.js';
+import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';
+import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema } from '../util/toolRecognisers.js';
+import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
+
+export type Options = [{ toolFactories?: ToolFactory[] }];
+export type { MessageIds };
+
+export default createRule<Options, MessageIds>({
+  name: 'require-retry-policy-type-checked',
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Require every agent tool definition to declare its retry policy, including tools defined through a renamed or re-exported factory',
+      recommended: 'recommended',
+      requiresTypeChecking: true,
+    },
+    // The same wording as require-retry-policy: a tool reads the same whichever rule found it.
+    messages: requireRetryPolicy.meta.messages,
+    schema: [
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: { toolFactories: toolFactoriesSchema },
+      },
+    ],
+    defaultOptions: [{ toolFactories: [] }],
+  },
+  create(context, [{ toolFactories }]) {
+    const services = ESLintUtils.getParserServices(context);
+    const checker = services.program.getTypeChecker();
+    const sourceCode = context.sourceCode;
+    const userFactories = toolFactories ?? [];
+    // What require-retry-policy sees (with the same options): those tools are its to report.
+    const syntactic = createToolRecogniser(sourceCode, { toolFactories: userFactories });
+
+    /** The tool a call defines through a factory or server that only the checker recognises. */
+    function recogniseByDeclaration(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+      const callee = skipWrappers(node.callee, { optionalChains: true });
+      const registration = node.type === AST_NODE_TYPES.CallExpression && isMcpRegistration(callee);
+      // Only an import can bring a framework's factory in under another name; a server's methods
+      // can be reached through any variable.
+      if (!registration) {
+        const reference = resolveReference(sourceCode, callee);
+        if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
+      }
+      const factory = findDeclaredToolFactory(checker, getCalleeName(services.esTreeNodeToTSNodeMap.get(callee)));
+      if (!factory || (factory.framework === 'mcp') !== registration) return undefined;
+      if (factory.framework === 'mcp') return fromMcpRegistration(sourceCode, node as TSESTree.CallExpression);
+      // The shared reading of a factory call (config, name, `declarePolicy(...)`, LangChain metadata),
+      // with the framework the declaration names.
+      return fromFactory(sourceCode, node, { ...factory, sources: [], exportPath: '' });
+    }
+
+    function visit(node: TSESTree.CallExpression | TSESTree.NewExpression): void {
+      if (syntactic.definitionsAt(node).length > 0) return;
+      const tool = recogniseByDeclaration(node);
+      const problem = tool && judgePolicyDeclaration(sourceCode, tool);
+      if (problem) context.report({ loc: problem.loc, messageId: problem.messageId, data: problem.data });
+    }
+
+    return { CallExpression: visit, NewExpression: visit };
+  },
+});
+
+/** `x.registerTool(...)` or `x.tool(...)`: an MCP server's method, whatever `x` is. */
+function isMcpRegistration(callee: TSESTree.Node): boolean {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = getStaticPropertyName(callee);
+  return method === 'registerTool' || method === 'tool';
+}
+
+/** The node the checker names the callee by: the property name of `a.b`, else the callee itself. */
+function getCalleeName(callee: ts.Node): ts.Node {
+  return ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+}

@@ -1,0 +1,267 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { type InvalidTestCase, RuleTester, type ValidTestCase } from '@typescript-eslint/rule-tester';
+
+import { lintTyped, readDocExamples } from '../docExamples.js';
+import rule, { type MessageIds, type Options } from '../../src/rules/require-retry-policy-type-checked.js';
+import requireRetryPolicy from '../../src/rules/require-retry-policy.js';
+
+// The linted code is tests/fixtures/cross-file/file.ts. tools.ts and servers.ts next to it hand out the
+// frameworks' factories under other names; the frameworks themselves are the type-only stand-ins in
+// tests/fixtures/stand-ins (ai re-exports `tool` from @ai-sdk/provider-utils, @openai/agents from
+// @openai/agents-core, as the real packages do), mapped with `paths`; `agent-kit-lite` is a look-alike.
+const crossFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/cross-file');
+
+const typedTester = new RuleTester({
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: crossFile } },
+});
+const syntacticTester = new RuleTester();
+
+type Valid = ValidTestCase<Options>;
+type Invalid = InvalidTestCase<MessageIds, Options>;
+type Expected = NonNullable<Invalid['errors']>[number];
+
+const DECLARE_POLICY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry';
+const REMEDY = {
+  aiSdk: `${DECLARE_POLICY}.`,
+  langchain: `${DECLARE_POLICY}, or add \`metadata: { retrysafe: {...} }\`.`,
+  mcp:
+    'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; ' +
+    'or declare a full policy in `_meta: { retrysafe: {...} }`.',
+};
+
+/** `missingPolicy` from the start of the call to the end of its callee (`[line, column, endColumn]`). */
+function missing(tool: string, remedy: string, [line, column, endColumn]: [number, number, number]): Expected {
+  return { messageId: 'missingPolicy', line, column, endLine: line, endColumn, data: { tool, remedy } };
+}
+
+function incomplete(
+  messageId: 'incompleteAnnotations' | 'incompletePolicy',
+  tool: string,
+  fields: string,
+  [line, column]: [number, number],
+): Expected {
+  return { messageId, line, column, data: { tool, missing: fields } };
+}
+
+// Three lines: a test's own code starts on line 4.
+const prelude = `
+import { declarePolicy } from '@retrysafe/spec';
+import { defineAgentTool, defineDynamicTool, defineLangchainTool, defineLiteTool, defineOpenAiTool, defineRetrysafeTool, makeTool, StructuredTool } from './tools.js';
+`;
+
+const FULL_POLICY = "{ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' }";
+
+const valid: Valid[] = [
+  // --- left to require-retry-policy, which sees these by their imports ---
+  {
+    name: 'the AI SDK’s tool imported under its own name',
+    code: `import { tool } from 'ai';\nexport const refund = tool({ description: 'Refund an order' });`,
+  },
+  {
+    name: 'a factory the toolFactories option names (configured for both rules)',
+    code: `${prelude}export const refund = defineAgentTool({ description: 'Refund an order' });`,
+    options: [{ toolFactories: [{ name: 'defineAgentTool', from: './tools.js' }] }],
+  },
+
+  // --- look-alikes from other packages ---
+  {
+    name: 'a `tool` of an unrelated package, renamed in a local module',
+    code: `${prelude}export const refund = defineLiteTool({ description: 'Refund an order' });`,
+  },
+  {
+    name: 'a `tool` of an unrelated package imported directly',
+    code: `import { tool } from 'agent-kit-lite';\nexport const refund = tool({ description: 'Refund an order' });`,
+  },
+  {
+    name: 'registerTool on a class of an unrelated package named McpServer',
+    code: `import type { LiteServer } from './servers.js';\nexport function register(server: LiteServer) {\n  server.registerTool('refund', { description: 'Refund' }, async () => 1);\n}`,
+  },
+  {
+    name: 'a function of a local module that is not a factory',
+    code: `import { durableKey } from './keys.js';\nexport const k = durableKey('run', 'item');`,
+  },
+
+  // --- declared ---
+  {
+    name: 'a renamed AI SDK tool wrapped in declarePolicy',
+    code: `${prelude}export const refund = declarePolicy(defineAgentTool({ description: 'Refund an order' }), ${FULL_POLICY});`,
+  },
+  {
+    name: 'declarePolicy on the variable later in the file',
+    code: `${prelude}const refund = defineOpenAiTool({ name: 'refund', description: 'Refund', parameters: {}, execute: async () => 1 });\nexport const declared = declarePolicy(refund, ${FULL_POLICY});`,
+  },
+  {
+    name: 'a renamed defineTool with the whole policy in its config',
+    code: `${prelude}export const refund = defineRetrysafeTool({ name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' });`,
+  },
+  {
+    name: 'a renamed LangChain tool with metadata.retrysafe',
+    code: `${prelude}export const search = defineLangchainTool(async () => '', { name: 'search', description: 'Search', metadata: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } });`,
+  },
+  {
+    name: 'a renamed LangChain tool whose config is built elsewhere (benefit of the doubt)',
+    code: `${prelude}import { searchConfig } from './keys.js';\nexport const search = defineLangchainTool(async () => '', searchConfig);`,
+  },
+  {
+    name: 'an MCP server by another name, read-only annotations',
+    code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('search', { annotations: { readOnlyHint: true } }, async () => 1);\n}`,
+  },
+  {
+    name: 'an MCP server by another name, a full policy in _meta.retrysafe',
+    code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('refund', { _meta: { retrysafe: ${FULL_POLICY} } }, async () => 1);\n}`,
+  },
+];
+
+const invalid: Invalid[] = [
+  // --- the issue's example: `export { tool as defineAgentTool } from 'ai'` in tools.ts ---
+  {
+    name: 'the AI SDK’s tool re-exported as defineAgentTool by a local module',
+    code: `${prelude}export const refund = defineAgentTool({ description: 'Refund an order', execute: async () => 'ok' });`,
+    errors: [missing('Tool `refund`', REMEDY.aiSdk, [4, 23, 38])],
+  },
+
+  // --- renamed and re-exported factories of each framework ---
+  {
+    name: 'the AI SDK’s dynamicTool renamed',
+    code: `${prelude}export const lookup = defineDynamicTool({ description: 'Look up anything' });`,
+    errors: [missing('Tool `lookup`', REMEDY.aiSdk, [4, 23, 40])],
+  },
+  {
+    name: 'the AI SDK’s tool held by a const of another module',
+    code: `${prelude}export const refund = makeTool({ description: 'Refund an order' });`,
+    errors: [missing('Tool `refund`', REMEDY.aiSdk, [4, 23, 31])],
+  },
+  {
+    name: 'the renamed factory read through a namespace import',
+    code: `import * as tools from './tools.js';\nexport const refund = tools.defineAgentTool({ description: 'Refund an order' });`,
+    errors: [missing('Tool `refund`', REMEDY.aiSdk, [2, 23, 44])],
+  },
+  {
+    name: 'OpenAI Agents’ tool renamed',
+    code: `${prelude}export const refundTool = defineOpenAiTool({ name: 'refund_order', description: 'Refund', parameters: {}, execute: async () => 'ok' });`,
+    errors: [missing('Tool `refund_order`', REMEDY.aiSdk, [4, 27, 43])],
+  },
+  {
+    name: 'LangChain’s tool renamed (handler first, config second)',
+    code: `${prelude}export const refund = defineLangchainTool(async () => 'ok', { name: 'refund', description: 'Refund' });`,
+    errors: [missing('Tool `refund`', REMEDY.langchain, [4, 23, 42])],
+  },
+  {
+    name: 'LangChain’s DynamicStructuredTool renamed',
+    code: `${prelude}export const refund = new StructuredTool({ name: 'refund', description: 'Refund', func: async () => 'ok' });`,
+    errors: [missing('Tool `refund`', REMEDY.langchain, [4, 23, 41])],
+  },
+  {
+    name: 'a renamed defineTool whose policy lacks idempotent and retry',
+    code: `${prelude}export const refund = defineRetrysafeTool({ name: 'refund', sideEffects: 'money_out' });`,
+    errors: [incomplete('incompletePolicy', 'Tool `refund`', '`idempotent` and `retry`', [4, 23])],
+  },
+
+  // --- MCP servers recognised by type, in files that do not import the SDK ---
+  {
+    name: 'registerTool on a server typed by a local re-export',
+    code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('refund', { description: 'Refund' }, async () => 1);\n}`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [3, 3, 22])],
+  },
+  {
+    name: 'annotations that leave idempotentHint unstated',
+    code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('refund', { annotations: { destructiveHint: true } }, async () => 1);\n}`,
+    errors: [incomplete('incompleteAnnotations', 'Tool `refund`', '`idempotentHint`', [3, 48])],
+  },
+  {
+    name: 'a _meta.retrysafe policy without retry',
+    code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('refund', { _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key' } } }, async () => 1);\n}`,
+    errors: [incomplete('incompletePolicy', 'Tool `refund`', '`retry`', [3, 55])],
+  },
+
+  // --- one report per tool ---
+  {
+    name: 'only the renamed factory is this rule’s: the directly imported one is require-retry-policy’s',
+    code: `import { tool } from 'ai';\nimport { defineAgentTool } from './tools.js';\nexport const a = tool({ description: 'A' });\nexport const b = defineAgentTool({ description: 'B' });`,
+    errors: [missing('Tool `b`', REMEDY.aiSdk, [4, 18, 33])],
+  },
+];
+
+typedTester.run('require-retry-policy-type-checked', rule, { valid, invalid });
+
+// ---------------------------------------------------------------------------------------------
+// Parity: the same definitions, with the factory imported from the framework under a new name (which
+// require-retry-policy reads syntactically) and from a local module that re-exports it (which only
+// this rule reads), get the same reports. The one-line imports keep lines and columns equal.
+// ---------------------------------------------------------------------------------------------
+
+interface ParityCase {
+  readonly name: string;
+  readonly body: string;
+  readonly errors: Expected[];
+}
+
+const parityImports = {
+  syntactic: "import { tool as defineAgentTool } from 'ai'; import { tool as defineLangchainTool } from '@langchain/core/tools'; import { defineTool as defineRetrysafeTool, declarePolicy } from '@retrysafe/spec';",
+  typed: "import { defineAgentTool, defineLangchainTool, defineRetrysafeTool } from './tools.js'; import { declarePolicy } from '@retrysafe/spec';",
+};
+
+const parityCases: ParityCase[] = [
+  { name: 'AI SDK, no declaration', body: `export const t = defineAgentTool({ description: 'x' });`, errors: [missing('Tool `t`', REMEDY.aiSdk, [2, 18, 33])] },
+  { name: 'AI SDK, a full declarePolicy', body: `export const t = declarePolicy(defineAgentTool({ description: 'x' }), ${FULL_POLICY});`, errors: [] },
+  {
+    name: 'AI SDK, declarePolicy without a policy argument',
+    body: `export const t = declarePolicy(defineAgentTool({ description: 'x' }));`,
+    errors: [incomplete('incompletePolicy', 'Tool `t`', 'a policy argument', [2, 18])],
+  },
+  {
+    name: 'AI SDK, declarePolicy missing retry',
+    body: `export const t = declarePolicy(defineAgentTool({ description: 'x' }), { side_effects: 'none', idempotent: true });`,
+    errors: [incomplete('incompletePolicy', 'Tool `t`', '`retry`', [2, 71])],
+  },
+  {
+    name: 'AI SDK, policy fields in the config do not count',
+    body: `export const t = defineAgentTool({ description: 'x', sideEffects: 'none', idempotent: true, retry: 'safe' });`,
+    errors: [missing('Tool `t`', REMEDY.aiSdk, [2, 18, 33])],
+  },
+  {
+    name: 'LangChain, metadata.retrysafe missing idempotent',
+    body: `export const t = defineLangchainTool(async () => '', { name: 's', description: 'x', metadata: { retrysafe: { side_effects: 'none', retry: 'safe' } } });`,
+    errors: [incomplete('incompletePolicy', 'Tool `s`', '`idempotent`', [2, 108])],
+  },
+  { name: 'LangChain, a config from elsewhere', body: `declare const config: any;\nexport const t = defineLangchainTool(async () => '', config);`, errors: [] },
+  {
+    name: 'defineTool, snake_case fields are not its spelling',
+    body: `export const t = defineRetrysafeTool({ name: 'refund', side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' });`,
+    errors: [incomplete('incompletePolicy', 'Tool `refund`', '`sideEffects`', [2, 18])],
+  },
+  { name: 'defineTool, a spread config', body: `declare const base: any;\nexport const t = defineRetrysafeTool({ name: 'refund', ...base });`, errors: [] },
+];
+
+syntacticTester.run('parity: require-retry-policy with the factory imported from the framework', requireRetryPolicy, {
+  valid: parityCases.filter((c) => c.errors.length === 0).map((c) => ({ name: c.name, code: `${parityImports.syntactic}\n${c.body}` })),
+  invalid: parityCases
+    .filter((c) => c.errors.length > 0)
+    .map((c) => ({ name: c.name, code: `${parityImports.syntactic}\n${c.body}`, errors: c.errors })),
+});
+
+typedTester.run('parity: require-retry-policy-type-checked with the factory re-exported by a local module', rule, {
+  valid: parityCases.filter((c) => c.errors.length === 0).map((c) => ({ name: c.name, code: `${parityImports.typed}\n${c.body}` })),
+  invalid: parityCases
+    .filter((c) => c.errors.length > 0)
+    .map((c) => ({ name: c.name, code: `${parityImports.typed}\n${c.body}`, errors: c.errors })),
+});
+
+describe('the doc’s examples, each linted on its own as tests/fixtures/cross-file/file.ts', () => {
+  const { incorrect, correct } = readDocExamples('require-retry-policy-type-checked');
+
+  it('has examples of both kinds', () => {
+    expect(incorrect.length).toBeGreaterThan(0);
+    expect(correct.length).toBeGreaterThan(0);
+  });
+  it.each(incorrect)('❌ is reported: %s', (code) => {
+    const messages = lintTyped(code, 'require-retry-policy-type-checked', rule, { tsconfigRootDir: crossFile, fileName: 'file.ts' });
+    expect(messages.filter((message) => message.fatal)).toEqual([]);
+    expect(messages.length).toBeGreaterThan(0);
+  });
+  it.each(correct)('✅ is clean: %s', (code) => {
+    expect(lintTyped(code, 'require-retry-policy-type-checked', rule, { tsconfigRootDir: crossFile, fileName: 'file.ts' })).toEqual([]);
+  });
+});
