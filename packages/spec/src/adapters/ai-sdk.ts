@@ -23,11 +23,12 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { asSchema, jsonSchema, tool, type Tool, type ToolExecutionOptions } from 'ai';
+import { declarePolicy, type Idempotency, type PolicyDeclaration, type Retry, type SideEffects } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
 import { InputValidationError } from '../validate.js';
-import { assertRetrysafeTool, callForModel, checkRun, declareToolPolicy, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
+import { assertRetrysafeTool, callForModel, checkRun, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
 
@@ -107,10 +108,14 @@ export function toAiSdkTool<T extends AnyTool>(retrysafeTool: T, options: AiSdkT
     const runContext: RunContext = await resolveRun(run, [executeOptions], executeOptions.toolCallId, 'toAiSdkTool');
     return callForModel(runner, retrysafeTool, input, runContext);
   };
-  const aiTool: AiSdkTool<T> = tool({
-    ...(retrysafeTool.description !== undefined ? { description: retrysafeTool.description } : {}),
-    inputSchema,
-    execute,
-  });
-  return declareToolPolicy(aiTool, retrysafeTool.policy);
+  // Typed as the whole vocabulary: `defineTool` already checked this policy.
+  const policy: PolicyDeclaration<SideEffects, Idempotency, Retry, number> = retrysafeTool.policy;
+  return declarePolicy(
+    tool({
+      ...(retrysafeTool.description !== undefined ? { description: retrysafeTool.description } : {}),
+      inputSchema,
+      execute,
+    }) as AiSdkTool<T>,
+    policy,
+  );
 }

@@ -19,6 +19,7 @@
  */
 import { tool, type FunctionTool, type RunContext as AgentsRunContext } from '@openai/agents';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
+import { declarePolicy, type Idempotency, type PolicyDeclaration, type Retry, type SideEffects } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
@@ -26,7 +27,6 @@ import {
   assertRetrysafeTool,
   callForModel,
   checkRun,
-  declareToolPolicy,
   failureText,
   hasStandardJsonSchema,
   isZodObject,
@@ -135,19 +135,23 @@ export function toOpenAIAgentsTool<T extends AnyTool, Context = unknown>(
     options.errorFunction === undefined
       ? (_runContext: AgentsRunContext<Context>, error: unknown) => agentsFailureText(retrysafeTool.name, error)
       : options.errorFunction;
-  const agentsTool = tool({
-    name: retrysafeTool.name,
-    description: retrysafeTool.description ?? retrysafeTool.name,
-    parameters: parameters as never, // a strict JSON Schema object or a zod object, checked in parametersFor
-    strict: true,
-    execute: async (input: unknown, runContext?: AgentsRunContext<Context>, details?: AgentsToolCallDetails) => {
-      if (runContext === undefined) throw new TypeError('toOpenAIAgentsTool: the Agents SDK passed no run context to execute.');
-      const runOfCall: RunContext = await resolveRun(run, [runContext, details], details?.toolCall?.callId, 'toOpenAIAgentsTool');
-      return callForModel(runner, runnerTool, input, runOfCall);
-    },
-    errorFunction,
-  }) as unknown as OpenAIAgentsTool<T, Context>;
-  return declareToolPolicy(agentsTool, retrysafeTool.policy);
+  // Typed as the whole vocabulary: `defineTool` already checked this policy.
+  const policy: PolicyDeclaration<SideEffects, Idempotency, Retry, number> = retrysafeTool.policy;
+  return declarePolicy(
+    tool({
+      name: retrysafeTool.name,
+      description: retrysafeTool.description ?? retrysafeTool.name,
+      parameters: parameters as never, // a strict JSON Schema object or a zod object, checked in parametersFor
+      strict: true,
+      execute: async (input: unknown, runContext?: AgentsRunContext<Context>, details?: AgentsToolCallDetails) => {
+        if (runContext === undefined) throw new TypeError('toOpenAIAgentsTool: the Agents SDK passed no run context to execute.');
+        const runOfCall: RunContext = await resolveRun(run, [runContext, details], details?.toolCall?.callId, 'toOpenAIAgentsTool');
+        return callForModel(runner, runnerTool, input, runOfCall);
+      },
+      errorFunction,
+    }),
+    policy,
+  ) as unknown as OpenAIAgentsTool<T, Context>;
 }
 
 function parametersFor(retrysafeTool: AnyTool): { readonly parameters: object; readonly parsedBySdk: boolean } {
