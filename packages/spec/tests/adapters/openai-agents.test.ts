@@ -69,7 +69,8 @@ describe('toOpenAIAgentsTool', () => {
     const agent = new Agent<AppContext>({
       name: 'Support',
       model,
-      tools: [toOpenAIAgentsTool<ReturnType<typeof refundTool>, AppContext>(refundTool(provider), { runner: fixture.runner, run: (ctx) => ctx.context.run })],
+      // As the module's TSDoc shows it: the context type comes from the run function's parameter.
+      tools: [toOpenAIAgentsTool(refundTool(provider), { runner: fixture.runner, run: (ctx: AgentsRunContext<AppContext>) => ctx.context.run })],
     });
     const result = await runAgent(agent, 'Refund 5 dollars on order o_1.', { context: { run } });
     expect(result.finalOutput).toBe('Done.');
