@@ -5,12 +5,16 @@
  */
 import { asSchema, generateText, stepCountIs, type ModelMessage, type ToolExecutionOptions } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { type } from 'arktype';
+import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toAiSdkTool } from '../../src/adapters/ai-sdk.js';
 import { vouchDurable } from '../../src/durable.js';
 import { ConcurrentCallError } from '../../src/errors.js';
+import { key } from '../../src/key.js';
 import { policyOf } from '../../src/policy.js';
 import { decideRetry } from '../../src/retry.js';
+import { defineTool } from '../../src/tool.js';
 import { InputValidationError } from '../../src/validate.js';
 import { memoryProvider } from '../helpers/provider.js';
 import { incrementTool, refundTool, setStatusTool } from '../helpers/tools.js';
@@ -195,9 +199,44 @@ describe('toAiSdkTool', () => {
     expect(provider.calls()).toEqual([]);
   });
 
+  it('takes a Standard JSON Schema that is not zod (arktype)', async () => {
+    const tickets: string[] = [];
+    const ticketTool = defineTool({
+      name: 'create_ticket',
+      sideEffects: 'internal_write',
+      idempotent: 'with_key',
+      retry: 'safe_with_same_key',
+      input: type({ subject: 'string > 3' }),
+      key: ({ run, input }) => key`${run.id}:${input.subject}:ticket`,
+      execute: async ({ subject }) => {
+        tickets.push(subject);
+        return { ticket: tickets.length };
+      },
+    });
+    const model = scriptedModel('create_ticket', [{ subject: 'Bad' }, { subject: 'Broken' }, { subject: 'Broken' }]);
+    const aiTool = toAiSdkTool(ticketTool, { runner: fixture.runner, run: await fixture.jobRun() });
+    expect(await asSchema(aiTool.inputSchema).jsonSchema).toMatchObject({ type: 'object', properties: { subject: { type: 'string', minLength: 4 } } });
+    const result = await generateText({ model, tools: { create_ticket: aiTool }, stopWhen: stepCountIs(5), prompt: 'File a ticket.' });
+    expect(result.steps[0]?.content.some((part) => part.type === 'tool-error')).toBe(true);
+    expect(result.steps.flatMap((step) => step.toolResults.map((part) => part.output))).toEqual([
+      { result: { ticket: 1 }, replayed: false },
+      { result: { ticket: 1 }, replayed: true },
+    ]);
+    expect(tickets).toEqual(['Broken']);
+  });
+
   it('refuses what it cannot adapt, saying what to pass', async () => {
     const run = await fixture.jobRun();
     expect(() => toAiSdkTool({ name: 'x' } as never, { runner: fixture.runner, run })).toThrow(/defineTool\(\).*declarePolicy/);
+    const valibotTool = defineTool({
+      name: 'get_order',
+      sideEffects: 'none',
+      idempotent: true,
+      retry: 'safe',
+      input: v.object({ orderId: v.string() }),
+      execute: async ({ orderId }) => ({ orderId }),
+    });
+    expect(() => toAiSdkTool(valibotTool, { runner: fixture.runner, run })).toThrow(/\(valibot\) has no JSON Schema.*zod/s);
     expect(() => toAiSdkTool(refundTool(memoryProvider()), { runner: fixture.runner, run: { id: '' } as never })).toThrow(/RunContext/);
   });
 });
