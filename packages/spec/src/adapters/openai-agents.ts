@@ -93,7 +93,7 @@ function fromSdkInputError(toolName: string, error: unknown): unknown {
  * through `runner.call`.
  *
  * - `parameters`: when the tool's schema implements Standard JSON Schema (`~standard.jsonSchema`,
- *   @standard-schema/spec 1.1: zod 4.2 and later, arktype), its input JSON Schema, which the SDK
+ *   @standard-schema/spec 1.1, as zod 4.6 and arktype 2.2 do), its input JSON Schema, which the SDK
  *   makes strict for the model (the same schema the SDK derives for any Standard Schema). The SDK
  *   then only parses the JSON and normalises strict mode's `null` for absent optional fields; the
  *   runner validates the arguments once, so a schema that transforms its input works (the SDK's
