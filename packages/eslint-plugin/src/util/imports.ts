@@ -4,6 +4,9 @@ import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 /** The module a global (unbound) name belongs to, e.g. `Math.random` or the web `crypto`. */
 export const GLOBAL_SOURCE = '<global>';
 
+/** What compilers wrap around `require` for ES module interop in CommonJS output. */
+const INTEROP_HELPERS = new Set(['__importDefault', '__importStar', '__toESM', '_interopRequireDefault', '_interopRequireWildcard']);
+
 /**
  * Where a callee or value comes from: the module it was imported from and the member path below
  * the import. `import { v4 as uuidv4 } from 'uuid'` gives `{ source: 'uuid', path: ['v4'] }` for
@@ -43,11 +46,15 @@ export function resolveReference(
   return { source: origin.source, path: [...origin.path, ...members] };
 }
 
-/** `a.b['c']` → `[a, 'b', 'c']`; `undefined` when a link is computed from a non-literal. */
+/**
+ * `a.b['c']` → `[a, 'b', 'c']`; `undefined` when a link is computed from a non-literal. `(0, a.b)`,
+ * the way TypeScript and esbuild call an import in CommonJS output, reads the same as `a.b`.
+ */
 export function getMemberChain(node: TSESTree.Node): [TSESTree.Identifier, ...string[]] | undefined {
   if (node.type === AST_NODE_TYPES.Identifier) return [node];
   if (node.type === AST_NODE_TYPES.ChainExpression) return getMemberChain(node.expression);
   if (node.type === AST_NODE_TYPES.TSNonNullExpression) return getMemberChain(node.expression);
+  if (isIndirectCallee(node)) return getMemberChain(node.expressions[1]);
   if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const property = getStaticPropertyName(node);
   const object = getMemberChain(node.object);
@@ -111,7 +118,13 @@ function getRequireOrigin(declarator: TSESTree.VariableDeclarator, name: TSESTre
   return undefined;
 }
 
-function getRequiredModule(node: TSESTree.Expression): ResolvedReference | undefined {
+/**
+ * What a `require` expression loads: `require('m')` → `{ source: 'm', path: [] }`, `require('m').a.b`
+ * → path `['a', 'b']`. The interop helpers that compilers wrap around `require` (esbuild `__toESM`,
+ * TypeScript `__importStar` / `__importDefault`, Babel `_interopRequireWildcard` / `_interopRequireDefault`)
+ * are looked through. `undefined` for anything else.
+ */
+export function getRequiredModule(node: TSESTree.Expression): ResolvedReference | undefined {
   if (node.type === AST_NODE_TYPES.MemberExpression) {
     const inner = getRequiredModule(node.object);
     const property = getStaticPropertyName(node);
@@ -125,7 +138,18 @@ function getRequiredModule(node: TSESTree.Expression): ResolvedReference | undef
   ) {
     return literalSource(node.arguments[0], []);
   }
+  if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier && INTEROP_HELPERS.has(node.callee.name)) {
+    const [wrapped] = node.arguments;
+    return wrapped && wrapped.type !== AST_NODE_TYPES.SpreadElement ? getRequiredModule(wrapped) : undefined;
+  }
   return undefined;
+}
+
+/** `(0, a.b)`: a comma expression whose value is its last member, called without a `this`. */
+function isIndirectCallee(node: TSESTree.Node): node is TSESTree.SequenceExpression & { expressions: [TSESTree.Literal, TSESTree.Expression] } {
+  if (node.type !== AST_NODE_TYPES.SequenceExpression || node.expressions.length !== 2) return false;
+  const [first] = node.expressions;
+  return first?.type === AST_NODE_TYPES.Literal && first.value === 0;
 }
 
 function literalSource(node: TSESTree.Node | undefined, path: string[]): ResolvedReference | undefined {

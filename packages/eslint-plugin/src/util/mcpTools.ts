@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { isFunctionNode } from './astNodes.js';
 import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
-import { getStaticPropertyName, normalizeModuleName } from './imports.js';
+import { getRequiredModule, getStaticPropertyName, normalizeModuleName } from './imports.js';
 import { findProperty, getPropertyKeyName, resolveConst, resolveObject, staticString } from './staticValues.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
@@ -139,26 +139,16 @@ function looksLikeAnnotations(object: TSESTree.ObjectExpression | undefined): bo
   );
 }
 
-/** The modules a file imports or requires (`const x = require('m')`, `require('m').x`) at its top level. */
+/** The modules a file imports or requires (`const x = require('m')`, `require('m').x`, `__toESM(require('m'))`) at its top level. */
 function importedModules(program: TSESTree.Program): string[] {
   const modules: string[] = [];
   for (const statement of program.body) {
     if (statement.type === AST_NODE_TYPES.ImportDeclaration) modules.push(normalizeModuleName(statement.source.value));
     if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
     for (const declarator of statement.declarations) {
-      let init = declarator.init;
-      while (init?.type === AST_NODE_TYPES.MemberExpression) init = init.object;
-      const source = init ? requiredModule(init) : undefined;
+      const source = declarator.init ? getRequiredModule(declarator.init)?.source : undefined;
       if (source !== undefined) modules.push(source);
     }
   }
   return modules;
-}
-
-function requiredModule(node: TSESTree.Expression): string | undefined {
-  if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
-  const [argument] = node.arguments;
-  const isRequire = node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'require';
-  if (!isRequire || argument?.type !== AST_NODE_TYPES.Literal || typeof argument.value !== 'string') return undefined;
-  return normalizeModuleName(argument.value);
 }

@@ -731,6 +731,22 @@ send({ idempotencyKey: uuid.v4(), dedupeKey: cuid(), dedupKey: randomUUID(), ded
         report('randomKey', 5, 96, 'globalThis.crypto.randomUUID()', 5),
       ],
     },
+    {
+      // Published CommonJS calls an import as `(0, module_1.name)(...)` (found by scripts/evaluate-real-code.mjs).
+      name: 'compiled CommonJS: (0, node_crypto_1.randomUUID)() and (0, import_uuid.v4)() through __toESM',
+      filename: 'index.js',
+      code: `
+"use strict";
+const node_crypto_1 = require("node:crypto");
+var import_uuid = __toESM(require("uuid"));
+exports.refund = (order) => payments.refund(order.id, { idempotencyKey: (0, node_crypto_1.randomUUID)() });
+exports.charge = (order) => payments.charge(order.id, { idempotencyKey: (0, import_uuid.v4)() });
+`,
+      errors: [
+        report('randomKey', 5, 73, '(0, node_crypto_1.randomUUID)()', 5),
+        report('randomKey', 6, 73, '(0, import_uuid.v4)()', 6),
+      ],
+    },
   ],
 });
 

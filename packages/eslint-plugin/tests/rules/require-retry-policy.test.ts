@@ -698,5 +698,43 @@ export const t = tool(fn, { name: 'x', metadata: { retrysafe: { idempotent: fals
 export const t = make({ id: 'send_fax' });`,
       errors: [{ messageId: 'missingPolicy', line: 2, column: 18 }],
     },
+
+    // --- compiled CommonJS, as packages publish it (found by scripts/evaluate-real-code.mjs) ---
+    {
+      // @stripe/agent-toolkit 0.9.0 ai-sdk/index.js: esbuild calls an import as `(0, import_ai.tool)(...)`.
+      name: '.js: esbuild output, (0, import_ai.tool)({...}) with __toESM(require("ai"))',
+      filename: 'index.js',
+      code: `"use strict";
+var import_ai = __toESM(require("ai"));
+function convertTools(client, remoteTools) {
+  const tools = {};
+  for (const remoteTool of remoteTools) {
+    tools[remoteTool.name] = (0, import_ai.tool)({
+      description: remoteTool.description,
+      inputSchema: remoteTool.schema,
+      execute: (args) => client.callTool(remoteTool.name, args),
+    });
+  }
+  return tools;
+}`,
+      errors: [{ messageId: 'missingPolicy', line: 6, column: 30, data: { tool: 'This tool', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: '.js: TypeScript output, (0, agents_1.tool)({...}) with a plain require of @openai/agents',
+      filename: 'index.js',
+      code: `"use strict";
+const agents_1 = require("@openai/agents");
+exports.refundTool = (0, agents_1.tool)({ name: 'refund_order', parameters: schema, execute: refund });`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 22, data: { tool: 'Tool `refund_order`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
+    },
+    {
+      name: '.js: esbuild output, the MCP SDK required through __toESM makes an MCP file',
+      filename: 'index.js',
+      code: `"use strict";
+var import_mcp = __toESM(require("@modelcontextprotocol/sdk/server/mcp.js"));
+var server = new import_mcp.McpServer({ name: "mail", version: "1.0.0" });
+server.registerTool("send_email", { description: "Send an email" }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1 }],
+    },
   ],
 });
