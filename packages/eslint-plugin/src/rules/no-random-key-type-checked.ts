@@ -1,9 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils, ESLintUtils } from '@typescript-eslint/utils';
 
 import { createCrossFileFollower, type CrossFileFollower, displayFileName } from '../util/crossFileFollower.js';
 import type { ProgramSource } from '../util/crossFileSources.js';
+import { skipWrappers } from '../util/astNodes.js';
 import { createRule } from '../util/createRule.js';
+import { GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import type { KeyParameter } from '../util/keyParameters.js';
 import { resolveLocalFunction } from '../util/localFunctions.js';
 import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
@@ -129,23 +131,34 @@ export default createRule<Options, MessageIds>({
       });
     }
 
-    /** An argument for a parameter declared elsewhere as a key (by brand type, or by its use there). */
+    /**
+     * An argument for a parameter declared elsewhere as a key (by brand type, or by its use there).
+     * The checker is asked about the callee only when an argument is worth it: it has a source in this
+     * file (any callee), or it comes from an import and the callee is an import too (one symbol lookup,
+     * no receiver type to compute).
+     */
     function checkCall(call: TSESTree.CallExpression): void {
-      // Helpers of this file are the syntactic rule's to follow.
-      if (resolveLocalFunction(call.callee, sourceCode)) return;
+      // Helpers of this file are the syntactic rule's to follow; methods of arrays, maps and sets
+      // made in this file are the standard library's.
+      if (resolveLocalFunction(call.callee, sourceCode) || hasBuiltInReceiver(call.callee)) return;
+      const calleeIsImport = isImportReference(call.callee);
       const interesting = call.arguments.flatMap((argument, index) => {
         if (argument.type === AST_NODE_TYPES.SpreadElement || positionValues.has(argument)) return [];
         if (isPersistedAt(argument, sourceCode)) return [];
         const local = tracer.findSource(argument);
-        return local || getFollower().readsAcrossFiles(argument, true) ? [{ argument, index }] : [];
+        const crosses = !local && calleeIsImport && getFollower().readsAcrossFiles(argument, true);
+        return local || crosses ? [{ argument, index, local }] : [];
       });
       if (interesting.length === 0) return;
-      const keyParameters = getFollower().getKeyParameters(call);
-      for (const { argument, index } of interesting) {
+      // Arguments that merely come from another module are many: their callees are searched quickly.
+      const quick = interesting.every(({ local }) => !local);
+      const keyParameters = getFollower().getKeyParameters(call, quick);
+      for (const { argument, index, local } of interesting) {
         const parameter = keyParameters.find((candidate) => candidate.index === index || (candidate.rest && index > candidate.index));
         if (!parameter) continue;
-        const local = parameter.path.length === 0 ? tracer.findSource(argument) : undefined;
-        const source = local ? { ...local, fileName } : getFollower().findSource(argument, parameter.path)?.source;
+        const source = local && parameter.path.length === 0
+          ? { ...local, fileName }
+          : getFollower().findSource(argument, parameter.path)?.source;
         if (source) candidates.push({ sink: argument, source, report: () => reportArgument(call, argument, parameter, source) });
       }
     }
@@ -163,6 +176,23 @@ export default createRule<Options, MessageIds>({
           roleLine: parameter.line,
         },
       });
+    }
+
+    /** `parts.push(x)` with `const parts = []`, `seen.add(x)` with `const seen = new Set()`. */
+    function hasBuiltInReceiver(callee: TSESTree.Node): boolean {
+      const member = skipWrappers(callee, { optionalChains: true });
+      if (member.type !== AST_NODE_TYPES.MemberExpression || member.object.type !== AST_NODE_TYPES.Identifier) return false;
+      const variable = ASTUtils.findVariable(sourceCode.getScope(member.object), member.object);
+      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+      if (def?.type !== 'Variable' || !def.node.init || variable?.references.some((ref) => ref.isWrite() && !ref.init)) return false;
+      const init = skipWrappers(def.node.init);
+      if (init.type === AST_NODE_TYPES.ArrayExpression || init.type === AST_NODE_TYPES.ObjectExpression) return true;
+      return init.type === AST_NODE_TYPES.NewExpression && resolveReference(sourceCode, init.callee)?.source === GLOBAL_SOURCE;
+    }
+
+    function isImportReference(callee: TSESTree.Node): boolean {
+      const reference = resolveReference(sourceCode, skipWrappers(callee, { optionalChains: true }));
+      return reference !== undefined && reference.source !== GLOBAL_SOURCE;
     }
 
     function describeSource(source: ProgramSource): { source: string; file: string; line: number } {

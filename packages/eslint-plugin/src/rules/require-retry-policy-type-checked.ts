@@ -4,7 +4,7 @@ import ts from 'typescript';
 
 import { skipWrappers } from '../util/astNodes.js';
 import { createRule } from '../util/createRule.js';
-import { findDeclaredToolFactory } from '../util/declaredToolFactories.js';
+import { type DeclaredToolFactory, findDeclaredToolFactory } from '../util/declaredToolFactories.js';
 import { fromFactory } from '../util/frameworkFactories.js';
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import { fromMcpRegistration } from '../util/mcpTools.js';
@@ -43,18 +43,25 @@ export default createRule<Options, MessageIds>({
     const userFactories = toolFactories ?? [];
     // What require-retry-policy sees (with the same options): those tools are its to report.
     const syntactic = createToolRecogniser(sourceCode, { toolFactories: userFactories });
+    // What each imported name is, asked once per file: most imports are called many times.
+    const factoriesByImport = new Map<string, DeclaredToolFactory | undefined>();
 
     /** The tool a call defines through a factory or server that only the checker recognises. */
     function recogniseByDeclaration(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
       const callee = skipWrappers(node.callee, { optionalChains: true });
+      // Every factory takes a config (or a name and a config).
+      if (node.arguments.length === 0) return undefined;
       const registration = node.type === AST_NODE_TYPES.CallExpression && isMcpRegistration(callee);
       // Only an import can bring a framework's factory in under another name; a server's methods
       // can be reached through any variable.
-      if (!registration) {
-        const reference = resolveReference(sourceCode, callee);
-        if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
+      const reference = registration ? undefined : resolveReference(sourceCode, callee);
+      if (!registration && (!reference || reference.source === GLOBAL_SOURCE)) return undefined;
+      const importKey = reference && `${reference.source}\0${reference.path.join('.')}`;
+      let factory = importKey === undefined ? undefined : factoriesByImport.get(importKey);
+      if (importKey === undefined || !factoriesByImport.has(importKey)) {
+        factory = findDeclaredToolFactory(checker, getCalleeName(services.esTreeNodeToTSNodeMap.get(callee)));
+        if (importKey !== undefined) factoriesByImport.set(importKey, factory);
       }
-      const factory = findDeclaredToolFactory(checker, getCalleeName(services.esTreeNodeToTSNodeMap.get(callee)));
       if (!factory || (factory.framework === 'mcp') !== registration) return undefined;
       if (factory.framework === 'mcp') return fromMcpRegistration(sourceCode, node as TSESTree.CallExpression);
       // The shared reading of a factory call (config, name, `declarePolicy(...)`, LangChain metadata),

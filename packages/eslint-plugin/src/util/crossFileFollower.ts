@@ -7,7 +7,6 @@ import { skipWrappers } from './astNodes.js';
 import { type PropertyPath, ValueWalk } from './crossFileWalk.js';
 import { GLOBAL_SOURCE, resolveReference } from './imports.js';
 import { type KeyParameter, KeyParameterFinder } from './keyParameters.js';
-import { createKeyNameMatcher } from './keyPositions.js';
 import type { AllowedSource } from './nondeterministicSources.js';
 import { getLintedFile, type ProgramFile } from './programFiles.js';
 import type { ValueTracer } from './valueTracer.js';
@@ -29,8 +28,11 @@ export interface CrossFileFollower {
    * (functions declared in the linted file are left to the syntactic tracer).
    */
   findSource(expression: TSESTree.Node, path?: PropertyPath): FollowedSource | undefined;
-  /** The parameters of the called function that make an argument a key, if it is declared in another file. */
-  getKeyParameters(call: TSESTree.CallExpression): readonly KeyParameter[];
+  /**
+   * The parameters of the called function that make an argument a key, if it is declared in another
+   * file. `quick` skips the bodies of files that mention no key name (see {@link KeyParameterFinder}).
+   */
+  getKeyParameters(call: TSESTree.CallExpression, quick: boolean): readonly KeyParameter[];
   /**
    * Whether the value of `expression` reaches past the linted file: an imported value or function,
    * or (unless `importsOnly`) a method declared who knows where. Syntax only: no type checker.
@@ -78,7 +80,7 @@ export function createCrossFileFollower(context: LintedFileContext, options: Cro
       const found = path.length === 0 ? walk().at(expression) : walk().enter(expression, path);
       return found && { source: found.source, through: found.through ?? expression };
     },
-    getKeyParameters: (call) => finder.ofCall(file, call, file.fileName),
+    getKeyParameters: (call, quick) => finder.ofCall(file, call, file.fileName, quick),
     readsAcrossFiles(expression, importsOnly) {
       const reached = new ValueWalk<true>(file, {
         call: (_walk, node) => (!importsOnly || isImportMember(file, node) ? true : undefined),
@@ -123,6 +125,6 @@ function getFinder(analysis: ProgramAnalysis, keyNames: readonly string[]): KeyP
   let byKeyNames = finders.get(analysis);
   if (!byKeyNames) finders.set(analysis, (byKeyNames = new Map()));
   let finder = byKeyNames.get(key);
-  if (!finder) byKeyNames.set(key, (finder = new KeyParameterFinder(analysis, createKeyNameMatcher(keyNames))));
+  if (!finder) byKeyNames.set(key, (finder = new KeyParameterFinder(analysis, keyNames)));
   return finder;
 }

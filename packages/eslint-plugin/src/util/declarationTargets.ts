@@ -71,14 +71,24 @@ export function isAnalysableFile(program: ts.Program, sourceFile: ts.SourceFile)
 
 /** The first declaration of `symbol` that is a function with a body in a file the analysis reads. */
 export function getFunctionTarget(program: ts.Program, symbol: ts.Symbol): FunctionTarget | undefined {
+  const declaration = getFunctionDeclaration(program, symbol);
+  return declaration && toFunctionTarget(program, declaration);
+}
+
+/** Like {@link getFunctionTarget}, without converting the declaring file yet. */
+export function getFunctionDeclaration(program: ts.Program, symbol: ts.Symbol): ts.SignatureDeclaration | undefined {
   for (const declaration of symbol.declarations ?? []) {
     const tsFunction = getDeclaredFunction(declaration);
-    if (!tsFunction || !isAnalysableFile(program, declaration.getSourceFile())) continue;
-    const file = getProgramFile(program, declaration.getSourceFile());
-    const fn = toFunctionNode(file.tsNodeToESTreeNodeMap.get(tsFunction));
-    if (fn) return { file, fn, declaration: tsFunction };
+    if (tsFunction && isAnalysableFile(program, declaration.getSourceFile())) return tsFunction;
   }
   return undefined;
+}
+
+/** A function declaration of the program in its file's ESTree (the file is converted once, then cached). */
+export function toFunctionTarget(program: ts.Program, declaration: ts.SignatureDeclaration): FunctionTarget | undefined {
+  const file = getProgramFile(program, declaration.getSourceFile());
+  const fn = toFunctionNode(file.tsNodeToESTreeNodeMap.get(declaration));
+  return fn && { file, fn, declaration };
 }
 
 /** The ESTree variable declarator of a `const`/`let` the symbol declares, in a file the analysis reads. */

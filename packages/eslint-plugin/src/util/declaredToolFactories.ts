@@ -39,17 +39,36 @@ export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = [
   { framework: 'mcp', packages: MCP, names: ['McpServer.registerTool', 'McpServer.tool'], configArgument: 1 },
 ];
 
+/** How many `const` aliases (`export const defineAgentTool = tool`) are followed. */
+const MAX_ALIASES = 3;
+
 /**
  * The tool factory that the callee at `callee` (an identifier, or the name of a property access) is
- * declared as, followed through aliases and re-exports, and through a `const` whose type is the
- * factory's (`export const defineAgentTool = tool`).
+ * declared as, followed through aliases and re-exports, and through a `const` set to the factory
+ * (`export const defineAgentTool = tool`) or declared with its type (`const t: typeof tool = ...`).
+ * Symbols only: no type of the callee is computed.
  */
 export function findDeclaredToolFactory(checker: ts.TypeChecker, callee: ts.Node): DeclaredToolFactory | undefined {
-  const symbol = resolveAlias(checker, checker.getSymbolAtLocation(callee));
-  if (!symbol) return undefined;
-  const direct = matchDeclarations(symbol.declarations);
-  if (direct || !(symbol.flags & (ts.SymbolFlags.Variable | ts.SymbolFlags.Property))) return direct;
-  return matchDeclarations(checker.getTypeOfSymbol(symbol).getSymbol()?.declarations);
+  let symbol = resolveAlias(checker, checker.getSymbolAtLocation(callee));
+  for (let aliases = 0; symbol && aliases <= MAX_ALIASES; aliases++) {
+    const factory = matchDeclarations(symbol.declarations);
+    if (factory) return factory;
+    const aliased = getAliasedValue(symbol.valueDeclaration);
+    symbol = aliased && resolveAlias(checker, checker.getSymbolAtLocation(aliased));
+  }
+  return undefined;
+}
+
+/** `tool` in `const t = tool`, `const t = ai.tool` or `const t: typeof tool = ...`. */
+function getAliasedValue(declaration: ts.Declaration | undefined): ts.Node | undefined {
+  if (!declaration || !ts.isVariableDeclaration(declaration)) return undefined;
+  if (declaration.type && ts.isTypeQueryNode(declaration.type)) {
+    const name = declaration.type.exprName;
+    return ts.isQualifiedName(name) ? name.right : name;
+  }
+  const value = declaration.initializer;
+  if (value && ts.isIdentifier(value)) return value;
+  return value && ts.isPropertyAccessExpression(value) ? value.name : undefined;
 }
 
 function matchDeclarations(declarations: readonly ts.Declaration[] | undefined): DeclaredToolFactory | undefined {

@@ -2,14 +2,23 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import ts from 'typescript';
 
+import { type FunctionNode, skipWrappers } from './astNodes.js';
 import { getOwnBrands } from './brandTypes.js';
+import { isInSpecPackage } from './brands.js';
 import type { ProgramAnalysis } from './crossFileSources.js';
 import { getThisParameterCount, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
+import { getCalleeSymbol, getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
+import { GLOBAL_SOURCE, resolveReference } from './imports.js';
+import {
+  createKeyNameMatcher,
+  DEFAULT_KEY_NAMES,
+  getKeyPositions,
+  KEY_POSITION_NODE_TYPES,
+  type KeyNameMatcher,
+  type KeyPosition,
+} from './keyPositions.js';
 import { resolveLocalFunction } from './localFunctions.js';
-import { getCalleeSymbol, getFunctionTarget } from './declarationTargets.js';
-import { getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyNameMatcher, type KeyPosition } from './keyPositions.js';
 import type { ProgramFile } from './programFiles.js';
-import type { FunctionNode } from './astNodes.js';
 
 // Parameters that make a call's argument a key position: the parameter's declared type carries the
 // `DeterministicKey` or `Durable` brand, or the function's body puts the parameter into a key position
@@ -34,51 +43,97 @@ export interface KeyParameter {
 
 const KEY_POSITION_TYPES: ReadonlySet<string> = new Set(KEY_POSITION_NODE_TYPES);
 
-/** Finds the key parameters of functions; one per program analysis and key-name matcher. */
+/**
+ * Finds the key parameters of functions; one per program analysis and set of key names.
+ *
+ * A "quick" search reads a function's body only if its file mentions a key name, `vouchDurable` or
+ * `@retrysafe/spec` at all (a text search, before the file is converted): it is the search for calls
+ * whose argument merely comes from another module, which are too many to read every callee for.
+ */
 export class KeyParameterFinder {
-  private readonly found = new Map<ts.Node, readonly KeyParameter[]>();
+  private readonly thorough = new Map<ts.Node, readonly KeyParameter[]>();
+  private readonly quick = new Map<ts.Node, readonly KeyParameter[]>();
+  private readonly brands = new Map<ts.Node, readonly KeyParameter[]>();
+  private readonly mentions = new WeakMap<ts.SourceFile, boolean>();
+  private readonly matchKeyName: KeyNameMatcher;
+  private readonly keyText: RegExp;
+  private specInProgram: boolean | undefined;
 
   constructor(
     private readonly analysis: ProgramAnalysis,
-    private readonly matchKeyName: KeyNameMatcher,
-  ) {}
+    keyNames: readonly string[],
+  ) {
+    this.matchKeyName = createKeyNameMatcher(keyNames);
+    const words = [...DEFAULT_KEY_NAMES, ...keyNames, 'vouchDurable', '@retrysafe/spec'];
+    this.keyText = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+  }
 
   /**
    * The key parameters of the function a call in `file` calls, when that function is declared in
    * another file than `skipFile` (declaration files of packages included, for the brand types).
    */
-  ofCall(file: ProgramFile, call: TSESTree.CallExpression, skipFile?: string): readonly KeyParameter[] {
+  ofCall(file: ProgramFile, call: TSESTree.CallExpression, skipFile?: string, quick = false): readonly KeyParameter[] {
     const local = this.localFunction(file, call);
-    if (local) return file.fileName === skipFile ? [] : this.ofFunction(file, local);
+    if (local) {
+      if (file.fileName === skipFile) return [];
+      const declaration = file.esTreeNodeToTSNodeMap.get(local) as ts.SignatureDeclaration;
+      return this.ofFunction(declaration, quick, () => ({ file, fn: local, declaration }));
+    }
     const symbol = getCalleeSymbol(this.analysis.checker, file, call);
     if (!symbol) return [];
-    const target = getFunctionTarget(this.analysis.program, symbol);
-    if (target) return target.file.fileName === skipFile ? [] : this.ofFunction(target.file, target.fn, target.declaration);
+    const program = this.analysis.program;
+    const declaration = getFunctionDeclaration(program, symbol);
+    if (declaration) {
+      if (declaration.getSourceFile().fileName === skipFile) return [];
+      return this.ofFunction(declaration, quick, () => toFunctionTarget(program, declaration));
+    }
     // No body to read (a declaration file): the declared parameter types still tell.
-    const declaration = symbol.declarations?.find((candidate): candidate is ts.SignatureDeclaration =>
+    const declared = symbol.declarations?.find((candidate): candidate is ts.SignatureDeclaration =>
       ts.isFunctionLike(candidate) && candidate.getSourceFile().fileName !== skipFile);
-    if (!declaration || this.analysis.program.isSourceFileDefaultLibrary(declaration.getSourceFile())) return [];
-    return this.cached(declaration, () => this.brandParameters(declaration));
+    if (!declared || program.isSourceFileDefaultLibrary(declared.getSourceFile())) return [];
+    return this.brandParameters(declared);
   }
 
-  private ofFunction(file: ProgramFile, fn: FunctionNode, declaration?: ts.SignatureDeclaration): readonly KeyParameter[] {
-    const tsDeclaration = declaration ?? (file.esTreeNodeToTSNodeMap.get(fn) as ts.SignatureDeclaration);
-    return this.cached(tsDeclaration, () =>
-      this.analysis.withinNesting(fn, [], () => [...this.brandParameters(tsDeclaration), ...this.bodyParameters(file, fn)]),
-    );
+  private ofFunction(
+    declaration: ts.SignatureDeclaration,
+    quick: boolean,
+    target: () => { file: ProgramFile; fn: FunctionNode; declaration: ts.SignatureDeclaration } | undefined,
+  ): readonly KeyParameter[] {
+    const known = this.thorough.get(declaration) ?? (quick ? this.quick.get(declaration) : undefined);
+    if (known) return known;
+    if (quick && !this.mentionsKeys(declaration.getSourceFile())) return this.brandParameters(declaration);
+    const resolved = target();
+    if (!resolved) return this.brandParameters(declaration);
+    const parameters = this.analysis.withinNesting(resolved.fn, [], () => [
+      ...this.brandParameters(declaration),
+      ...this.bodyParameters(resolved.file, resolved.fn, quick),
+    ]);
+    (quick ? this.quick : this.thorough).set(declaration, parameters);
+    return parameters;
   }
 
-  private cached(declaration: ts.Node, find: () => readonly KeyParameter[]): readonly KeyParameter[] {
-    let parameters = this.found.get(declaration);
+  private mentionsKeys(sourceFile: ts.SourceFile): boolean {
+    let mentions = this.mentions.get(sourceFile);
+    if (mentions === undefined) {
+      mentions = this.keyText.test(sourceFile.text);
+      this.mentions.set(sourceFile, mentions);
+    }
+    return mentions;
+  }
+
+  /** Parameters whose declared type carries a brand of `@retrysafe/spec` (by type, whatever its name). */
+  private brandParameters(declaration: ts.SignatureDeclaration): readonly KeyParameter[] {
+    let parameters = this.brands.get(declaration);
     if (!parameters) {
-      parameters = find();
-      this.found.set(declaration, parameters);
+      // Without @retrysafe/spec in the program no type can carry its brands.
+      this.specInProgram ??= this.analysis.program.getSourceFiles().some((file) => isInSpecPackage(file.fileName));
+      parameters = this.specInProgram ? this.findBrandParameters(declaration) : [];
+      this.brands.set(declaration, parameters);
     }
     return parameters;
   }
 
-  /** Parameters whose declared type carries a brand of `@retrysafe/spec` (by type, whatever its name). */
-  private brandParameters(declaration: ts.SignatureDeclaration): KeyParameter[] {
+  private findBrandParameters(declaration: ts.SignatureDeclaration): KeyParameter[] {
     const checker = this.analysis.checker;
     const parameters = declaration.parameters.filter((parameter) => !isThisParameter(parameter));
     return parameters.flatMap((parameter, index): KeyParameter[] => {
@@ -102,7 +157,7 @@ export class KeyParameterFinder {
   }
 
   /** Parameters the body puts into a key position, directly or through a helper it calls. */
-  private bodyParameters(file: ProgramFile, fn: FunctionNode): KeyParameter[] {
+  private bodyParameters(file: ProgramFile, fn: FunctionNode, quick: boolean): KeyParameter[] {
     const parameters: KeyParameter[] = [];
     forEachDescendant(fn.body, file, (node) => {
       if (KEY_POSITION_TYPES.has(node.type)) {
@@ -112,16 +167,21 @@ export class KeyParameterFinder {
           }
         }
       }
-      if (node.type === AST_NODE_TYPES.CallExpression) parameters.push(...this.passedOn(file, fn, node));
+      if (node.type === AST_NODE_TYPES.CallExpression) parameters.push(...this.passedOn(file, fn, node, quick));
     });
     return dedupe(parameters);
   }
 
-  /** `send(key)` inside `fn`, where `send` has a key parameter: `fn`'s parameter is a key too. */
-  private passedOn(file: ProgramFile, fn: FunctionNode, call: TSESTree.CallExpression): KeyParameter[] {
+  /**
+   * `send(key)` inside `fn`, where `send` has a key parameter: `fn`'s parameter is a key too. Only
+   * helpers of the same file and imported functions are looked into: a method would need its
+   * receiver's type, for every call that passes a parameter on.
+   */
+  private passedOn(file: ProgramFile, fn: FunctionNode, call: TSESTree.CallExpression, quick: boolean): KeyParameter[] {
+    if (!this.localFunction(file, call) && !isImportReference(file, call.callee)) return [];
     const reaching = call.arguments.map((argument) => reachedParameters(file, fn, argument, []));
     if (reaching.every((reached) => reached.length === 0)) return [];
-    return this.ofCall(file, call).flatMap((inner) =>
+    return this.ofCall(file, call, undefined, quick).flatMap((inner) =>
       call.arguments.flatMap((argument, index) => {
         if (index < inner.index || (index > inner.index && !inner.rest)) return [];
         return reachedParameters(file, fn, argument, inner.path).map((reached) =>
@@ -148,6 +208,11 @@ function reachedParameters(file: ProgramFile, fn: FunctionNode, expression: TSES
     },
   }).enter(expression, path);
   return reached;
+}
+
+function isImportReference(file: ProgramFile, callee: TSESTree.Node): boolean {
+  const reference = resolveReference(file.sourceCode, skipWrappers(callee, { optionalChains: true }));
+  return reference !== undefined && reference.source !== GLOBAL_SOURCE;
 }
 
 function toKeyParameter(reached: ParameterReference, fn: FunctionNode, role: string, fileName: string, line: number): KeyParameter {
