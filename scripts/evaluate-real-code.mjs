@@ -1,0 +1,198 @@
+// Lints the published JavaScript and TypeScript of large real packages with every @retrysafe rule
+// that needs no type information (`configs.strict`), to measure robustness (crashes must be 0) and
+// precision (every finding is judged in docs/evaluation.md).
+//
+//   node scripts/evaluate-real-code.mjs                 # the bench packages (bench/package.json)
+//   node scripts/evaluate-real-code.mjs --agent-tools   # the MCP servers and toolkit of examples/agent-tools
+//   node scripts/evaluate-real-code.mjs --all           # both
+//   node scripts/evaluate-real-code.mjs --dir PATH      # any installed package folder (repeatable; replaces the default set)
+//   node scripts/evaluate-real-code.mjs --json          # machine-readable output (findings and crashes)
+//   node scripts/evaluate-real-code.mjs --plugin DIR    # another build of the plugin (default packages/eslint-plugin/dist)
+//
+// Build the plugin first: `pnpm --filter @retrysafe/eslint-plugin build`. Linted: every .js, .mjs,
+// .cjs, .ts, .mts and .cts file of each package (declaration files, source maps and nested
+// node_modules left out). A crash is a fatal message (the file did not parse, or a rule threw) or an
+// error thrown by ESLint while linting the file. Exits non-zero on any crash, or on any message that
+// is neither a crash nor an @retrysafe finding.
+import { ESLint } from 'eslint';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Large packages whose code is not agent tools: every finding there is a candidate false positive. */
+const BENCH_PACKAGES = [
+  'ai',
+  '@openai/agents-core',
+  '@modelcontextprotocol/sdk',
+  '@langchain/core',
+  'stripe',
+  '@aws-lambda-powertools/idempotency',
+].map((name) => ({ name, from: path.join(repoRoot, 'bench') }));
+
+/** Published agent tools: MCP servers and a toolkit, where real findings are expected. */
+const AGENT_TOOL_PACKAGES = [
+  '@modelcontextprotocol/server-slack',
+  '@modelcontextprotocol/server-github',
+  '@modelcontextprotocol/server-memory',
+  '@stripe/agent-toolkit',
+].map((name) => ({ name, from: path.join(repoRoot, 'examples/agent-tools') }));
+
+const LINTED_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']);
+const DECLARATION_FILE = /\.d\.[mc]?ts$/;
+
+function parseArguments(argv) {
+  const options = { json: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin/dist') };
+  const dirs = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    if (argument === '--json') options.json = true;
+    else if (argument === '--agent-tools') options.packages = AGENT_TOOL_PACKAGES;
+    else if (argument === '--all') options.packages = [...BENCH_PACKAGES, ...AGENT_TOOL_PACKAGES];
+    else if (argument === '--plugin') options.pluginDir = path.resolve(argv[++index] ?? '');
+    else if (argument === '--dir') {
+      const dir = path.resolve(argv[++index] ?? '');
+      dirs.push({ name: path.basename(dir), dir });
+    } else throw new Error(`Unknown argument ${argument}`);
+  }
+  if (dirs.length > 0) options.packages = dirs;
+  return options;
+}
+
+/** Every linted source file below `dir`, nested `node_modules` left out, in a stable order. */
+function listSourceFiles(dir) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') files.push(...listSourceFiles(full));
+    } else if (entry.isFile() && LINTED_EXTENSIONS.has(path.extname(entry.name)) && !DECLARATION_FILE.test(entry.name)) {
+      files.push(full);
+    }
+  }
+  return files;
+}
+
+function countLines(text) {
+  if (text.length === 0) return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/**
+ * A rule that reports nothing and counts what the shared analysis recognises (tool definitions, key
+ * positions, random/clock/per-attempt values), so that a package with no finding shows whether the
+ * rules had anything to judge there.
+ */
+async function createInventory(pluginDir) {
+  const load = (file) => import(pathToFileURL(path.join(pluginDir, 'util', file)).href);
+  const { createToolRecogniser } = await load('toolRecognisers.js');
+  const { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES } = await load('keyPositions.js');
+  const { getNondeterministicSource } = await load('nondeterministicSources.js');
+  const counts = { tools: 0, keyPositions: 0, sources: 0 };
+  const rule = {
+    meta: { type: 'suggestion', schema: [] },
+    create(context) {
+      const { sourceCode } = context;
+      const recogniser = createToolRecogniser(sourceCode);
+      const matchKeyName = createKeyNameMatcher();
+      const sourceContext = { sourceCode, allowedSources: [] };
+      const countTools = (node) => {
+        counts.tools += recogniser.definitionsAt(node).length;
+      };
+      const listeners = Object.fromEntries(
+        KEY_POSITION_NODE_TYPES.map((type) => [type, (node) => (counts.keyPositions += getKeyPositions(node, { sourceCode, matchKeyName }).length)]),
+      );
+      const countSource = (node) => {
+        if (getNondeterministicSource(node, sourceContext)) counts.sources++;
+      };
+      return {
+        ...listeners,
+        CallExpression(node) {
+          listeners.CallExpression?.(node);
+          countTools(node);
+          countSource(node);
+        },
+        NewExpression(node) {
+          listeners.NewExpression?.(node);
+          countTools(node);
+          countSource(node);
+        },
+        MemberExpression: countSource,
+      };
+    },
+  };
+  return { counts, config: { plugins: { 'retrysafe-evaluation': { rules: { inventory: rule } } }, rules: { 'retrysafe-evaluation/inventory': 'error' } } };
+}
+
+async function evaluatePackage({ name: givenName, from, dir }, plugin, pluginDir) {
+  let name = givenName;
+  const inventory = await createInventory(pluginDir);
+  // Resolve through the symlinks: ESLint refuses files outside its cwd.
+  const packageDir = realpathSync(dir ?? path.join(from, 'node_modules', name));
+  const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+  const version = manifest.version;
+  name = manifest.name ?? name;
+  const eslint = new ESLint({
+    cwd: packageDir,
+    overrideConfigFile: true,
+    ignore: false,
+    // The packages' own `eslint-disable` comments name rules that are not loaded here.
+    allowInlineConfig: false,
+    overrideConfig: [plugin.configs.strict, inventory.config],
+  });
+  const files = listSourceFiles(packageDir);
+  const summary = { name, version, files: files.length, lines: 0, findings: [], crashes: [], other: [], seen: inventory.counts, ms: 0 };
+  const started = performance.now();
+  for (const file of files) {
+    const relative = path.relative(packageDir, file);
+    summary.lines += countLines(readFileSync(file, 'utf8'));
+    try {
+      // One file at a time, so that an error thrown by a rule is counted against its file only.
+      const [result] = await eslint.lintFiles([file]);
+      for (const message of result?.messages ?? []) {
+        const entry = { file: relative, line: message.line, column: message.column, ruleId: message.ruleId, severity: message.severity, message: message.message };
+        if (message.fatal) summary.crashes.push(entry);
+        else if (message.ruleId?.startsWith(`${plugin.meta.namespace}/`)) summary.findings.push(entry);
+        else summary.other.push(entry);
+      }
+    } catch (error) {
+      summary.crashes.push({ file: relative, line: 0, column: 0, ruleId: null, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  summary.ms = Math.round(performance.now() - started);
+  return summary;
+}
+
+function printSummary(summary) {
+  const { name, version, files, lines, findings, crashes, seen, ms } = summary;
+  console.log(`\n${name}@${version}: ${files} files, ${lines} lines, ${findings.length} finding(s), ${crashes.length} crash(es) (${(ms / 1000).toFixed(1)} s)`);
+  console.log(`  seen: ${seen.tools} tool definition(s), ${seen.keyPositions} key position(s), ${seen.sources} random/clock/per-attempt value(s)`);
+  for (const entry of [...findings, ...crashes, ...summary.other]) {
+    console.log(`  ${entry.file}:${entry.line}:${entry.column}  ${entry.ruleId ?? 'CRASH'}  ${entry.message}`);
+  }
+}
+
+const options = parseArguments(process.argv.slice(2));
+const pluginEntry = path.join(options.pluginDir, 'index.js');
+if (!existsSync(pluginEntry)) {
+  console.error(`No plugin build at ${pluginEntry}: run \`pnpm --filter @retrysafe/eslint-plugin build\` first.`);
+  process.exit(2);
+}
+const { default: plugin } = await import(pathToFileURL(pluginEntry).href);
+
+const summaries = [];
+for (const target of options.packages) {
+  const summary = await evaluatePackage(target, plugin, options.pluginDir);
+  summaries.push(summary);
+  if (!options.json) printSummary(summary);
+}
+const total = (key) => summaries.reduce((sum, summary) => sum + (Array.isArray(summary[key]) ? summary[key].length : summary[key]), 0);
+const totals = { files: total('files'), lines: total('lines'), findings: total('findings'), crashes: total('crashes'), other: total('other') };
+if (options.json) {
+  console.log(JSON.stringify({ rules: Object.keys(plugin.configs.strict.rules), packages: summaries, totals }, null, 2));
+} else {
+  console.log(`\nTotal: ${totals.files} files, ${totals.lines} lines, ${totals.findings} finding(s), ${totals.crashes} crash(es)`);
+}
+// Anything that is neither a finding nor a crash (an unexpected message) fails the run as well.
+process.exit(totals.crashes + totals.other > 0 ? 1 : 0);
