@@ -20,8 +20,7 @@ export default createRule<Options, MessageIds>({
   meta: {
     type: 'problem',
     docs: {
-      description:
-        'Require every agent tool definition to declare its retry policy, including tools defined through a renamed or re-exported factory',
+      description: 'Require agent tools defined through a renamed or re-exported factory to declare their retry policy',
       recommended: 'recommended',
       requiresTypeChecking: true,
     },

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { type InvalidTestCase, RuleTester } from '@typescript-eslint/rule-tester';
 
-import { lintTyped, readDocExamples } from '../docExamples.js';
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key-type-checked.js';
 
 // The linted code is tests/fixtures/cross-file/file.ts; the modules it imports sit next to it
@@ -325,21 +323,4 @@ ruleTester.run('no-random-key-type-checked', rule, {
       errors: [keyFrom('randomKey', [12, 36], ['randomUUID()', 'keys.ts', 3], 'makeKey()')],
     },
   ],
-});
-
-describe('the doc’s examples, each linted on its own as tests/fixtures/cross-file/file.ts', () => {
-  const { incorrect, correct } = readDocExamples('no-random-key-type-checked');
-
-  it('has examples of both kinds', () => {
-    expect(incorrect.length).toBeGreaterThan(0);
-    expect(correct.length).toBeGreaterThan(0);
-  });
-  it.each(incorrect)('❌ is reported: %s', (code) => {
-    const messages = lintTyped(code, 'no-random-key-type-checked', rule, { tsconfigRootDir: crossFile, fileName: 'file.ts' });
-    expect(messages.filter((message) => message.fatal)).toEqual([]);
-    expect(messages.length).toBeGreaterThan(0);
-  });
-  it.each(correct)('✅ is clean: %s', (code) => {
-    expect(lintTyped(code, 'no-random-key-type-checked', rule, { tsconfigRootDir: crossFile, fileName: 'file.ts' })).toEqual([]);
-  });
 });

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { type InvalidTestCase, RuleTester, type ValidTestCase } from '@typescript-eslint/rule-tester';
 
-import { lintTyped, readDocExamples } from '../docExamples.js';
 import rule, { type MessageIds, type Options } from '../../src/rules/require-retry-policy-type-checked.js';
 import requireRetryPolicy from '../../src/rules/require-retry-policy.js';
 
@@ -247,21 +245,4 @@ typedTester.run('parity: require-retry-policy-type-checked with the factory re-e
   invalid: parityCases
     .filter((c) => c.errors.length > 0)
     .map((c) => ({ name: c.name, code: `${parityImports.typed}\n${c.body}`, errors: c.errors })),
-});
-
-describe('the doc’s examples, each linted on its own as tests/fixtures/cross-file/file.ts', () => {
-  const { incorrect, correct } = readDocExamples('require-retry-policy-type-checked');
-
-  it('has examples of both kinds', () => {
-    expect(incorrect.length).toBeGreaterThan(0);
-    expect(correct.length).toBeGreaterThan(0);
-  });
-  it.each(incorrect)('❌ is reported: %s', (code) => {
-    const messages = lintTyped(code, 'require-retry-policy-type-checked', rule, { tsconfigRootDir: crossFile, fileName: 'file.ts' });
-    expect(messages.filter((message) => message.fatal)).toEqual([]);
-    expect(messages.length).toBeGreaterThan(0);
-  });
-  it.each(correct)('✅ is clean: %s', (code) => {
-    expect(lintTyped(code, 'require-retry-policy-type-checked', rule, { tsconfigRootDir: crossFile, fileName: 'file.ts' })).toEqual([]);
-  });
 });
