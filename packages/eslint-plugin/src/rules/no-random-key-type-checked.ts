@@ -1,14 +1,15 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils, ESLintUtils } from '@typescript-eslint/utils';
 
-import { createCrossFileFollower, type CrossFileFollower, displayFileName } from '../util/crossFileFollower.js';
-import type { ProgramSource } from '../util/crossFileSources.js';
 import { skipWrappers } from '../util/astNodes.js';
 import { createRule } from '../util/createRule.js';
+import { createCrossFileFollower, type CrossFileFollower, displayFileName } from '../util/crossFileFollower.js';
+import type { ProgramSource } from '../util/crossFileSources.js';
+import { isImportReference } from '../util/crossFileWalk.js';
 import { GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import type { KeyParameter } from '../util/keyParameters.js';
-import { resolveLocalFunction } from '../util/localFunctions.js';
 import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
+import { resolveLocalFunction } from '../util/localFunctions.js';
 import { type AllowedSource, describeNode, type SourceKind } from '../util/nondeterministicSources.js';
 import { createValueTracer, isPersistedAt } from '../util/valueTracer.js';
 
@@ -140,8 +141,8 @@ export default createRule<Options, MessageIds>({
     function checkCall(call: TSESTree.CallExpression): void {
       // Helpers of this file are the syntactic rule's to follow; methods of arrays, maps and sets
       // made in this file are the standard library's.
-      if (resolveLocalFunction(call.callee, sourceCode) || hasBuiltInReceiver(call.callee)) return;
-      const calleeIsImport = isImportReference(call.callee);
+      if (resolveLocalFunction(call.callee, sourceCode) || hasBuiltInReceiver(sourceCode, call.callee)) return;
+      const calleeIsImport = isImportReference(sourceCode, call.callee);
       const interesting = call.arguments.flatMap((argument, index) => {
         if (argument.type === AST_NODE_TYPES.SpreadElement || positionValues.has(argument)) return [];
         if (isPersistedAt(argument, sourceCode)) return [];
@@ -178,51 +179,8 @@ export default createRule<Options, MessageIds>({
       });
     }
 
-    /** `parts.push(x)` with `const parts = []`, `seen.add(x)` with `const seen = new Set()`. */
-    function hasBuiltInReceiver(callee: TSESTree.Node): boolean {
-      const member = skipWrappers(callee, { optionalChains: true });
-      if (member.type !== AST_NODE_TYPES.MemberExpression || member.object.type !== AST_NODE_TYPES.Identifier) return false;
-      const variable = ASTUtils.findVariable(sourceCode.getScope(member.object), member.object);
-      const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-      if (def?.type !== 'Variable' || !def.node.init || variable?.references.some((ref) => ref.isWrite() && !ref.init)) return false;
-      const init = skipWrappers(def.node.init);
-      if (init.type === AST_NODE_TYPES.ArrayExpression || init.type === AST_NODE_TYPES.ObjectExpression) return true;
-      return init.type === AST_NODE_TYPES.NewExpression && resolveReference(sourceCode, init.callee)?.source === GLOBAL_SOURCE;
-    }
-
-    function isImportReference(callee: TSESTree.Node): boolean {
-      const reference = resolveReference(sourceCode, skipWrappers(callee, { optionalChains: true }));
-      return reference !== undefined && reference.source !== GLOBAL_SOURCE;
-    }
-
     function describeSource(source: ProgramSource): { source: string; file: string; line: number } {
       return { source: source.description, file: displayFileName(source.fileName, fileName), line: source.node.loc.start.line };
-    }
-
-
-    /**
-     * Reports each problem once: not where `no-random-key` reports the same source at a sink inside
-     * or around this one, and not twice for nested sinks of one source.
-     */
-    function reportCandidates(): void {
-      const reported: Candidate[] = [];
-      const ordered = [...candidates].sort((a, b) => a.sink.range[0] - b.sink.range[0] || b.sink.range[1] - a.sink.range[1]);
-      for (const candidate of ordered) {
-        const sameSource = (other: { sink: TSESTree.Node; source: ProgramSource }): boolean => isSameSource(other.source, candidate.source);
-        if (reported.some((other) => sameSource(other) && overlaps(other.sink, candidate.sink))) continue;
-        if (isReportedBySyntacticRule(candidate)) continue;
-        reported.push(candidate);
-        candidate.report();
-      }
-    }
-
-    function isReportedBySyntacticRule(candidate: Candidate): boolean {
-      if (candidate.source.fileName !== fileName) return false;
-      for (const [source, sinks] of syntacticSinks) {
-        if (!sameRange(source, candidate.source.node)) continue;
-        if (sinks.some((sink) => overlaps(sink, candidate.sink))) return true;
-      }
-      return false;
     }
 
     function check(node: TSESTree.Node): void {
@@ -237,11 +195,54 @@ export default createRule<Options, MessageIds>({
       },
       'Program:exit'(): void {
         for (const call of calls) checkCall(call);
-        reportCandidates();
+        for (const candidate of selectOncePerProblem(candidates, syntacticSinks, fileName)) candidate.report();
       },
     };
   },
 });
+
+/**
+ * The candidates to report, each problem once: not where `no-random-key` reports the same source at
+ * a sink inside or around this one, and not twice for nested sinks of one source (the outer wins).
+ */
+function selectOncePerProblem(
+  candidates: readonly Candidate[],
+  syntacticSinks: ReadonlyMap<TSESTree.Node, readonly TSESTree.Node[]>,
+  fileName: string,
+): Candidate[] {
+  const selected: Candidate[] = [];
+  const ordered = [...candidates].sort((a, b) => a.sink.range[0] - b.sink.range[0] || b.sink.range[1] - a.sink.range[1]);
+  for (const candidate of ordered) {
+    if (selected.some((other) => isSameSource(other.source, candidate.source) && overlaps(other.sink, candidate.sink))) continue;
+    if (isReportedBySyntacticRule(candidate, syntacticSinks, fileName)) continue;
+    selected.push(candidate);
+  }
+  return selected;
+}
+
+function isReportedBySyntacticRule(
+  candidate: Candidate,
+  syntacticSinks: ReadonlyMap<TSESTree.Node, readonly TSESTree.Node[]>,
+  fileName: string,
+): boolean {
+  if (candidate.source.fileName !== fileName) return false;
+  for (const [source, sinks] of syntacticSinks) {
+    if (sameRange(source, candidate.source.node) && sinks.some((sink) => overlaps(sink, candidate.sink))) return true;
+  }
+  return false;
+}
+
+/** `parts.push(x)` with `const parts = []`, `seen.add(x)` with `const seen = new Set()`: the standard library's. */
+function hasBuiltInReceiver(sourceCode: Readonly<TSESLint.SourceCode>, callee: TSESTree.Node): boolean {
+  const member = skipWrappers(callee, { optionalChains: true });
+  if (member.type !== AST_NODE_TYPES.MemberExpression || member.object.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = ASTUtils.findVariable(sourceCode.getScope(member.object), member.object);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'Variable' || !def.node.init || variable?.references.some((ref) => ref.isWrite() && !ref.init)) return false;
+  const init = skipWrappers(def.node.init);
+  if (init.type === AST_NODE_TYPES.ArrayExpression || init.type === AST_NODE_TYPES.ObjectExpression) return true;
+  return init.type === AST_NODE_TYPES.NewExpression && resolveReference(sourceCode, init.callee)?.source === GLOBAL_SOURCE;
+}
 
 function isSameSource(a: ProgramSource, b: ProgramSource): boolean {
   return a.fileName === b.fileName && sameRange(a.node, b.node);

@@ -8,9 +8,9 @@ import { type DeclaredToolFactory, findDeclaredToolFactory } from '../util/decla
 import { fromFactory } from '../util/frameworkFactories.js';
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import { fromMcpRegistration } from '../util/mcpTools.js';
+import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
 import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';
 import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema } from '../util/toolRecognisers.js';
-import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
 
 export type Options = [{ toolFactories?: ToolFactory[] }];
 export type { MessageIds };

@@ -3,12 +3,10 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import path from 'node:path';
 
 import { type FoundSource, getProgramAnalysis, type ProgramAnalysis } from './crossFileSources.js';
-import { skipWrappers } from './astNodes.js';
-import { type PropertyPath, ValueWalk } from './crossFileWalk.js';
-import { GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { isImportReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
 import { type KeyParameter, KeyParameterFinder } from './keyParameters.js';
 import type { AllowedSource } from './nondeterministicSources.js';
-import { getLintedFile, type ProgramFile } from './programFiles.js';
+import { getLintedFile } from './programFiles.js';
 import type { ValueTracer } from './valueTracer.js';
 
 // The entry point of the type-aware key analysis for one linted file. Everything here starts from
@@ -83,7 +81,7 @@ export function createCrossFileFollower(context: LintedFileContext, options: Cro
     getKeyParameters: (call, quick) => finder.ofCall(file, call, file.fileName, quick),
     readsAcrossFiles(expression, importsOnly) {
       const reached = new ValueWalk<true>(file, {
-        call: (_walk, node) => (!importsOnly || isImportMember(file, node) ? true : undefined),
+        call: (_walk, node) => (!importsOnly || isImportReference(file.sourceCode, node.callee) ? true : undefined),
         imported: () => true,
         parameter: () => undefined,
       }).at(expression);
@@ -96,11 +94,6 @@ export function createCrossFileFollower(context: LintedFileContext, options: Cro
 export function displayFileName(fileName: string, lintedFileName: string): string {
   if (!path.isAbsolute(fileName) || !path.isAbsolute(lintedFileName)) return path.basename(fileName);
   return path.relative(path.dirname(lintedFileName), fileName).replaceAll('\\', '/');
-}
-
-function isImportMember(file: Pick<ProgramFile, 'sourceCode'>, call: TSESTree.CallExpression): boolean {
-  const reference = resolveReference(file.sourceCode, skipWrappers(call.callee, { optionalChains: true }));
-  return reference !== undefined && reference.source !== GLOBAL_SOURCE;
 }
 
 /** `keys.SESSION_KEY` for the `keys` of a namespace import: the read as written, without a method call on it. */

@@ -255,6 +255,12 @@ export class ValueWalk<T> {
   }
 }
 
+/** Whether a callee is an imported binding or a member of one (`send`, `http.send`), not a local or a global. */
+export function isImportReference(sourceCode: ProgramFile['sourceCode'], callee: TSESTree.Node): boolean {
+  const reference = resolveReference(sourceCode, skipWrappers(callee, { optionalChains: true }));
+  return reference !== undefined && reference.source !== GLOBAL_SOURCE;
+}
+
 /** `function f(this: T, a)`: TypeScript's `this` parameter takes no argument. */
 export function getThisParameterCount(fn: FunctionNode): number {
   const [first] = fn.params;

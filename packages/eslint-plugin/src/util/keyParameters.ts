@@ -2,13 +2,12 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import ts from 'typescript';
 
-import { type FunctionNode, skipWrappers } from './astNodes.js';
-import { getOwnBrands } from './brandTypes.js';
+import type { FunctionNode } from './astNodes.js';
 import { isInSpecPackage } from './brands.js';
+import { getOwnBrands } from './brandTypes.js';
 import type { ProgramAnalysis } from './crossFileSources.js';
-import { getThisParameterCount, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
+import { getThisParameterCount, isImportReference, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
 import { getCalleeSymbol, getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
-import { GLOBAL_SOURCE, resolveReference } from './imports.js';
 import {
   createKeyNameMatcher,
   DEFAULT_KEY_NAMES,
@@ -178,7 +177,7 @@ export class KeyParameterFinder {
    * receiver's type, for every call that passes a parameter on.
    */
   private passedOn(file: ProgramFile, fn: FunctionNode, call: TSESTree.CallExpression, quick: boolean): KeyParameter[] {
-    if (!this.localFunction(file, call) && !isImportReference(file, call.callee)) return [];
+    if (!this.localFunction(file, call) && !isImportReference(file.sourceCode, call.callee)) return [];
     const reaching = call.arguments.map((argument) => reachedParameters(file, fn, argument, []));
     if (reaching.every((reached) => reached.length === 0)) return [];
     return this.ofCall(file, call, undefined, quick).flatMap((inner) =>
@@ -208,11 +207,6 @@ function reachedParameters(file: ProgramFile, fn: FunctionNode, expression: TSES
     },
   }).enter(expression, path);
   return reached;
-}
-
-function isImportReference(file: ProgramFile, callee: TSESTree.Node): boolean {
-  const reference = resolveReference(file.sourceCode, skipWrappers(callee, { optionalChains: true }));
-  return reference !== undefined && reference.source !== GLOBAL_SOURCE;
 }
 
 function toKeyParameter(reached: ParameterReference, fn: FunctionNode, role: string, fileName: string, line: number): KeyParameter {

@@ -119,6 +119,10 @@ ruleTester.run('no-random-key-type-checked', rule, {
       code: `${prelude}sendWithKey(orderId, key\`\${vouchDurable(run.id)}:refund\`);`,
     },
     {
+      name: 'random values passed to functions of the standard library and of packages',
+      code: `${prelude}console.log(randomUUID());\nsetTimeout(() => undefined, Math.random() * 1000);\nconst ids: string[] = [];\nids.push(randomUUID());`,
+    },
+    {
       name: 'a random argument for a parameter that is not a key',
       code: `${prelude}const headers = refundHeaders(randomUUID(), \`\${run.id}:refund\`);`,
     },

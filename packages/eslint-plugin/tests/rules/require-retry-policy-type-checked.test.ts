@@ -77,6 +77,11 @@ const valid: Valid[] = [
     code: `import type { LiteServer } from './servers.js';\nexport function register(server: LiteServer) {\n  server.registerTool('refund', { description: 'Refund' }, async () => 1);\n}`,
   },
   {
+    // A limit, documented: only imports are resolved, so a `const` alias in the same file is not followed.
+    name: 'a const alias of the factory in the same file',
+    code: `import { tool } from 'ai';\nconst defineAgentTool = tool;\nexport const refund = defineAgentTool({ description: 'Refund an order' });`,
+  },
+  {
     name: 'a function of a local module that is not a factory',
     code: `import { durableKey } from './keys.js';\nexport const k = durableKey('run', 'item');`,
   },
@@ -130,6 +135,11 @@ const invalid: Invalid[] = [
     name: 'the AI SDK’s tool held by a const of another module',
     code: `${prelude}export const refund = makeTool({ description: 'Refund an order' });`,
     errors: [missing('Tool `refund`', REMEDY.aiSdk, [4, 23, 31])],
+  },
+  {
+    name: 'the AI SDK’s tool held by a const declared with its type (`const typedTool: typeof tool`)',
+    code: `import { typedTool } from './tools.js';\nexport const refund = typedTool({ description: 'Refund an order' });`,
+    errors: [missing('Tool `refund`', REMEDY.aiSdk, [2, 23, 32])],
   },
   {
     name: 'the renamed factory read through a namespace import',
