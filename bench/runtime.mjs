@@ -191,7 +191,14 @@ async function setUpTargets(names, tag) {
         // The documented setup: a connected @redis/client passed to the cache persistence layer.
         const client = await createClient({ url: REDIS_URL }).connect();
         const counter = countCommands(client);
-        targets.push({ name, counter, unit: 'commands', call: powertoolsCall(client, `rsbench:${tag}:powertools`) });
+        targets.push({
+          name,
+          counter,
+          unit: 'commands',
+          call: powertoolsCall(client, `rsbench:${tag}:powertools`),
+          // The same layer as powertools sets it up outside Lambda when nobody registers a context.
+          duplicateVariants: { 'powertools, no Lambda context': powertoolsCall(client, `rsbench:${tag}:powertools-nocontext`, { lambdaContext: false }) },
+        });
         cleanups.push(() => client.quit());
         break;
       }
@@ -212,10 +219,20 @@ async function setUpTargets(names, tag) {
   return { targets, cleanup: async () => { for (const c of cleanups.reverse()) await c(); } };
 }
 
-function powertoolsCall(client, keyPrefix) {
+/**
+ * Outside Lambda there is no context to say how long an invocation may still run. Without one,
+ * powertools writes no in-progress expiry (and warns on every call), so a second call on a key that
+ * is still in progress is taken for an orphan and runs the effect again. The measured setup stands
+ * in Lambda's context with 30 s left, like retrysafe's 30 s lock; the duplicate check also runs the
+ * default setup (`lambdaContext: false`).
+ */
+const LAMBDA_CONTEXT = { getRemainingTimeInMillis: () => 30_000 };
+
+function powertoolsCall(client, keyPrefix, { lambdaContext = true } = {}) {
   const persistenceStore = new CachePersistenceLayer({ client });
+  const config = new IdempotencyConfig(lambdaContext ? { lambdaContext: LAMBDA_CONTEXT } : {});
   // The whole input is hashed into the key (the default), as retrysafe fingerprints it.
-  const idempotent = makeIdempotent(handler, { persistenceStore, keyPrefix, config: new IdempotencyConfig({}) });
+  const idempotent = makeIdempotent(handler, { persistenceStore, keyPrefix, config });
   // makeIdempotent does not say whether it replayed; a replay is a call during which its order's
   // effect did not run (keys are distinct per order, so concurrent callers do not blur this).
   return async (input) => {
@@ -292,6 +309,20 @@ function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
+/** Runs `fn` with console.warn counted instead of printed (powertools warns on every call without a context). */
+async function quietly(fn) {
+  const warn = console.warn;
+  let warnings = 0;
+  console.warn = () => {
+    warnings += 1;
+  };
+  try {
+    return { ...(await fn()), warnings };
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** Two callers at once on one key whose effect takes 20 ms: how many times does the effect run? */
 async function concurrentDuplicate(target, tag) {
   const slow = { orderId: `dup-${tag}-${target.name}`, amountCents: 500 };
@@ -355,7 +386,11 @@ async function main() {
     }
     const duplicates = {};
     for (const target of targets) {
-      if (target.name !== 'bare') duplicates[target.name] = await concurrentDuplicate(target, tag);
+      if (target.name === 'bare') continue;
+      duplicates[target.name] = await concurrentDuplicate(target, tag);
+      for (const [name, call] of Object.entries(target.duplicateVariants ?? {})) {
+        duplicates[name] = await quietly(() => concurrentDuplicate({ name, call }, tag));
+      }
     }
     const loadEnd = loadavg();
     const summary = summarise(results, targets, concurrencies);
@@ -445,7 +480,7 @@ function printSummary(report, concurrencies) {
     console.log(table(['pair', 'concurrency', 'phase', 'ratio'], report.summary.versus.map((v) => [v.pair, String(v.concurrency), v.phase, `${v.throughputRatio.toFixed(2)}x`])));
   }
   console.log('\ntwo concurrent calls on one key (effect takes 20 ms), then a third:');
-  console.log(table(['target', 'effects', 'outcomes', 'third call'], Object.entries(report.concurrentDuplicate).map(([name, d]) => [name, String(d.effects), d.outcomes.join(', '), d.thirdCall])));
+  console.log(table(['target', 'effects', 'outcomes', 'third call'], Object.entries(report.concurrentDuplicate).map(([name, d]) => [name, String(d.effects), d.outcomes.join(', ') + (d.warnings ? ` (${d.warnings} warnings)` : ''), d.thirdCall])));
 }
 
 async function machine() {
