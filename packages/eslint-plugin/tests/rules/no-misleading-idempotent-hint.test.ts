@@ -1,16 +1,11 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import rule from '../../src/rules/no-misleading-idempotent-hint.js';
+import { readCase } from '../support/cases.js';
 
 // Sources are flush left so that the line and column in each case read straight off the code.
 // The shared cases (tests/cases, copied from /work/shared/cases) are read as they are.
 const ruleTester = new RuleTester();
-
-const casesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../cases');
-const readCase = (file: string): string => readFileSync(path.join(casesDir, file), 'utf8');
 
 const B12 = readCase('B12.ts');
 const B12_UPDATE_ONLY = B12.slice(0, B12.indexOf("server.registerTool('create_automation'")) + B12.slice(B12.indexOf("server.registerTool('update_automation'"));

@@ -2,14 +2,12 @@ import * as parser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { RuleTester, type InvalidTestCase, type ValidTestCase } from '@typescript-eslint/rule-tester';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key.js';
 import { createKeyNameMatcher, getKeyPositionOf } from '../../src/util/keyPositions.js';
+import { readCase } from '../support/cases.js';
 
 // Sources are flush left so that the line and column of each case read straight off the code.
 const ruleTester = new RuleTester();
@@ -31,9 +29,6 @@ function report(messageId: MessageIds, line: number, column: number, source: str
 // The shared cases (tests/cases, copied unchanged from the project's /work/shared/cases).
 // Each file keeps its name in the test name; its `// EXPECT: R1` lines are the reports, exactly.
 // ---------------------------------------------------------------------------------------------
-
-const casesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../cases');
-const readCase = (file: string): string => readFileSync(path.join(casesDir, file), 'utf8');
 
 /** The reports each shared case must produce; files with none must produce nothing. */
 const sharedCaseReports: Record<string, Expected[]> = {

@@ -1,159 +1,23 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
 
 import rule from '../../src/rules/no-unsafe-retry-policy.js';
+import { readCase } from '../support/cases.js';
 
 // Sources are flush left so that the line and column in each case read straight off the code.
-// Cases B08, B10, B11, B12, B13 and B15 are the files in /work/shared/cases, verbatim.
+// Cases B08, B10, B11, B12, B13 and B15 are the files in /work/shared/cases, read from tests/cases.
 const ruleTester = new RuleTester();
-
-const B08 = `// B08 (a failure pattern reported publicly; rewritten from scratch)
-// Pattern: the tool call id looks like a natural dedup key, but the model issues a new one on every
-// turn, so a re-planned or retried call arrives with a fresh id and the refund runs again.
-// (Reported against the Python SDK; reproduced here with the JS SDK's equivalent field.)
-// VERDICT: R1 flags the idempotencyKey line (per-call id from details.toolCall.callId).
-//          R2 flags tool({...}): a refund tool with no side-effect / idempotency / retry declaration.
-import { tool } from '@openai/agents';
-import { z } from 'zod';
-
-declare function refundOrder(orderId: string, cents: number, opts: { idempotencyKey: string }): Promise<string>;
-
-export const refundTool = tool({ // EXPECT: R2
-  name: 'refund_order',
-  description: 'Refund part of an order',
-  parameters: z.object({ orderId: z.string(), cents: z.number().int() }),
-  async execute({ orderId, cents }, _ctx, details) {
-    const callId = details!.toolCall!.callId;
-    return refundOrder(orderId, cents, { idempotencyKey: callId }); // EXPECT: R1
-  },
-});
-`;
-
-const B10 = `// B10 (a failure pattern reported publicly; rewritten from scratch)
-// Pattern: a retried send_message tool call delivered two emails. The proposed fix adds an optional
-// idempotencyKey input and generates one when the caller leaves it out. A key generated inside the
-// handler is new on every agent-level re-call, so the case the issue reports is still not covered.
-// VERDICT: R1 flags the header line (source: \`?? randomUUID()\` fallback inside the tool handler).
-//          R2 passes: annotations are declared.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-
-declare const server: McpServer;
-declare function sendMessage(inbox: string, to: string[], text: string, headers: Record<string, string>): Promise<{ messageId: string }>;
-
-server.registerTool('send_message', {
-  description: 'Send an email from an inbox',
-  inputSchema: { inboxId: z.string(), to: z.array(z.string()), text: z.string(), idempotencyKey: z.string().optional() },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-}, async ({ inboxId, to, text, idempotencyKey }) => {
-  const key = idempotencyKey ?? randomUUID();
-  const res = await sendMessage(inboxId, to, text, { 'Idempotency-Key': key }); // EXPECT: R1
-  return { content: [{ type: 'text', text: res.messageId }] };
-});
-`;
-
-const B11 = `// B11 (a failure pattern reported publicly; rewritten from scratch)
-// Pattern: send_email takes no input that could mark two attempts as the same send, and the mailer
-// is called without a Message-ID, so it generates a random one per attempt. A client timeout plus a
-// retry delivers two identical emails, and the audit log, written after the send, records both.
-// VERDICT: R2 flags registerTool(...): a tool that sends mail declares no annotations / side effects /
-//          retry policy. (R1 has nothing to flag: no key is built at all.)
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import nodemailer from 'nodemailer';
-import { z } from 'zod';
-
-const server = new McpServer({ name: 'email', version: '1.0.0' });
-const smtp = nodemailer.createTransport({ host: 'smtp.example.test', port: 587 });
-
-server.registerTool( // EXPECT: R2
-  'send_email',
-  { description: 'Send an email', inputSchema: { to: z.string(), subject: z.string(), body: z.string() } },
-  async ({ to, subject, body }) => {
-    const info = await smtp.sendMail({ from: 'agent@example.test', to, subject, text: body });
-    return { content: [{ type: 'text', text: \`sent \${info.messageId}\` }] };
-  },
-);
-`;
-
-const B12 = `// B12 (a failure pattern reported publicly; rewritten from scratch)
-// Pattern: MCP annotations were applied in bulk and a create tool was marked idempotentHint: true.
-// The reviewer pointed out that the server assigns the id, so each call creates another automation,
-// unlike update_automation, which takes an id. A client that trusts the hint and retries makes duplicates.
-// VERDICT: R2 flags the create_automation annotations (claims idempotent, but the tool creates a
-//          server-assigned resource and takes no key/id input). Heuristic: warn level.
-//          update_automation (keyed by automationId) must NOT be flagged.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-
-declare const server: McpServer;
-declare function createAutomation(config: unknown): Promise<{ id: string }>;
-declare function replaceAutomation(id: string, config: unknown): Promise<void>;
-
-server.registerTool('create_automation', {
-  description: 'Create an automation; the id is assigned by the server',
-  inputSchema: { config: z.record(z.unknown()) },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }, // EXPECT: R2
-}, async ({ config }) => ({ content: [{ type: 'text', text: (await createAutomation(config)).id }] }));
-
-server.registerTool('update_automation', {
-  description: 'Replace an automation by id',
-  inputSchema: { automationId: z.string(), config: z.record(z.unknown()) },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true }, // EXPECT: none
-}, async ({ automationId, config }) => { await replaceAutomation(automationId, config); return { content: [] }; });
-`;
-
-const B13 = `// B13 (a failure pattern reported publicly; rewritten from scratch)
-// Pattern: a tool declared itself non-idempotent (send_email.idempotent = False), the agent even read
-// that flag, but both retry loops ignored it; one failed send produced three delivered emails.
-// Expressed here with the project's own defineTool (field names are placeholders for the real schema).
-// VERDICT: R2 flags the retry line: a tool declared non-idempotent with an external side effect also
-//          declares automatic retries and has no key input, so the declaration contradicts itself.
-//          Runtime/DSL: the runner must refuse to auto-retry this tool.
-import { defineTool } from '@idem/dsl'; // placeholder: express this with @retrysafe/spec's defineTool
-
-declare function smtpSend(to: string, subject: string, body: string): Promise<void>;
-
-export const sendEmail = defineTool({
-  name: 'send_email',
-  sideEffects: 'external',
-  idempotent: false,
-  retry: { maxAttempts: 3, backoffMs: 500 }, // EXPECT: R2
-  async run({ to, subject, body }: { to: string; subject: string; body: string }) {
-    await smtpSend(to, subject, body);
-    return { sent: true };
-  },
-});
-`;
+const B08 = readCase('B08.ts');
+const B10 = readCase('B10.ts');
+const B11 = readCase('B11.ts');
+const B12 = readCase('B12.ts');
+const B13 = readCase('B13.ts');
 
 // B13 with @retrysafe/spec's real fields, as the cases README asks; the retry line stays line 16.
 const B13_SPEC = B13.replace("import { defineTool } from '@idem/dsl'; // placeholder: express this with @retrysafe/spec's defineTool", "import { defineTool } from '@retrysafe/spec';")
   .replace("sideEffects: 'external'", "sideEffects: 'message_out'")
   .replace('retry: { maxAttempts: 3, backoffMs: 500 }, // EXPECT: R2', "retry: 'safe', // EXPECT: R2")
   .replace('async run(', 'async execute(');
-
-const B15 = `// B15 (a failure pattern reported publicly; rewritten from scratch)
-// Pattern: Trigger.dev idempotency keys dedupe trigger() calls only. A Stripe call inside run()
-// executes again on every retry unless Stripe gets its own key. The docs now key the provider call
-// on ctx.run.id, which stays the same across every attempt of a run.
-// VERDICT: must NOT flag. The key is derived from the durable run id. Per-attempt variants (randomUUID(),
-//          Date.now(), ctx.attempt.number) in the same place would be R1.
-import { task } from '@trigger.dev/sdk';
-import Stripe from 'stripe';
-
-const stripe = new Stripe(process.env.STRIPE_SECRET_KEY ?? '');
-
-export const refundOrder = task({
-  id: 'refund-order',
-  retry: { maxAttempts: 3 },
-  run: async (payload: { paymentIntentId: string; amount: number }, { ctx }) => {
-    const refund = await stripe.refunds.create(
-      { payment_intent: payload.paymentIntentId, amount: payload.amount },
-      { idempotencyKey: \`refund-\${ctx.run.id}\` }, // EXPECT: none
-    );
-    return { refundId: refund.id };
-  },
-});
-`;
+const B15 = readCase('B15.ts');
 
 const withKeyTool = (execute: string): string => `import { defineTool, key } from '@retrysafe/spec';
 export const issueRefund = defineTool({
