@@ -342,6 +342,11 @@ async function child(variant, corpusRoot, resultFile, instrument) {
       const id = message.ruleId ?? '(none)';
       rules[id] ??= { ms: 0, problems: 0 };
       rules[id].problems += 1;
+      // A few reports per rule, so that what a rule says about real code can be read back.
+      rules[id].examples ??= [];
+      if (rules[id].examples.length < 5) {
+        rules[id].examples.push(`${relative(corpusRoot, result.filePath)}:${message.line}: ${message.message.slice(0, 200)}`);
+      }
       problems += 1;
     }
     for (const pass of result.stats?.times?.passes ?? []) {
