@@ -1,0 +1,100 @@
+import * as parser from '@typescript-eslint/parser';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import { getMemberChain, resolveReference } from '../../src/util/imports.js';
+
+// getMemberChain and resolveReference run on every callee of every file for every rule, so they
+// were rewritten for speed (an iterative chain, one answer per node; see docs/performance.md).
+// These cases pin what they answer.
+
+/** Parses `code` and hands the callee of its last statement-level call, and the file, to `inspect`. */
+function withLastCallee(code: string, inspect: (callee: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>) => void): void {
+  const linter = new Linter({ configType: 'flat' });
+  let last: TSESTree.CallExpression | undefined;
+  const messages = linter.verify(code, [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser: parser as unknown as Linter.Parser },
+      plugins: {
+        probe: {
+          rules: {
+            probe: {
+              create(context) {
+                return {
+                  CallExpression(node: TSESTree.CallExpression) {
+                    if (['ExpressionStatement', 'ReturnStatement', 'ChainExpression'].includes(node.parent.type)) last = node;
+                  },
+                  'Program:exit'() {
+                    if (last) inspect(last.callee, context.sourceCode as unknown as Readonly<TSESLint.SourceCode>);
+                  },
+                };
+              },
+            },
+          },
+        },
+      },
+      rules: { 'probe/probe': 'error' },
+    },
+  ], 'file.ts');
+  expect(messages.filter((m) => m.fatal)).toEqual([]);
+}
+
+const chainOf = (code: string): unknown => {
+  let chain: unknown;
+  withLastCallee(code, (callee) => {
+    const found = getMemberChain(callee);
+    chain = found && [found[0].name, ...found.slice(1)];
+  });
+  return chain;
+};
+
+describe('getMemberChain', () => {
+  it.each([
+    ['f()', ['f']],
+    ['a.b.c()', ['a', 'b', 'c']],
+    ["a['b'].c()", ['a', 'b', 'c']],
+    ['a?.b.c()', ['a', 'b', 'c']],
+    ['a!.b()', ['a', 'b']],
+    ['(0, m.f)()', ['m', 'f']],
+    ['(0, m.ns).f()', ['m', 'ns', 'f']],
+    ['a[x].b()', undefined],
+    ['f().b()', undefined],
+    ['this.b()', undefined],
+  ])('%s → %j', (code, expected) => {
+    expect(chainOf(code)).toEqual(expected);
+  });
+});
+
+describe('resolveReference', () => {
+  it('answers the same for the same node, and by the binding for another node', () => {
+    const code = `
+import { randomUUID as uuid } from 'node:crypto';
+function local(randomUUID: () => string) { return randomUUID(); }
+uuid();
+`;
+    withLastCallee(code, (callee, sourceCode) => {
+      const first = resolveReference(sourceCode, callee);
+      expect(first).toEqual({ source: 'crypto', path: ['randomUUID'] });
+      expect(resolveReference(sourceCode, callee)).toBe(first);
+    });
+  });
+
+  it('a local that shadows an import is not the import, asked twice', () => {
+    const code = `
+import { randomUUID } from 'node:crypto';
+export function local(randomUUID: () => string) { return randomUUID(); }
+`;
+    withLastCallee(code, (callee, sourceCode) => {
+      expect(resolveReference(sourceCode, callee)).toBeUndefined();
+      expect(resolveReference(sourceCode, callee)).toBeUndefined();
+    });
+  });
+
+  it('a global keeps its whole path', () => {
+    withLastCallee('globalThis.crypto.randomUUID();', (callee, sourceCode) => {
+      expect(resolveReference(sourceCode, callee)).toEqual({ source: '<global>', path: ['globalThis', 'crypto', 'randomUUID'] });
+    });
+  });
+});
