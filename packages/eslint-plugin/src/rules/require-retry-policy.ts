@@ -1,37 +1,12 @@
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 
 import { createRule } from '../util/createRule.js';
-import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from '../util/toolRecognisers.js';
-import {
-  createToolRecogniser,
-  findPolicyProperty,
-  findProperty,
-  getToolLocation,
-  hasSpread,
-  isDeclarePolicyCall,
-  policyKey,
-  toolFactoriesSchema,
-  toolLabel,
-} from '../util/toolRecognisers.js';
+import { judgePolicyDeclaration, type PolicyProblem } from '../util/retryPolicyJudgement.js';
+import type { ToolFactory } from '../util/toolRecognisers.js';
+import { createToolRecogniser, toolFactoriesSchema } from '../util/toolRecognisers.js';
 
 export type Options = [{ toolFactories?: ToolFactory[] }];
-export type MessageIds = 'incompleteAnnotations' | 'incompletePolicy' | 'missingPolicy';
-
-// What to add, per framework: the last sentence of the `missingPolicy` message.
-const DECLARE_POLICY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry';
-const MCP_HINTS =
-  'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; ' +
-  'or declare a full policy in `_meta: { retrysafe: {...} }`.';
-const REMEDIES: Record<ToolFramework, string> = {
-  retrysafe: 'Add `sideEffects`, `idempotent` and `retry` to its definition.',
-  custom: 'Add `sideEffects`, `idempotent` and `retry` to its definition, or wrap it in `declarePolicy(...)`.',
-  mcp: MCP_HINTS,
-  'mcp-low-level': MCP_HINTS,
-  'ai-sdk': `${DECLARE_POLICY}.`,
-  'openai-agents': `${DECLARE_POLICY}.`,
-  langchain: `${DECLARE_POLICY}, or add \`metadata: { retrysafe: {...} }\`.`,
-};
+export type MessageIds = PolicyProblem['messageId'];
 
 export default createRule<Options, MessageIds>({
   name: 'require-retry-policy',
@@ -62,80 +37,13 @@ export default createRule<Options, MessageIds>({
   create(context, [{ toolFactories }]) {
     const recogniser = createToolRecogniser(context.sourceCode, { toolFactories: toolFactories ?? [] });
 
-    function check(tool: ToolDefinition): void {
-      const label = toolLabel(tool);
-      if (tool.policy) {
-        const missing = missingPolicyFields(context.sourceCode, tool, tool.policy);
-        if (missing.length > 0) {
-          // defineTool's policy is its whole config: point at the call, as for a missing policy.
-          const loc = tool.policy.via === 'defineTool' ? getToolLocation(tool) : tool.policy.node.loc;
-          context.report({ loc, messageId: 'incompletePolicy', data: { tool: label, missing: formatList(missing) } });
-        }
-        return;
-      }
-      if (tool.framework === 'mcp' || tool.framework === 'mcp-low-level') {
-        if (tool.annotationsNode) {
-          const missing = missingAnnotations(tool);
-          if (missing.length > 0) {
-            const data = { tool: label, missing: formatList(missing) };
-            context.report({ node: tool.annotationsNode, messageId: 'incompleteAnnotations', data });
-          }
-          return;
-        }
-      }
-      // A config that is not visible (imported, built by a call) may well declare everything; AI SDK
-      // and OpenAI Agents tools are declared outside their config, so theirs does not matter.
-      const declaresInConfig = !['ai-sdk', 'openai-agents'].includes(tool.framework);
-      if (declaresInConfig && tool.configNode && !tool.config) return;
-      const data = { tool: label, remedy: REMEDIES[tool.framework] };
-      context.report({ loc: getToolLocation(tool), messageId: 'missingPolicy', data });
-    }
-
     const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
-      for (const tool of recogniser.definitionsAt(node)) check(tool);
+      for (const tool of recogniser.definitionsAt(node)) {
+        const problem = judgePolicyDeclaration(context.sourceCode, tool);
+        if (problem) context.report(problem);
+      }
     };
     return { CallExpression: visit, NewExpression: visit };
   },
 });
 
-/**
- * The policy fields a visible policy object leaves out, in the spelling its route reads (`defineTool`
- * reads camelCase, policy data the seed's snake_case); none when it spreads another object.
- */
-function missingPolicyFields(
-  sourceCode: Readonly<TSESLint.SourceCode>,
-  tool: ToolDefinition,
-  policy: PolicyDeclaration,
-): string[] {
-  const object = policy.object;
-  if (!object) {
-    // `declarePolicy(tool)` with no policy at all; a policy from elsewhere gets the benefit of the doubt.
-    const bare = policy.node.type === AST_NODE_TYPES.CallExpression && isDeclarePolicyCall(sourceCode, policy.node);
-    return bare ? ['a policy argument'] : [];
-  }
-  if (hasSpread(object)) return [];
-  // A home-grown factory's config may spell the fields either way.
-  const via = tool.framework === 'custom' && policy.via === 'defineTool' ? undefined : policy.via;
-  return (['sideEffects', 'idempotent', 'retry'] as const)
-    .filter((field) => !findPolicyProperty(object, field, via))
-    .map((field) => `\`${policyKey(field, policy.via)}\``);
-}
-
-/**
- * MCP hints that count as a declaration: `readOnlyHint: true` alone (a read is naturally
- * idempotent), or both `destructiveHint` and `idempotentHint` stated. Unknown values are given the
- * benefit of the doubt.
- */
-function missingAnnotations(tool: ToolDefinition): string[] {
-  const annotations = tool.annotations;
-  if (!annotations || hasSpread(annotations)) return [];
-  const readOnly = findProperty(annotations, 'readOnlyHint')?.value;
-  if (readOnly && !(readOnly.type === AST_NODE_TYPES.Literal && readOnly.value === false)) return [];
-  return ['destructiveHint', 'idempotentHint']
-    .filter((hint) => !findProperty(annotations, hint))
-    .map((hint) => `\`${hint}\``);
-}
-
-function formatList(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}

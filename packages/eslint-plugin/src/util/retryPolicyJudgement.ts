@@ -14,9 +14,9 @@ import {
   toolLabel,
 } from './toolRecognisers.js';
 
-// Whether a tool definition declares its retry policy, by the criteria `require-retry-policy` applies
-// (its message ids and wording). The type-aware twin judges the definitions only types reveal with
-// this, so that a tool counts as declared in both rules for the same reasons.
+// Whether a tool definition declares its retry policy (message ids and wording included). Both
+// `require-retry-policy` and its type-aware twin judge with this, so a tool counts as declared in
+// both rules for the same reasons.
 
 /** A missing or incomplete declaration, ready for `context.report`. */
 export interface PolicyProblem {
