@@ -6,7 +6,7 @@
 //   it: it is written under that name for type-aware rules and is not judged itself.
 import { ESLint, Linter } from 'eslint';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,25 +63,29 @@ function lintUntyped(ruleId: string, code: string): Linter.LintMessage[] {
   return linter.verify(code, [config], { filename: 'example.ts' });
 }
 
-const typedFiles: string[] = [];
-afterAll(() => {
-  for (const file of typedFiles) rmSync(file, { force: true });
-});
+// Typed examples are written to a folder of this run's own inside the fixture project (its
+// tsconfig extends the fixtures' one), so runs never collide and nothing is left among the fixtures.
+const typedDir = path.join(fixturesDir, `doc-examples-${process.pid}`);
+function prepareTypedDir(): void {
+  if (existsSync(typedDir)) return;
+  mkdirSync(typedDir);
+  writeFileSync(path.join(typedDir, 'tsconfig.json'), JSON.stringify({ extends: '../tsconfig.json', include: ['*.ts'] }));
+}
+afterAll(() => rmSync(typedDir, { recursive: true, force: true }));
 
 async function lintTyped(ruleId: string, code: string, index: number): Promise<Linter.LintMessage[]> {
-  // The fixture tsconfig includes every *.ts file beside it, so the project service types this one.
-  const file = path.join(fixturesDir, `doc-example-${ruleId}-${index}.ts`);
-  typedFiles.push(file);
+  prepareTypedDir();
+  const file = path.join(typedDir, `doc-example-${ruleId}-${index}.ts`);
   writeFileSync(file, code);
   const eslint = new ESLint({
-    cwd: fixturesDir,
+    cwd: typedDir,
     overrideConfigFile: true,
     overrideConfig: [
       {
         ...plugin.configs['recommended-type-checked'],
         languageOptions: {
           ...plugin.configs['recommended-type-checked'].languageOptions,
-          parserOptions: { projectService: true, tsconfigRootDir: fixturesDir },
+          parserOptions: { projectService: true, tsconfigRootDir: typedDir },
         },
         rules: { [`@retrysafe/${ruleId}`]: 'error' },
       } as Linter.Config,
@@ -113,12 +117,8 @@ describe('rule docs', () => {
 
       if (supportFiles.length > 0 && isTypeAware(ruleId)) {
         it('writes its support modules', () => {
-          for (const support of supportFiles) {
-            const file = path.join(fixturesDir, support.supportFile ?? '');
-            expect(existsSync(file), `${file} would overwrite a fixture`).toBe(false);
-            typedFiles.push(file);
-            writeFileSync(file, support.code);
-          }
+          prepareTypedDir();
+          for (const support of supportFiles) writeFileSync(path.join(typedDir, support.supportFile ?? ''), support.code);
         });
       }
 
