@@ -2,7 +2,7 @@
 // against typescript-eslint, measured interleaved in one run. Figures are ratios, never assertions.
 //
 //   node bench/lint.mjs [--corpus standard|full] [--rounds 2] [--variants a,b,c,d,e] [--paired a,b]
-//                       [--passes 2] [--out bench/results/lint.json]
+//                       [--passes 4] [--out bench/results/lint.json]
 //
 // The corpus is the JavaScript and TypeScript that registry packages publish (one module flavour
 // each, no .d.ts, no source maps, no tests), copied to a temporary folder with a generated
@@ -14,9 +14,10 @@
 // Three measurements, all in one run:
 // 1. cold: every variant in a fresh Node process (what a CI run pays, program creation included),
 //    uninstrumented, `--rounds` times with the order rotated each round; wall and CPU time;
-// 2. warm and paired: one process lints each file with (a) then (b), alternating which goes first,
-//    `--passes` times after a warm-up (what an editor's ESLint server pays per file; the pairing
-//    makes it robust to load changes on a shared machine);
+// 2. warm and paired: one process (ESLint#lintText, as an editor's ESLint server calls it) lints
+//    each file with (a) and with (b), `--passes` times after a warm-up, alternating which goes
+//    first; what an editor pays per file, and robust to load changes on a shared machine (an A/A
+//    run, `--paired a,a2`, measures the method's own error);
 // 3. TIMING: one run each of (b), (c) and (e) with ESLint's `TIMING=all` and `stats`, for the
 //    per-rule and parse times (instrumentation inflates rule time, so no ratio uses these runs).
 import { spawnSync } from 'node:child_process';
@@ -84,7 +85,10 @@ async function parent() {
   }
   // Warm and paired per file, in one process: the cost an editor's ESLint server pays per file.
   const pairedVariants = (args.paired ?? 'a,b').split(',').filter((v) => variants.includes(v));
-  const paired = pairedVariants.length >= 2 ? runPaired(pairedVariants, corpus.root, Number(args.passes ?? 2)) : undefined;
+  // An even number of passes: each file is linted first by (a) as often as by (b), which matters
+  // (the first lint of a text in a process runs measurably slower or faster than the second).
+  const passes = 2 * Math.ceil(Number(args.passes ?? 4) / 2);
+  const paired = pairedVariants.length >= 2 ? runPaired(pairedVariants, corpus.root, passes) : undefined;
   if (paired) {
     console.log(`  paired ${pairedVariants.join('/')} x ${paired.passes} passes: ${pairedVariants.map((v) => `${v} ${fmtMs(paired.totals[v].cpuMs)} cpu`).join(', ')}, load ${loadavg()[0].toFixed(2)}`);
   }
@@ -393,6 +397,7 @@ async function configFor(variant, corpusRoot) {
   const typed = { projectService: true, tsconfigRootDir: corpusRoot };
   switch (variant) {
     case 'a':
+    case 'a2': // the same config under another name, for an A/A check of the paired method
       return [base];
     case 'b':
       return [base, retrysafe.configs.recommended];
@@ -427,18 +432,23 @@ async function configFor(variant, corpusRoot) {
 // turn (rotating which goes first), so that load changes on a shared machine hit all variants alike.
 
 async function pairedChild(variants, corpusRoot, resultFile, passes) {
-  const { Linter } = await import(require.resolve('eslint'));
-  const linter = new Linter({ configType: 'flat', cwd: corpusRoot });
-  const configs = Object.fromEntries(await Promise.all(variants.map(async (v) => [v, await configFor(v, corpusRoot)])));
+  // The ESLint class, as an editor's ESLint server uses it (lintText per file): it computes each
+  // config once, where Linter#verify given a config array would normalise it again for every file.
+  const { ESLint } = await import(require.resolve('eslint'));
+  const engines = Object.fromEntries(
+    await Promise.all(
+      variants.map(async (v) => [v, new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: await configFor(v, corpusRoot), cache: false })]),
+    ),
+  );
   const files = [...walk(corpusRoot)].filter((f) => /\.(m|c)?[jt]sx?$/.test(f)).sort();
   const texts = files.map((f) => readFileSync(f, 'utf8'));
-  const lint = (v, i) => {
-    const messages = linter.verify(texts[i], configs[v], { filename: files[i] });
-    const fatal = messages.find((m) => m.fatal);
+  const lint = async (v, i) => {
+    const [result] = await engines[v].lintText(texts[i], { filePath: files[i] });
+    const fatal = result.messages.find((m) => m.fatal);
     if (fatal) throw new Error(`${files[i]}: ${fatal.message}`);
   };
   // Warm-up: JIT, and the project service's program for typed variants.
-  for (let i = 0; i < files.length; i += Math.max(1, Math.floor(files.length / 100))) for (const v of variants) lint(v, i);
+  for (let i = 0; i < files.length; i += Math.max(1, Math.floor(files.length / 100))) for (const v of variants) await lint(v, i);
   const totals = Object.fromEntries(variants.map((v) => [v, { wallMs: 0, cpuMs: 0, perPass: [] }]));
   for (let pass = 0; pass < passes; pass += 1) {
     const passTotals = Object.fromEntries(variants.map((v) => [v, { wallMs: 0, cpuMs: 0 }]));
@@ -447,7 +457,7 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
         const v = variants[(i + pass + k) % variants.length];
         const cpu0 = process.cpuUsage();
         const t0 = performance.now();
-        lint(v, i);
+        await lint(v, i);
         const wall = performance.now() - t0;
         const cpu = process.cpuUsage(cpu0);
         passTotals[v].wallMs += wall;
