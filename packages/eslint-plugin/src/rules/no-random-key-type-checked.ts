@@ -9,22 +9,16 @@ import { isImportReference } from '../util/crossFileWalk.js';
 import { GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import type { KeyParameter } from '../util/keyParameters.js';
 import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
+import { DURABLE_KEY_ADVICE, keyRuleDefaultOptions, type KeyRuleOptions, keyRuleOptionsSchema } from '../util/keyRuleOptions.js';
 import { resolveLocalFunction } from '../util/localFunctions.js';
-import { type AllowedSource, describeNode, type SourceKind } from '../util/nondeterministicSources.js';
+import { describeNode, type SourceKind } from '../util/nondeterministicSources.js';
 import { createValueTracer, isPersistedAt } from '../util/valueTracer.js';
 
-export type Options = [
-  {
-    /** Extra property or header names that carry a deduplication key (added to the defaults). */
-    keyNames?: string[];
-    /** Extra replay-stable imports or globals, e.g. `{ from: 'my-workflow-sdk', name: 'uuid' }`. */
-    allowedSources?: AllowedSource[];
-  },
-];
+export type Options = [KeyRuleOptions];
 
 export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'perAttemptKey' | 'randomKey';
 
-const ADVICE = 'Derive it from durable fields such as the run id and the item id.';
+const ADVICE = DURABLE_KEY_ADVICE;
 const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
 
 const MESSAGE_BY_KIND: Record<SourceKind, Exclude<MessageIds, 'keyArgument'>> = {
@@ -60,34 +54,8 @@ export default createRule<Options, MessageIds>({
         'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
         `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. ${ADVICE}`,
     },
-    schema: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          keyNames: {
-            type: 'array',
-            description: 'Extra property or header names (any letter case) whose value is a deduplication key.',
-            items: { type: 'string', minLength: 1 },
-            uniqueItems: true,
-          },
-          allowedSources: {
-            type: 'array',
-            description: "Extra replay-stable sources: `from` is a module (or 'globalThis'), `name` the export path.",
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['from', 'name'],
-              properties: {
-                from: { type: 'string', minLength: 1 },
-                name: { type: 'string', minLength: 1 },
-              },
-            },
-          },
-        },
-      },
-    ],
-    defaultOptions: [{ keyNames: [], allowedSources: [] }],
+    schema: [keyRuleOptionsSchema],
+    defaultOptions: keyRuleDefaultOptions,
   },
   create(context, [options]) {
     const services = ESLintUtils.getParserServices(context);

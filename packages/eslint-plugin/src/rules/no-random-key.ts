@@ -3,21 +3,15 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { createRule } from '../util/createRule.js';
 import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
-import { type AllowedSource, type NondeterministicSource, PER_ATTEMPT_NAMES, type SourceKind } from '../util/nondeterministicSources.js';
+import { DURABLE_KEY_ADVICE, keyRuleDefaultOptions, type KeyRuleOptions, keyRuleOptionsSchema } from '../util/keyRuleOptions.js';
+import { type NondeterministicSource, PER_ATTEMPT_NAMES, type SourceKind } from '../util/nondeterministicSources.js';
 import { createValueTracer, type FunctionNode, isPersistedAt } from '../util/valueTracer.js';
 
-export type Options = [
-  {
-    /** Extra property or header names that carry a deduplication key (added to the defaults). */
-    keyNames?: string[];
-    /** Extra replay-stable imports or globals, e.g. `{ from: 'my-workflow-sdk', name: 'uuid' }`. */
-    allowedSources?: AllowedSource[];
-  },
-];
+export type Options = [KeyRuleOptions];
 
 export type MessageIds = 'clockKey' | 'counterKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
 
-const ADVICE = 'Derive it from durable fields such as the run id and the item id.';
+const ADVICE = DURABLE_KEY_ADVICE;
 
 const MESSAGE_BY_KIND: Record<SourceKind, Exclude<MessageIds, 'suggestDurableParameters'>> = {
   clock: 'clockKey',
@@ -49,34 +43,8 @@ export default createRule<Options, MessageIds>({
       counterKey: `Idempotency key built from the in-memory counter \`{{source}}\` (line {{line}}): it is not persisted, so a retry or a restart gets a new key. ${ADVICE}`,
       suggestDurableParameters: 'Build the key from {{parameters}} instead.',
     },
-    schema: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          keyNames: {
-            type: 'array',
-            description: 'Extra property or header names (any letter case) whose value is a deduplication key.',
-            items: { type: 'string', minLength: 1 },
-            uniqueItems: true,
-          },
-          allowedSources: {
-            type: 'array',
-            description: "Extra replay-stable sources: `from` is a module (or 'globalThis'), `name` the export path.",
-            items: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['from', 'name'],
-              properties: {
-                from: { type: 'string', minLength: 1 },
-                name: { type: 'string', minLength: 1 },
-              },
-            },
-          },
-        },
-      },
-    ],
-    defaultOptions: [{ keyNames: [], allowedSources: [] }],
+    schema: [keyRuleOptionsSchema],
+    defaultOptions: keyRuleDefaultOptions,
   },
   create(context, [options]) {
     const sourceCode = context.sourceCode;
