@@ -100,6 +100,12 @@ registry.registerTool('create_user', { annotations: { idempotentHint: true, dest
 
     // --- creates that claim idempotentHint without a key or id input ---
     {
+      // The rule skips files that never spell idempotentHint; a quoted key spells it too.
+      name: "MCP: a quoted 'idempotentHint' key counts",
+      code: mcpTool('send_invoice', `{ inputSchema: { customer: z.string() }, annotations: { 'destructiveHint': false, 'idempotentHint': true } }`),
+      errors: [{ messageId: 'idempotentHintOnCreate', line: 4, column: 119, data: { tool: 'Tool `send_invoice`', where: 'name', verb: 'send' } }],
+    },
+    {
       name: 'MCP server.tool overload: send_email claims idempotentHint with no key input',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
