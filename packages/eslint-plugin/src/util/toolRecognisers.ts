@@ -33,13 +33,18 @@ export function createToolRecogniser(
   sourceCode: Readonly<TSESLint.SourceCode>,
   options: { readonly toolFactories?: readonly ToolFactory[] } = {},
 ): ToolRecogniser {
-  const factories = getToolFactories(options.toolFactories ?? []);
+  // A factory is recognised through its import, whose module specifier is a string literal in this
+  // file: keep the factories whose module the file quotes, so that in most files no callee is
+  // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
+  const factories = getToolFactories(options.toolFactories ?? []).filter((factory) =>
+    factory.sources.some((source) => quotesModule(sourceCode, source)),
+  );
   let mcpFile: boolean | undefined;
   const isMcpFile = (): boolean => (mcpFile ??= importsMcpSdk(sourceCode.ast));
   const listed = new Set<TSESTree.ObjectExpression>();
 
   function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
-    const factory = findFactory(sourceCode, node.callee, factories);
+    const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
     if (factory) return fromFactory(sourceCode, node, factory);
     if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression && isMcpFile()) {
       return fromMcpRegistration(sourceCode, node);
@@ -60,6 +65,25 @@ export function createToolRecogniser(
   }
 
   return { recogniseToolCall, listedTools, definitionsAt };
+}
+
+const quotedModules = new WeakMap<Readonly<TSESLint.SourceCode>, Map<string, boolean>>();
+
+/**
+ * Whether the file's text quotes `source` (or `node:source`) as a string: the import declaration,
+ * `require(...)` or `import x = require(...)` that binds a module's export must. Cached per file,
+ * since every rule that recognises tools asks the same.
+ */
+function quotesModule(sourceCode: Readonly<TSESLint.SourceCode>, source: string): boolean {
+  let known = quotedModules.get(sourceCode);
+  if (!known) quotedModules.set(sourceCode, (known = new Map()));
+  let quoted = known.get(source);
+  if (quoted === undefined) {
+    const text = sourceCode.text;
+    quoted = ["'", '"'].some((q) => text.includes(`${q}${source}${q}`) || text.includes(`${q}node:${source}${q}`));
+    known.set(source, quoted);
+  }
+  return quoted;
 }
 
 // Re-exported so that every rule can keep importing the tool analysis from this one module.
