@@ -131,13 +131,26 @@ function couldBeHandler(node: TSESTree.Node): boolean {
   return !NOT_A_HANDLER.has(node.type);
 }
 
-// An object of only hint keys is annotations; the SDK treats anything else (even `{}`) as a schema.
+// An object of only hint keys with plain values is annotations; the SDK treats anything else (even
+// `{}`) as a schema. The values matter: `{ title: z.string() }` is a schema with a field named title.
 function looksLikeAnnotations(object: TSESTree.ObjectExpression | undefined): boolean {
   if (!object || object.properties.length === 0) return false;
   return object.properties.every(
-    (p) => p.type === AST_NODE_TYPES.Property && ANNOTATION_KEYS.has(getPropertyKeyName(p) ?? ''),
+    (p) => p.type === AST_NODE_TYPES.Property && ANNOTATION_KEYS.has(getPropertyKeyName(p) ?? '') && isPlainHintValue(p.value),
   );
 }
+
+/** A value an annotation can have (a boolean or a title, possibly from a variable); not a schema builder call. */
+function isPlainHintValue(value: TSESTree.Node): boolean {
+  return PLAIN_HINT_VALUE_TYPES.has(value.type);
+}
+
+const PLAIN_HINT_VALUE_TYPES: ReadonlySet<AST_NODE_TYPES> = new Set([
+  AST_NODE_TYPES.Literal,
+  AST_NODE_TYPES.TemplateLiteral,
+  AST_NODE_TYPES.UnaryExpression,
+  AST_NODE_TYPES.Identifier,
+]);
 
 /** The modules a file imports or requires (`const x = require('m')`, `require('m').x`, `__toESM(require('m'))`) at its top level. */
 function importedModules(program: TSESTree.Program): string[] {

@@ -286,6 +286,17 @@ export const t = lib.tools.create('x', { sideEffects: 'none', idempotent: true, 
       errors: [{ messageId: 'missingPolicy', line: 14, column: 1, endLine: 14, endColumn: 20, data: { tool: 'Tool `send_email`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
     },
 
+    {
+      // Found by a new-user trial: a schema with a field named like a hint (`title`) was read as the
+      // annotations, and the advice to add hints there crashes the MCP SDK at registration.
+      name: 'MCP server.tool(name, description, schema, cb): a schema field named title is not annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 'x', version: '1' });
+server.tool('create_issue', 'Create a GitHub issue', { title: z.string() }, async ({ title }) => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, endLine: 4, endColumn: 12 }],
+    },
+
     // --- @retrysafe/spec defineTool (plain JS users get no tsc error) ---
     {
       name: 'defineTool without retry',
