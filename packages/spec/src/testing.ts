@@ -35,8 +35,10 @@ export interface CalledTwiceOptions {
   /** The namespace (tenant) for both calls. */
   readonly namespace?: string;
   /**
-   * Counts the effect where it lands (rows written, a fake provider's charges, emails sent), read
-   * before the first call and after the second. Without it only `execute` calls are counted.
+   * Counts the effect where it lands (rows in a table, a fake provider's charges, emails sent), read
+   * before the first call, after it, and after the second. Without it only `execute` calls are
+   * counted. For a naturally idempotent tool it must measure end state, not calls: the second call
+   * may run, but must not change the count (an `append` declared `idempotent: true` fails here).
    */
   readonly effects?: () => number | Promise<number>;
 }
@@ -47,8 +49,10 @@ export interface CalledTwiceReport<R = unknown> {
   readonly second: CallResult<R>;
   /** How many times the tool's `execute` ran. */
   readonly executions: number;
-  /** How many effects `options.effects` saw land, if given. */
+  /** How many effects `options.effects` saw land across both calls, if given. */
   readonly effects?: number;
+  /** How many of those landed during the second call, if `options.effects` is given. */
+  readonly effectsOfSecondCall?: number;
 }
 
 /**
@@ -75,9 +79,11 @@ export async function callTwice<T extends AnyTool>(
   const callOptions = { run, ...(options.namespace !== undefined ? { namespace: options.namespace } : {}) };
   const before = options.effects ? await options.effects() : 0;
   const first = await runner.call(counted, rawInput, callOptions);
+  const between = options.effects ? await options.effects() : 0;
   const second = await runner.call(counted, rawInput, callOptions);
   const after = options.effects ? await options.effects() : 0;
-  return { first, second, executions, ...(options.effects ? { effects: after - before } : {}) };
+  const counts = options.effects ? { effects: after - before, effectsOfSecondCall: after - between } : {};
+  return { first, second, executions, ...counts };
 }
 
 /**
@@ -103,8 +109,11 @@ export async function expectSingleEffect<T extends AnyTool>(
     fail(`${tool.name} is not safely repeatable (idempotent: false): calling it twice runs its effect twice. Make it set an absolute value, or give it a key (idempotent: 'with_key').`, 1, 2);
   }
   const report = await callTwice(tool, rawInput, options);
-  const { first, second, executions, effects } = report;
+  const { first, second, executions, effects, effectsOfSecondCall } = report;
   if (idempotent === true) {
+    if (effectsOfSecondCall !== undefined && effectsOfSecondCall !== 0) {
+      fail(`${tool.name} is declared naturally idempotent, but the second identical call changed what \`effects\` counts (by ${effectsOfSecondCall}): it creates or accumulates. Give it a key (idempotent: 'with_key') or declare it not safely repeatable.`, effectsOfSecondCall, 0);
+    }
     if (!isDeepStrictEqual(first.result, second.result)) {
       fail(`${tool.name} is declared naturally idempotent, but two identical calls returned different results`, first.result, second.result);
     }

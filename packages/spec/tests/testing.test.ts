@@ -68,6 +68,26 @@ describe('expectSingleEffect', () => {
     await expect(expectSingleEffect(drifting, {})).rejects.toThrow(/different results/);
   });
 
+  it('fails a tool declared naturally idempotent whose second call adds to the counted effects', async () => {
+    // Found by a new-user trial: an append declared idempotent: true passed with two effects counted.
+    const rows: string[] = [];
+    const addNote = defineTool({
+      name: 'add_note',
+      sideEffects: 'external_write',
+      idempotent: true,
+      retry: 'safe',
+      input: z.object({ text: z.string() }),
+      execute: async ({ text }) => {
+        rows.push(text);
+        return { ok: true };
+      },
+    });
+    await expect(expectSingleEffect(addNote, { text: 'hi' }, { effects: () => rows.length })).rejects.toThrow(/second identical call changed/);
+    const state = new Map<string, string>();
+    const report = await expectSingleEffect(setStatusTool(state, { count: 0 }), { orderId: 'o_4', status: 'open' }, { effects: () => state.size });
+    expect(report).toMatchObject({ effects: 1, effectsOfSecondCall: 0 });
+  });
+
   it('callTwice reports without asserting', async () => {
     const balance = { cents: 0 };
     const report = await callTwice(incrementTool(balance), { cents: 1 }, { run: runContextForTests('run-1') });
