@@ -99,7 +99,7 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
       kind: 'postgres',
       location,
       durable: true,
-      checkHint: `Check that PostgreSQL is running and accepts connections at ${location.split(' ')[0]} (in this repository's tests: RETRYSAFE_PG_URL), and that the user may create and write the tables ${prefix}dedup, ${prefix}runs and ${prefix}meta.`,
+      checkHint: `Check that PostgreSQL is running and accepts connections at ${location.split(' ')[0]}, and that the user may create and write the tables ${prefix}dedup, ${prefix}runs and ${prefix}meta.`,
     },
     ready,
     claim: (request: ClaimRequest): Promise<ClaimResult> => claimBySwap(request, swapOps),

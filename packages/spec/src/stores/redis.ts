@@ -129,7 +129,7 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
       kind: 'redis',
       location,
       durable: true,
-      checkHint: `Check that Redis is running and reachable at ${describeUrl(options.url)} (in this repository's tests: RETRYSAFE_REDIS_URL). For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
+      checkHint: `Check that Redis is running and reachable at ${describeUrl(options.url)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
     },
     async ready() {
       await run(() => client.ping());
