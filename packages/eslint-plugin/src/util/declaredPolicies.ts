@@ -13,8 +13,25 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 
 /** Whether a call is `declarePolicy(tool, policy)` from `@retrysafe/spec`. */
 export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallExpression): boolean {
+  if (!mentionsSpec(sourceCode)) return false;
   const reference = resolveReference(sourceCode, node.callee);
   return reference?.source === '@retrysafe/spec' && reference.path.join('.') === 'declarePolicy';
+}
+
+const mentionsSpecByFile = new WeakMap<SourceCode, boolean>();
+
+/**
+ * `declarePolicy` is bound only by an import or `require` of '@retrysafe/spec', so a file whose text
+ * never spells it has no such call, and its calls need no scope lookup (asked of every call in
+ * every file; bench/lint.mjs). Cached per file.
+ */
+function mentionsSpec(sourceCode: SourceCode): boolean {
+  let mentions = mentionsSpecByFile.get(sourceCode);
+  if (mentions === undefined) {
+    mentions = sourceCode.text.includes('@retrysafe/spec');
+    mentionsSpecByFile.set(sourceCode, mentions);
+  }
+  return mentions;
 }
 
 /**
