@@ -88,9 +88,10 @@ export function getMemberChain(node: TSESTree.Node): [TSESTree.Identifier, ...st
   }
 }
 
-/** The name of `a.b` or `a['b']`; `undefined` for a computed, non-literal key. */
+/** The name of `a.b`, `a['b']` or `a.#b` (`'#b'`); `undefined` for a computed, non-literal key. */
 export function getStaticPropertyName(node: TSESTree.MemberExpression): string | undefined {
   if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;
+  if (node.property.type === AST_NODE_TYPES.PrivateIdentifier) return `#${node.property.name}`;
   if (node.property.type === AST_NODE_TYPES.Literal && typeof node.property.value === 'string') {
     return node.property.value;
   }

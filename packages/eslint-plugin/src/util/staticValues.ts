@@ -13,7 +13,7 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 const MAX_RESOLVE_DEPTH = 8;
 
 /**
- * The static name of an object property's or class member's key: `a`, `'a'`, `['a']`, `1`, and
+ * The static name of an object property's or class member's key: `a`, `'a'`, `['a']`, `1`, `#a`, and
  * `[A]` with `const A = 'a'` when `sourceCode` is given. `undefined` for a computed key whose
  * value is not known.
  */
@@ -23,6 +23,8 @@ export function getPropertyKeyName(
 ): string | undefined {
   const key = property.key;
   if (!property.computed && key.type === AST_NODE_TYPES.Identifier) return key.name;
+  // A private member is named with its `#`, so `#key` and a public `key` stay apart.
+  if (key.type === AST_NODE_TYPES.PrivateIdentifier) return `#${key.name}`;
   if (key.type === AST_NODE_TYPES.Literal) return typeof key.value === 'string' || typeof key.value === 'number' ? String(key.value) : undefined;
   if (!sourceCode || !property.computed) return undefined;
   const value = ASTUtils.getStaticValue(key, sourceCode.getScope(key))?.value;

@@ -410,6 +410,18 @@ export class Signer {
       errors: [report('randomKey', 5, 67, 'randomUUID()', 4)],
     },
     {
+      // Found by a new-user trial: private (#) fields were not followed.
+      name: 'a private field minted once per instance, read through this.#key',
+      code: `
+import { randomUUID } from 'node:crypto';
+export class Refunder {
+  #key = randomUUID();
+  send(stripe: any) { return stripe.refunds.create({}, { idempotencyKey: this.#key }); }
+}
+`,
+      errors: [report('randomKey', 5, 74, 'randomUUID()', 4)],
+    },
+    {
       name: 'a method, a getter, a field minted once per instance',
       code: `
 import { randomUUID } from 'node:crypto';
