@@ -79,7 +79,7 @@ export default createRule<Options, MessageIds>({
     const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
     const recogniseProvider = createProviderRecogniser(sourceCode, options.providers ?? []);
     const handlers = new Map<TSESTree.Node, KeyedHandler>();
-    const calls: KeyedProviderCall[] = [];
+    const callNodes: TSESTree.CallExpression[] = [];
 
     function check(call: KeyedProviderCall, handler: KeyedHandler): void {
       const passed = findPassedKey(call, sourceCode, matchKeyName);
@@ -125,18 +125,21 @@ export default createRule<Options, MessageIds>({
         const handler = getKeyedHandler(tool, sourceCode);
         if (handler) handlers.set(handler.fn, handler);
       }
-      const call = node.type === AST_NODE_TYPES.CallExpression ? recogniseProvider(node) : undefined;
-      if (call) calls.push(call);
+      if (node.type === AST_NODE_TYPES.CallExpression) callNodes.push(node);
     }
 
     return {
       CallExpression: visit,
       NewExpression: visit,
-      // A handler may be declared before the tool that uses it, so calls are judged at the end.
+      // A handler may be declared before the tool that uses it, so calls are judged at the end. A
+      // provider is recognised only inside a keyed handler: most files have none, and recognising
+      // every call was this rule's cost on real code (bench/lint.mjs, docs/performance.md).
       'Program:exit'(): void {
-        for (const call of calls) {
-          const handler = findEnclosingHandler(call.node, handlers);
-          if (handler) check(call, handler);
+        if (handlers.size === 0) return;
+        for (const node of callNodes) {
+          const handler = findEnclosingHandler(node, handlers);
+          const call = handler && recogniseProvider(node);
+          if (call) check(call, handler);
         }
       },
     };
