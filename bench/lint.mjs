@@ -418,6 +418,23 @@ async function configFor(variant, corpusRoot) {
         },
       ];
     default:
+      // Diagnostics: `-:<rule>` is `recommended` without that rule (leave-one-out).
+      if (variant.startsWith('-:')) {
+        const recommended = retrysafe.configs.recommended;
+        return [base, { ...recommended, rules: { ...recommended.rules, [`@retrysafe/${variant.slice(2)}`]: 'off' } }];
+      }
+      // Diagnostics: `cfg` is `recommended` with its rules turned off (its parser and options only).
+      if (variant === 'cfg') return [base, { ...retrysafe.configs.recommended, rules: {} }];
+      // Diagnostics: `noop` is the parser plus as many rules as (b) has, each listening where a
+      // tool or key rule listens but doing nothing: the floor any plugin of that size pays.
+      if (variant === 'noop') {
+        const count = Object.keys(retrysafe.configs.recommended.rules).length;
+        const noop = () => {};
+        const rules = Object.fromEntries(
+          Array.from({ length: count }, (_, i) => [`noop-${i}`, { meta: { type: 'problem', schema: [] }, create: () => ({ CallExpression: noop, NewExpression: noop, Property: noop, AssignmentExpression: noop }) }]),
+        );
+        return [base, { files, plugins: { noop: { rules } }, rules: Object.fromEntries(Object.keys(rules).map((id) => [`noop/${id}`, 'error'])) }];
+      }
       // Diagnostics: `r:<rule>` is the parser plus that one @retrysafe rule (--paired a,r:no-random-key).
       if (variant.startsWith('r:')) {
         const recommended = retrysafe.configs.recommended;
@@ -470,7 +487,8 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
       totals[v].cpuMs += passTotals[v].cpuMs;
     }
   }
-  writeFileSync(resultFile, JSON.stringify({ variants, files: files.length, passes, totals }));
+  const memory = process.memoryUsage();
+  writeFileSync(resultFile, JSON.stringify({ variants, files: files.length, passes, totals, heapUsedMb: Math.round(memory.heapUsed / 2 ** 20) }));
 }
 
 // ---------------------------------------------------------------------------------------------
