@@ -1,8 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 
+import { getDeclaringPackage } from './declaringPackage.js';
 import { getMemberChain, resolveReference } from './imports.js';
 
 // Brand recognition from the syntax alone (imports and local type declarations). The type-level
@@ -170,39 +169,11 @@ function isNode(value: unknown): value is TSESTree.Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
-const packageNameByDirectory = new Map<string, string | undefined>();
-
 /**
- * Whether a file belongs to `@retrysafe/spec`: it sits below `node_modules/@retrysafe/spec/`, or the
- * nearest `package.json` with a name (the real path of a workspace package included) names it.
+ * Whether a file belongs to `@retrysafe/spec` (by `getDeclaringPackage`: its folder below the last
+ * `node_modules/`, or the nearest named `package.json`, the real path of a workspace package included).
  * The package's own files may construct its brands; everything else must not.
  */
 export function isInSpecPackage(fileName: string): boolean {
-  const normalized = fileName.replaceAll('\\', '/');
-  if (normalized.includes(`/node_modules/${SPEC_PACKAGE}/`)) return true;
-  // ESLint names linted text without a file `<input>` or `<text>`: no package to look up.
-  if (!path.isAbsolute(fileName)) return false;
-  return getPackageName(path.dirname(fileName)) === SPEC_PACKAGE;
-}
-
-/** The name in the nearest `package.json` that has one (a nameless one only sets `type`); cached. */
-function getPackageName(directory: string): string | undefined {
-  if (packageNameByDirectory.has(directory)) return packageNameByDirectory.get(directory);
-  let name = readPackageName(path.join(directory, 'package.json'));
-  if (name === undefined) {
-    const parent = path.dirname(directory);
-    name = parent === directory ? undefined : getPackageName(parent);
-  }
-  packageNameByDirectory.set(directory, name);
-  return name;
-}
-
-function readPackageName(packageJsonPath: string): string | undefined {
-  if (!existsSync(packageJsonPath)) return undefined;
-  try {
-    const { name } = JSON.parse(readFileSync(packageJsonPath, 'utf8')) as { name?: unknown };
-    return typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  }
+  return getDeclaringPackage(fileName) === SPEC_PACKAGE;
 }
