@@ -68,6 +68,7 @@ async function parent() {
   const out = args.out ?? join(benchDir, 'results', 'lint.json');
   const corpusName = args.corpus ?? 'standard';
   if (!CORPORA[corpusName]) throw new Error(`unknown corpus ${corpusName}; known: ${Object.keys(CORPORA).join(', ')}`);
+  const loadavgStart = loadavg();
   const corpus = buildCorpus(join(tmpdir(), `retrysafe-bench-lint-corpus-${corpusName}`), CORPORA[corpusName]);
   console.log(`lint bench: ${corpus.files} files, ${corpus.lines} lines (${corpus.packages.map((p) => `${p.name} ${p.lines}`).join(', ')})`);
   console.log(`corpus folder: ${corpus.root}; ${rounds} rounds of ${variants.join(', ')}; load average ${fmtLoad()}`);
@@ -103,7 +104,7 @@ async function parent() {
   const report = {
     bench: 'lint',
     date: new Date().toISOString(),
-    machine: machine(),
+    machine: { ...machine(), loadavgStart, loadavgEnd: loadavg() },
     command: `node bench/lint.mjs --corpus ${corpusName} --rounds ${rounds} --variants ${variants.join(',')}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, tsconfig: corpus.tsconfig },
     variants: Object.fromEntries(variants.map((v) => [v, VARIANTS[v]])),

@@ -5,7 +5,7 @@
 # explains the figures. Ratios, never timed assertions: this exits non-zero only when a bench
 # cannot run, never because a figure is slow.
 #
-#   pnpm bench                      # both, default sizes (~10 min on an idle 2-core machine)
+#   pnpm bench                      # both, default sizes (about 8 minutes on an idle 2-core machine)
 #   pnpm bench lint --rounds 5      # one bench, flags passed through (see the top of each .mjs)
 #   BENCH_SKIP_SETUP=1 pnpm bench   # skip install and build (already done)
 set -euo pipefail
@@ -25,12 +25,12 @@ echo "bench: $(node -p "require('os').cpus()[0].model") x $(node -p "require('os
 
 case "$which" in
   all)
-    [ $# -eq 0 ] || { echo "bench: flags go to one bench at a time: pnpm bench lint|runtime -- flags" >&2; exit 2; }
+    [ $# -eq 0 ] || { echo "bench: flags go to one bench at a time: pnpm bench lint|runtime [flags]" >&2; exit 2; }
     node bench/lint.mjs
     node bench/runtime.mjs
     ;;
   lint) node bench/lint.mjs "$@" ;;
   runtime) node bench/runtime.mjs "$@" ;;
-  *) echo "usage: pnpm bench [all|lint|runtime] [-- flags]" >&2; exit 2 ;;
+  *) echo "usage: pnpm bench [all|lint|runtime] [flags for that bench]" >&2; exit 2 ;;
 esac
 echo "bench: done; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
