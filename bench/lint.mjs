@@ -85,7 +85,8 @@ async function parent() {
     }
   }
   // Warm and paired per file, in one process: the cost an editor's ESLint server pays per file.
-  const pairedVariants = (args.paired ?? 'a,b').split(',').filter((v) => variants.includes(v));
+  // Any variant may be paired, the diagnostic ones included (`--paired a,r:no-random-key`).
+  const pairedVariants = (args.paired ?? (variants.includes('a') && variants.includes('b') ? 'a,b' : '')).split(',').filter(Boolean);
   // An even number of passes: each file is linted first by (a) as often as by (b), which matters
   // (the first lint of a text in a process runs measurably slower or faster than the second).
   const passes = 2 * Math.ceil(Number(args.passes ?? 4) / 2);
@@ -153,7 +154,7 @@ function runPaired(variants, corpusRoot, passes) {
   delete env.TIMING;
   const child = spawnSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--paired', variants.join(','), '--corpus-dir', corpusRoot, '--result', resultFile, '--passes', String(passes)],
+    [fileURLToPath(import.meta.url), '--paired-child', variants.join(','), '--corpus-dir', corpusRoot, '--result', resultFile, '--passes', String(passes)],
     { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   if (child.status !== 0) throw new Error(`paired run failed (exit ${child.status}):\n${child.stderr}`);
@@ -167,6 +168,7 @@ function summarise(runs, instrumented, variants, paired) {
   const timed = Object.fromEntries(instrumented.map((r) => [r.variant, r]));
   const summary = { median: {}, ratios: {}, rules: {} };
   for (const v of variants) {
+    if (by[v].length === 0) continue; // --rounds 0: the paired and TIMING runs only
     summary.median[v] = {
       wallMs: median(by[v].map((r) => r.wallMs)),
       cpuMs: median(by[v].map((r) => r.cpuMs)),
@@ -177,11 +179,13 @@ function summarise(runs, instrumented, variants, paired) {
       problems: by[v][0].problems,
       maxRssMb: Math.max(...by[v].map((r) => r.maxRssMb)),
     };
+  }
+  for (const v of variants) {
     if (timed[v]) {
       summary.rules[v] = Object.fromEntries(Object.entries(timed[v].rules).sort((x, y) => y[1].ms - x[1].ms));
     }
   }
-  const has = (...vs) => vs.every((v) => variants.includes(v));
+  const has = (...vs) => vs.every((v) => by[v]?.length > 0);
   // Ratios per round (the two runs at most minutes apart), then the median over rounds.
   const rounds = [...new Set(runs.map((r) => r.round))];
   const perRound = (x, y, field) =>
@@ -528,6 +532,6 @@ function table(head, rows) {
 
 // Entry point last, so that every declaration above is initialised.
 const args = parseArgs(process.argv.slice(2));
-if (args.paired) await pairedChild(args.paired.split(','), args['corpus-dir'], args.result, Number(args.passes ?? 2));
+if (args['paired-child']) await pairedChild(args['paired-child'].split(','), args['corpus-dir'], args.result, Number(args.passes ?? 2));
 else if (args.child) await child(args.child, args['corpus-dir'], args.result, args.instrument === '1');
 else await parent();
