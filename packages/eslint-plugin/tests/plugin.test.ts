@@ -79,3 +79,30 @@ describe('configs generated from rule metadata', () => {
     }
   });
 });
+
+describe('options across files', () => {
+  // createRule keeps the merged options per `context.options` array (docs/performance.md): configs
+  // with different options, linted in turn by one Linter, must each get their own.
+  it('each config gets its own options, and the defaults stay the defaults', async () => {
+    const { Linter } = await import('eslint');
+    const parser = await import('@typescript-eslint/parser');
+    const linter = new Linter({ configType: 'flat' });
+    const code = "fetch(url, { headers: { 'X-Op-Key': crypto.randomUUID() } });";
+    const lint = (options: unknown[]) =>
+      linter
+        .verify(code, [
+          {
+            files: ['**/*.ts'],
+            languageOptions: { parser },
+            plugins: { '@retrysafe': plugin },
+            rules: { '@retrysafe/no-random-key': ['error', ...options] },
+          },
+        ], 'file.ts')
+        .map((message) => message.ruleId);
+    expect(lint([])).toEqual([]);
+    expect(lint([{ keyNames: ['X-Op-Key'] }])).toEqual(['@retrysafe/no-random-key']);
+    expect(lint([{ keyNames: ['X-Other'] }])).toEqual([]);
+    expect(lint([{ keyNames: ['x-op-key'] }])).toEqual(['@retrysafe/no-random-key']);
+    expect(lint([])).toEqual([]);
+  });
+});

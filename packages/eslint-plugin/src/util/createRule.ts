@@ -1,4 +1,4 @@
-import { ESLintUtils } from '@typescript-eslint/utils';
+import { ESLintUtils, type TSESLint } from '@typescript-eslint/utils';
 
 /** Extra `meta.docs` fields every retrysafe rule declares. */
 export interface RetrysafeRuleDocs {
@@ -14,10 +14,36 @@ export interface RetrysafeRuleDocs {
   severity?: 'error' | 'warn';
 }
 
+const createNamedRule = ESLintUtils.RuleCreator<RetrysafeRuleDocs>(
+  (name) => `https://github.com/retrysafe/retrysafe/blob/main/packages/eslint-plugin/docs/rules/${name}.md`,
+);
+
 /**
  * Builds a rule whose docs URL is derived from its name, as typescript-eslint does.
  * Every rule in `src/rules/` is created through this.
+ *
+ * typescript-eslint's `RuleCreator` merges the default options into `context.options` for every
+ * file, starting from a `structuredClone` of the defaults: on a large code base that clone and the
+ * garbage it leaves were the largest single cost of the recommended config (docs/performance.md).
+ * ESLint builds a new `context.options` array for every file (it merges `meta.defaultOptions`
+ * itself), but from the same few configs: the merged options are kept per distinct options
+ * (compared as JSON, which rule options are: ESLint validates them against the JSON schema) and
+ * reused. Rules must not mutate their options (the types say `readonly`).
  */
-export const createRule = ESLintUtils.RuleCreator<RetrysafeRuleDocs>(
-  (name) => `https://github.com/retrysafe/retrysafe/blob/main/packages/eslint-plugin/docs/rules/${name}.md`,
-);
+export function createRule<Options extends readonly unknown[], MessageIds extends string>(
+  rule: Parameters<typeof createNamedRule<Options, MessageIds>>[0],
+): ReturnType<typeof createNamedRule<Options, MessageIds>> {
+  const named = createNamedRule<Options, MessageIds>(rule);
+  const defaults = (rule.meta.defaultOptions ?? rule.defaultOptions ?? []) as Options;
+  const mergedByOptions = new Map<string, Options>();
+  return {
+    ...named,
+    create(context) {
+      const cacheKey = JSON.stringify(context.options);
+      const cached = mergedByOptions.get(cacheKey);
+      const options = cached ?? (ESLintUtils.applyDefault(defaults, context.options as Options) as Options);
+      if (cached === undefined) mergedByOptions.set(cacheKey, options);
+      return rule.create(context, options);
+    },
+  };
+}
