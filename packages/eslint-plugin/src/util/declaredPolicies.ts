@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { outermostTypeWrapper } from './astNodes.js';
-import { resolveReference } from './imports.js';
+import { getImportedModules, resolveReference } from './imports.js';
 import { findProperty, resolveObject } from './staticValues.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
@@ -11,27 +11,19 @@ import type { PolicyDeclaration } from './toolDefinition.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-/** Whether a call is `declarePolicy(tool, policy)` from `@retrysafe/spec`. */
-export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallExpression): boolean {
-  if (!mentionsSpec(sourceCode)) return false;
-  const reference = resolveReference(sourceCode, node.callee);
-  return reference?.source === '@retrysafe/spec' && reference.path.join('.') === 'declarePolicy';
+/**
+ * Whether the file can call `declarePolicy`: only an import or `require` of `@retrysafe/spec` binds
+ * it, so most files need no scope lookup for it (bench/lint.mjs).
+ */
+export function isDeclarePolicyPossible(sourceCode: SourceCode): boolean {
+  return getImportedModules(sourceCode).has('@retrysafe/spec');
 }
 
-const mentionsSpecByFile = new WeakMap<SourceCode, boolean>();
-
-/**
- * `declarePolicy` is bound only by an import or `require` of '@retrysafe/spec', so a file whose text
- * never spells it has no such call, and its calls need no scope lookup (asked of every call in
- * every file; bench/lint.mjs). Cached per file.
- */
-function mentionsSpec(sourceCode: SourceCode): boolean {
-  let mentions = mentionsSpecByFile.get(sourceCode);
-  if (mentions === undefined) {
-    mentions = sourceCode.text.includes('@retrysafe/spec');
-    mentionsSpecByFile.set(sourceCode, mentions);
-  }
-  return mentions;
+/** Whether a call is `declarePolicy(tool, policy)` from `@retrysafe/spec`. */
+export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallExpression): boolean {
+  if (!isDeclarePolicyPossible(sourceCode)) return false;
+  const reference = resolveReference(sourceCode, node.callee);
+  return reference?.source === '@retrysafe/spec' && reference.path.join('.') === 'declarePolicy';
 }
 
 /**

@@ -39,8 +39,20 @@ const KNOWN_FACTORIES: readonly KnownFactory[] = [
 const HANDLER_KEYS = ['execute', 'func', 'handler', 'run'];
 const SCHEMA_KEYS = ['input', 'inputSchema', 'parameters', 'schema'];
 
-/** The built-in factories followed by the user's `toolFactories`. */
-export function getToolFactories(toolFactories: readonly ToolFactory[] = []): KnownFactory[] {
+const factoriesByOption = new WeakMap<readonly ToolFactory[], readonly KnownFactory[]>();
+
+/**
+ * The built-in factories followed by the user's `toolFactories`. The same list for the same option
+ * array, so that per-file caches keyed on it hit (rules get the same options for every file).
+ */
+export function getToolFactories(toolFactories: readonly ToolFactory[] = []): readonly KnownFactory[] {
+  if (toolFactories.length === 0) return KNOWN_FACTORIES;
+  let factories = factoriesByOption.get(toolFactories);
+  if (!factories) factoriesByOption.set(toolFactories, (factories = buildFactories(toolFactories)));
+  return factories;
+}
+
+function buildFactories(toolFactories: readonly ToolFactory[]): KnownFactory[] {
   return [
     ...KNOWN_FACTORIES,
     ...toolFactories.map((factory): KnownFactory => ({

@@ -98,6 +98,46 @@ export function getStaticPropertyName(node: TSESTree.MemberExpression): string |
   return undefined;
 }
 
+const importedModulesByFile = new WeakMap<Readonly<TSESLint.SourceCode>, ReadonlySet<string>>();
+const REQUIRE_CALL = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
+
+/**
+ * Every module the file can bind a name from, as {@link resolveReference} reads bindings: the
+ * sources of its import declarations and `import x = require('m')`, and every `require('m')` with
+ * a literal argument, wherever it is (`node:` prefixes stripped). Computed once per file and shared
+ * by every rule: a rule asks `getImportedModules(sourceCode).has('ai')` before resolving any callee
+ * through the scope chain, which most files then never need (bench/lint.mjs).
+ */
+export function getImportedModules(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlySet<string> {
+  let modules = importedModulesByFile.get(sourceCode);
+  if (modules === undefined) {
+    modules = collectImportedModules(sourceCode);
+    importedModulesByFile.set(sourceCode, modules);
+  }
+  return modules;
+}
+
+function collectImportedModules(sourceCode: Readonly<TSESLint.SourceCode>): Set<string> {
+  const modules = new Set<string>();
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
+      modules.add(normalizeModuleName(statement.source.value));
+    } else if (
+      statement.type === AST_NODE_TYPES.TSImportEqualsDeclaration &&
+      statement.moduleReference.type === AST_NODE_TYPES.TSExternalModuleReference
+    ) {
+      const source = literalSource(statement.moduleReference.expression, []);
+      if (source) modules.add(source.source);
+    }
+  }
+  // `require` may sit anywhere (inside a function, behind an interop helper): read it off the text,
+  // which is one pass, rather than walk the tree. A match inside a comment or string only widens the set.
+  if (sourceCode.text.includes('require')) {
+    for (const match of sourceCode.text.matchAll(REQUIRE_CALL)) modules.add(normalizeModuleName(match[2] as string));
+  }
+  return modules;
+}
+
 type Definition = TSESLint.Scope.Definition;
 
 /** The import (ESM or `require`) a variable was bound by, if any. */

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { getImportedModules, getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
 import { getPropertyKeyName, getReturnedExpressions } from './valueTracer.js';
 
 /**
@@ -95,12 +95,42 @@ const ASSIGNMENT_OPERATORS = new Set(['=', '??=', '||=']);
  * Names compare case-insensitively: HTTP header names are, and `IdempotencyKey` (AWS) is the same field.
  */
 export function createKeyNameMatcher(extraKeyNames: readonly string[] = []): KeyNameMatcher {
+  // Rules build a matcher per file from the same option: build each distinct one once.
+  const cacheKey = extraKeyNames.join('\n');
+  let matcher = matchersByKeyNames.get(cacheKey);
+  if (!matcher) matchersByKeyNames.set(cacheKey, (matcher = buildKeyNameMatcher(extraKeyNames)));
+  return matcher;
+}
+
+const matchersByKeyNames = new Map<string, KeyNameMatcher>();
+
+function buildKeyNameMatcher(extraKeyNames: readonly string[]): KeyNameMatcher {
   const byLowerCase = new Map<string, string>();
   for (const name of [...DEFAULT_KEY_NAMES, ...extraKeyNames]) byLowerCase.set(name.toLowerCase(), name);
   // Asked of every property and member name in every file: a name whose length no key name has is
   // answered without lower-casing it (bench/lint.mjs).
   const lengths = new Set([...byLowerCase.keys()].map((name) => name.length));
   return (name) => (lengths.has(name.length) ? byLowerCase.get(name.toLowerCase()) : undefined);
+}
+
+const keyNamePatterns = new Map<string, RegExp>();
+
+/**
+ * False when the file can hold no key position: it neither imports `@retrysafe/spec` nor spells
+ * any key name (default or `extraKeyNames`) in any letter case, as a property, member, header
+ * string or constant. A rule that only judges key positions then returns no listeners for the
+ * file, which is most files of a large code base (docs/performance.md). The one form this misses
+ * is a key name the file only computes, e.g. `'Idempotency-' + 'Key'`.
+ */
+export function mayHaveKeyPositions(sourceCode: Readonly<TSESLint.SourceCode>, extraKeyNames: readonly string[] = []): boolean {
+  if (getImportedModules(sourceCode).has(SPEC_MODULE)) return true;
+  const cacheKey = extraKeyNames.join('\n');
+  let pattern = keyNamePatterns.get(cacheKey);
+  if (!pattern) {
+    const names = [...DEFAULT_KEY_NAMES, ...extraKeyNames].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    keyNamePatterns.set(cacheKey, (pattern = new RegExp(names.join('|'), 'i')));
+  }
+  return pattern.test(sourceCode.text);
 }
 
 /**
@@ -220,20 +250,13 @@ function getSpecExportName(node: TSESTree.Node, context: KeyPositionContext): st
   return reference?.source === SPEC_MODULE && reference.path.length === 1 ? reference.path[0] : undefined;
 }
 
-const mentionsSpecModule = new WeakMap<Readonly<TSESLint.SourceCode>, boolean>();
-
 /**
- * False when the file's text never spells `@retrysafe/spec`: then no import or `require` can bind
- * its exports, and the scope lookup on every call in the file (the rules' hottest path on real
- * code, see docs/performance.md) is skipped. Computed once per file.
+ * False when the file neither imports nor `require`s `@retrysafe/spec`: then nothing binds its
+ * exports, and the scope lookup on every call in the file (the rules' hottest path on real code,
+ * see docs/performance.md) is skipped.
  */
 function mayImportSpec(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  let mentions = mentionsSpecModule.get(sourceCode);
-  if (mentions === undefined) {
-    mentions = sourceCode.text.includes(SPEC_MODULE);
-    mentionsSpecModule.set(sourceCode, mentions);
-  }
-  return mentions;
+  return getImportedModules(sourceCode).has(SPEC_MODULE);
 }
 
 function matchName(name: string | undefined, context: KeyPositionContext): string | undefined {

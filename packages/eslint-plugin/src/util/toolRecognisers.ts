@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findFactory, fromFactory, getToolFactories } from './frameworkFactories.js';
+import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './frameworkFactories.js';
+import { getImportedModules } from './imports.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
 import { fromMcpRegistration, importsMcpSdk } from './mcpTools.js';
 import type { ToolDefinition, ToolFactory } from './toolDefinition.js';
@@ -26,7 +27,16 @@ export interface ToolRecogniser {
   listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[];
   /** Both of the above: every tool definition a call or `new` makes. */
   definitionsAt(node: TSESTree.CallExpression | TSESTree.NewExpression): readonly ToolDefinition[];
+  /**
+   * False when nothing in the file can define a tool: it imports no tool factory's module and not
+   * the MCP SDK, and never names `setRequestHandler`. Then every answer above is empty, and a rule
+   * that only judges tools returns no listeners for the file (most files of a large code base;
+   * docs/performance.md).
+   */
+  readonly mayDefineTools: boolean;
 }
+
+const NO_DEFINITIONS: readonly ToolDefinition[] = [];
 
 /** Builds the recogniser for one file. Create it once per `create(context)`. */
 export function createToolRecogniser(
@@ -36,23 +46,22 @@ export function createToolRecogniser(
   // A factory is recognised through its import, whose module specifier is a string literal in this
   // file: keep the factories whose module the file quotes, so that in most files no callee is
   // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
-  const factories = getToolFactories(options.toolFactories ?? []).filter((factory) =>
-    factory.sources.some((source) => quotesModule(sourceCode, source)),
-  );
-  let mcpFile: boolean | undefined;
-  const isMcpFile = (): boolean => (mcpFile ??= importsMcpSdk(sourceCode.ast));
+  const factories = getImportedFactories(sourceCode, getToolFactories(options.toolFactories ?? []));
+  const mcpFile = importsMcpSdk(sourceCode.ast);
+  const mayListTools = sourceCode.text.includes('setRequestHandler');
   const listed = new Set<TSESTree.ObjectExpression>();
 
   function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
     if (factory) return fromFactory(sourceCode, node, factory);
-    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression && isMcpFile()) {
+    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression && mcpFile) {
       return fromMcpRegistration(sourceCode, node);
     }
     return undefined;
   }
 
   function listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
+    if (!mayListTools) return NO_DEFINITIONS;
     const fresh = getListedToolObjects(sourceCode, node).filter((object) => !listed.has(object));
     for (const object of fresh) listed.add(object);
     return fresh.map((object) => fromListedToolObject(sourceCode, object));
@@ -61,33 +70,33 @@ export function createToolRecogniser(
   function definitionsAt(node: TSESTree.CallExpression | TSESTree.NewExpression): readonly ToolDefinition[] {
     const definition = recogniseToolCall(node);
     if (definition) return [definition];
-    return node.type === AST_NODE_TYPES.CallExpression ? listedTools(node) : [];
+    return node.type === AST_NODE_TYPES.CallExpression ? listedTools(node) : NO_DEFINITIONS;
   }
 
-  return { recogniseToolCall, listedTools, definitionsAt };
+  const mayDefineTools = factories.length > 0 || mcpFile || mayListTools;
+  return { recogniseToolCall, listedTools, definitionsAt, mayDefineTools };
 }
 
-const quotedModules = new WeakMap<Readonly<TSESLint.SourceCode>, Map<string, boolean>>();
+const importedFactoriesByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], KnownFactory[]>>();
 
 /**
- * Whether the file's text quotes `source` (or `node:source`) as a string: the import declaration,
- * `require(...)` or `import x = require(...)` that binds a module's export must. Cached per file,
+ * The factories whose module the file imports (or `require`s). Cached per file and factory list,
  * since every rule that recognises tools asks the same.
  */
-function quotesModule(sourceCode: Readonly<TSESLint.SourceCode>, source: string): boolean {
-  let known = quotedModules.get(sourceCode);
-  if (!known) quotedModules.set(sourceCode, (known = new Map()));
-  let quoted = known.get(source);
-  if (quoted === undefined) {
-    const text = sourceCode.text;
-    quoted = ["'", '"'].some((q) => text.includes(`${q}${source}${q}`) || text.includes(`${q}node:${source}${q}`));
-    known.set(source, quoted);
+function getImportedFactories(sourceCode: Readonly<TSESLint.SourceCode>, all: readonly KnownFactory[]): KnownFactory[] {
+  let byList = importedFactoriesByFile.get(sourceCode);
+  if (!byList) importedFactoriesByFile.set(sourceCode, (byList = new Map()));
+  let factories = byList.get(all);
+  if (!factories) {
+    const modules = getImportedModules(sourceCode);
+    factories = all.filter((factory) => factory.sources.some((source) => modules.has(source)));
+    byList.set(all, factories);
   }
-  return quoted;
+  return factories;
 }
 
 // Re-exported so that every rule can keep importing the tool analysis from this one module.
-export { isDeclarePolicyCall } from './declaredPolicies.js';
+export { isDeclarePolicyCall, isDeclarePolicyPossible } from './declaredPolicies.js';
 export { getInputFieldNames } from './inputSchemas.js';
 export { isMcpModule } from './mcpTools.js';
 export { findPolicyProperty, POLICY_FIELDS, type PolicyField, policyKey } from './policyFields.js';

@@ -3,7 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { getMemberChain, resolveReference } from '../../src/util/imports.js';
+import { getImportedModules, getMemberChain, resolveReference } from '../../src/util/imports.js';
 
 // getMemberChain and resolveReference run on every callee of every file for every rule, so they
 // were rewritten for speed (an iterative chain, one answer per node; see docs/performance.md).
@@ -96,5 +96,40 @@ export function local(randomUUID: () => string) { return randomUUID(); }
     withLastCallee('globalThis.crypto.randomUUID();', (callee, sourceCode) => {
       expect(resolveReference(sourceCode, callee)).toEqual({ source: '<global>', path: ['globalThis', 'crypto', 'randomUUID'] });
     });
+  });
+});
+
+describe('getImportedModules', () => {
+  const modulesOf = (code: string): string[] => {
+    let modules: string[] = [];
+    withLastCallee(`${code}\nf();`, (_callee, sourceCode) => {
+      modules = [...getImportedModules(sourceCode)].sort();
+      // One answer per file: the same set for every rule that asks.
+      expect(getImportedModules(sourceCode)).toBe(getImportedModules(sourceCode));
+    });
+    return modules;
+  };
+
+  it.each([
+    ["import { tool } from 'ai';", ['ai']],
+    ["import type { Tool } from '@openai/agents';", ['@openai/agents']],
+    ["import { randomUUID } from 'node:crypto';", ['crypto']],
+    ["import crypto = require('node:crypto');", ['crypto']],
+    ["const { tool } = require('ai');", ['ai']],
+    ['function load() { const { tool } = require("@openai/agents-core"); return tool; }', ['@openai/agents-core']],
+    ["const ai = __importStar(require ( 'ai' ));", ['ai']],
+    ["export { tool } from 'ai'; const x = 'ai';", []],
+    ["const m = 'ai'; require(m);", []],
+  ])('%s → %j', (code, expected) => {
+    expect(modulesOf(code)).toEqual(expected);
+  });
+
+  it('every binding resolveReference follows is in the set', () => {
+    const code = `
+import { defineTool } from '@retrysafe/spec';
+const sdk = require('ai');
+export function f() { const { tool } = require('@langchain/core/tools'); return [defineTool, sdk, tool]; }
+`;
+    expect(modulesOf(code)).toEqual(['@langchain/core/tools', '@retrysafe/spec', 'ai']);
   });
 });
