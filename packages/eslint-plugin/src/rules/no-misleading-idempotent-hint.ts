@@ -60,6 +60,7 @@ export default createRule<Options, MessageIds>({
     // which on real code was this rule's whole cost and the largest of `recommended` (docs/performance.md).
     if (!sourceCode.text.includes('idempotentHint')) return {};
     const recogniser = createToolRecogniser(sourceCode);
+    if (!recogniser.mayDefineTools) return {};
     const isTrue = (property: TSESTree.Property | undefined): boolean =>
       getStaticValueOf(sourceCode, property?.value) === true;
 

@@ -2,7 +2,13 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { createRule } from '../util/createRule.js';
-import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
+import {
+  createKeyNameMatcher,
+  getKeyPositions,
+  KEY_POSITION_NODE_TYPES,
+  type KeyPosition,
+  mayHaveKeyPositions,
+} from '../util/keyPositions.js';
 import { DURABLE_KEY_ADVICE, keyRuleDefaultOptions, type KeyRuleOptions, keyRuleOptionsSchema } from '../util/keyRuleOptions.js';
 import { type NondeterministicSource, PER_ATTEMPT_NAMES, type SourceKind } from '../util/nondeterministicSources.js';
 import { createValueTracer, type FunctionNode, isPersistedAt } from '../util/valueTracer.js';
@@ -48,6 +54,7 @@ export default createRule<Options, MessageIds>({
   },
   create(context, [options]) {
     const sourceCode = context.sourceCode;
+    if (!mayHaveKeyPositions(sourceCode, options.keyNames)) return {};
     const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
     const tracer = createValueTracer(sourceCode, { allowedSources: options.allowedSources ?? [] });
     /** Sinks already reported per source, so a sink nested in another (`key\`${vouchDurable(x)}\``) is reported once. */

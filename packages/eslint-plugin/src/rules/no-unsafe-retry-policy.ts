@@ -12,6 +12,7 @@ import {
   findProperty,
   hasSpread,
   isDeclarePolicyCall,
+  isDeclarePolicyPossible,
   resolveConst,
   resolveObject,
   staticString,
@@ -59,6 +60,10 @@ export default createRule<Options, MessageIds>({
   create(context, [{ toolFactories }]) {
     const sourceCode = context.sourceCode;
     const recogniser = createToolRecogniser(sourceCode, { toolFactories: toolFactories ?? [] });
+    // What can be judged: a tool, a `defineTool`-shaped call, a `declarePolicy` (imported from the spec).
+    if (!recogniser.mayDefineTools && !sourceCode.text.includes('defineTool') && !isDeclarePolicyPossible(sourceCode)) {
+      return {};
+    }
     // A policy held in a `const` may be declared for several tools: judge it once.
     const checkedPolicies = new Set<TSESTree.ObjectExpression>();
     const checkPolicyOnce = (policy: TSESTree.ObjectExpression | undefined, tool: string): void => {

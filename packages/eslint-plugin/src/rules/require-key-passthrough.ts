@@ -75,8 +75,10 @@ export default createRule<Options, MessageIds>({
   },
   create(context, [options]) {
     const sourceCode = context.sourceCode;
-    const matchKeyName = createKeyNameMatcher();
     const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
+    // Only a keyed tool's handler is judged: a file that defines no tool has nothing to report.
+    if (!tools.mayDefineTools) return {};
+    const matchKeyName = createKeyNameMatcher();
     const recogniseProvider = createProviderRecogniser(sourceCode, options.providers ?? []);
     const handlers = new Map<TSESTree.Node, KeyedHandler>();
     const callNodes: TSESTree.CallExpression[] = [];

@@ -36,6 +36,7 @@ export default createRule<Options, MessageIds>({
   },
   create(context, [{ toolFactories }]) {
     const recogniser = createToolRecogniser(context.sourceCode, { toolFactories: toolFactories ?? [] });
+    if (!recogniser.mayDefineTools) return {};
 
     const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
       for (const tool of recogniser.definitionsAt(node)) {

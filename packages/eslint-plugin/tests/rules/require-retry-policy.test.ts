@@ -530,6 +530,19 @@ module.exports = { search: ai.tool({ description: 'Search', execute: async () =>
       errors: [{ messageId: 'missingPolicy', line: 2, column: 28, data: { tool: 'Tool `search`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.' } }],
     },
 
+    {
+      // The rule skips files that import no tool module (docs/performance.md): a require inside a
+      // function is still an import.
+      name: '.js: a require inside a function still counts as importing the framework',
+      filename: 'tools.js',
+      code: `function makeTools() {
+  const { tool } = require('ai');
+  return { search: tool({ description: 'Search', execute: async () => [] }) };
+}
+module.exports = makeTools;`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 20 }],
+    },
+
     // --- OpenAI Agents ---
     {
       name: 'OpenAI Agents: tool from @openai/agents-core, multi-line',
