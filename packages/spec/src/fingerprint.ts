@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 
 // canonicalize is CommonJS (`module.exports = fn`) but its types declare an ES default export, so
@@ -30,7 +30,8 @@ export function fingerprint(input: unknown): string {
   const problem = findNonJson(input, { allowDates: true });
   if (problem !== undefined) throw new TypeError(problem);
   const text = canonicalize(input ?? null) ?? 'null';
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  // One-shot hash (Node >= 20.12): no Hash object per call, on every keyed call's path.
+  return hash('sha256', text, 'hex');
 }
 
 /**
@@ -41,7 +42,49 @@ export function fingerprint(input: unknown): string {
  * string is deterministic, which is enough for a fingerprint but not for a stored result).
  */
 export function findNonJson(value: unknown, options: { readonly allowDates: boolean }): string | undefined {
+  // Runs on every keyed call (input and result): answer the common case, plain JSON, without
+  // building a path string per property; build paths only to describe a problem.
+  if (isPlainJson(value, options.allowDates, new Set())) return undefined;
   return walk(value, '$', options.allowDates, new Set());
+}
+
+/** The yes/no half of {@link walk}: the same checks, no messages. Keep the two in step. */
+function isPlainJson(value: unknown, allowDates: boolean, ancestors: Set<object>): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'bigint':
+    case 'symbol':
+    case 'function':
+      return false;
+  }
+  if (value === null) return true;
+  const object = value as object;
+  if (ancestors.has(object)) return false;
+  if (object instanceof Date) return allowDates && !Number.isNaN(object.getTime());
+  ancestors.add(object);
+  try {
+    if (Array.isArray(object)) {
+      for (let i = 0; i < object.length; i += 1) {
+        const item: unknown = object[i];
+        if (item === undefined || !isPlainJson(item, allowDates, ancestors)) return false;
+      }
+      return true;
+    }
+    const proto: unknown = Object.getPrototypeOf(object);
+    if (proto !== Object.prototype && proto !== null) return false;
+    const record = object as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (!isPlainJson(record[key], allowDates, ancestors)) return false;
+    }
+    return true;
+  } finally {
+    ancestors.delete(object);
+  }
 }
 
 function walk(value: unknown, path: string, allowDates: boolean, ancestors: Set<object>): string | undefined {
