@@ -224,6 +224,14 @@ function summarise(runs, instrumented, variants, paired) {
       };
     }
   }
+  if (paired?.engaged && paired.engaged.cpuMs.a !== undefined) {
+    const { cpuMs, wallMs, files, lines } = paired.engaged;
+    summary.engaged = { files, lines };
+    summary.ratios[`warm paired (b-a)/a, the ${files} files the rules engage`] = {
+      wall: (wallMs.b - wallMs.a) / wallMs.a,
+      cpu: (cpuMs.b - cpuMs.a) / cpuMs.a,
+    };
+  }
   const warm = summary.ratios['warm paired (b-a)/a'];
   const bOverA = warm ?? summary.ratios['(b-a)/a'];
   summary.targets = {
@@ -472,6 +480,9 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
   // Warm-up: JIT, and the project service's program for typed variants.
   for (let i = 0; i < files.length; i += Math.max(1, Math.floor(files.length / 100))) for (const v of variants) await lint(v, i);
   const totals = Object.fromEntries(variants.map((v) => [v, { wallMs: 0, cpuMs: 0, perPass: [] }]));
+  // CPU per file and variant over all passes, to split the totals by the files the rules engage.
+  const perFileCpu = Object.fromEntries(variants.map((v) => [v, new Float64Array(files.length)]));
+  const perFileWall = Object.fromEntries(variants.map((v) => [v, new Float64Array(files.length)]));
   for (let pass = 0; pass < passes; pass += 1) {
     const passTotals = Object.fromEntries(variants.map((v) => [v, { wallMs: 0, cpuMs: 0 }]));
     for (let i = 0; i < files.length; i += 1) {
@@ -484,6 +495,8 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
         const cpu = process.cpuUsage(cpu0);
         passTotals[v].wallMs += wall;
         passTotals[v].cpuMs += (cpu.user + cpu.system) / 1000;
+        perFileCpu[v][i] += (cpu.user + cpu.system) / 1000;
+        perFileWall[v][i] += wall;
       }
     }
     for (const v of variants) {
@@ -493,7 +506,47 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
     }
   }
   const memory = process.memoryUsage();
-  writeFileSync(resultFile, JSON.stringify({ variants, files: files.length, passes, totals, heapUsedMb: Math.round(memory.heapUsed / 2 ** 20) }));
+  const engaged = variants.includes('b') ? await engagedFiles(files, texts, corpusRoot) : undefined;
+  const engagedTotals = engaged && {
+    files: engaged.length,
+    lines: engaged.reduce((sum, i) => sum + countLines(texts[i]), 0),
+    cpuMs: Object.fromEntries(variants.map((v) => [v, engaged.reduce((sum, i) => sum + perFileCpu[v][i], 0)])),
+    wallMs: Object.fromEntries(variants.map((v) => [v, engaged.reduce((sum, i) => sum + perFileWall[v][i], 0)])),
+  };
+  writeFileSync(resultFile, JSON.stringify({ variants, files: files.length, passes, totals, engaged: engagedTotals, heapUsedMb: Math.round(memory.heapUsed / 2 ** 20) }));
+}
+
+/**
+ * The files (indexes) where at least one rule of `recommended` does work: its `create` returned
+ * listeners. The rules return none for a file that cannot hold what they judge (no tool module,
+ * no key name), which is most files of these packages, so the whole corpus's ratio is mostly
+ * that skip; the ratio over the engaged files is what a file that defines tools or keys pays.
+ * Found in an untimed pass through a copy of the plugin whose rules record what `create` returned.
+ */
+async function engagedFiles(files, texts, corpusRoot) {
+  const { ESLint } = await import(require.resolve('eslint'));
+  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  let listened = false;
+  const rules = Object.fromEntries(
+    Object.entries(retrysafe.rules).map(([id, rule]) => [id, {
+      ...rule,
+      create(context) {
+        const listeners = rule.create(context);
+        if (Object.keys(listeners).length > 0) listened = true;
+        return listeners;
+      },
+    }]),
+  );
+  const [base, recommended] = await configFor('b', corpusRoot);
+  const probe = { ...recommended, plugins: { '@retrysafe': { ...retrysafe, rules } } };
+  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: [base, probe], cache: false });
+  const engaged = [];
+  for (let i = 0; i < files.length; i += 1) {
+    listened = false;
+    await eslint.lintText(texts[i], { filePath: files[i] });
+    if (listened) engaged.push(i);
+  }
+  return engaged;
 }
 
 // ---------------------------------------------------------------------------------------------

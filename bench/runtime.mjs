@@ -12,6 +12,7 @@
 // Round trips are counted in the drivers, not assumed: pg's Client#query, ioredis's and
 // @redis/client's sendCommand, and better-sqlite3's Statement#run/get/all/iterate (in-process
 // statements: SQLite has no round trip, but each statement is a step).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -33,13 +34,14 @@ import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const PG_URL = process.env.RETRYSAFE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.RETRYSAFE_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const ALL_TARGETS = ['bare', 'memory', 'sqlite', 'postgres', 'redis', 'powertools', 'powertools-ioredis'];
+const ALL_TARGETS = ['bare', 'memory', 'sqlite', 'postgres', 'redis', 'redis-store', 'powertools', 'powertools-ioredis'];
 const TARGET_LABELS = {
   bare: 'bare handler (no runner)',
   memory: 'runner + non-durable memory store',
   sqlite: 'runner + SQLite file (WAL, synchronous=NORMAL)',
   postgres: 'runner + PostgreSQL (pg.Pool, default 10 connections)',
   redis: 'runner + Redis (ioredis)',
+  'redis-store': 'the Redis store alone, no runner: claim, effect, completion (where the runner\'s own cost shows)',
   powertools: 'powertools makeIdempotent + CachePersistenceLayer (@redis/client)',
   'powertools-ioredis': 'powertools makeIdempotent + CachePersistenceLayer (ioredis adapter)',
 };
@@ -187,6 +189,19 @@ async function setUpTargets(names, tag) {
         });
         break;
       }
+      case 'redis-store': {
+        // The store's share of a call: what the runner adds (validation, key, fingerprint, result
+        // check, heartbeat) is the difference from \`redis\`. Same client options, fixed fingerprint.
+        const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+        await client.connect();
+        const store = createRedisStore({ client, keyPrefix: `rsbench:${tag}:store:` });
+        targets.push({ name, counter: countCommands(client), unit: 'commands', call: storeOnlyCall(store, tag) });
+        cleanups.push(async () => {
+          await store.close();
+          await client.quit();
+        });
+        break;
+      }
       case 'powertools': {
         // The documented setup: a connected @redis/client passed to the cache persistence layer.
         const client = await createClient({ url: REDIS_URL }).connect();
@@ -243,6 +258,23 @@ function powertoolsCall(client, keyPrefix, { lambdaContext = true } = {}) {
 }
 
 /** The CacheClient interface powertools needs (get, set with EX/NX, del), over ioredis. */
+/** A with_key call made on the store directly: claim; on a fresh claim run the effect and complete. */
+function storeOnlyCall(store, tag) {
+  const FINGERPRINT = '0'.repeat(64);
+  return async (input) => {
+    const now = Date.now();
+    const { outcome, record } = await store.claim({
+      namespace: '', tool: 'issue_refund', key: `bench-${tag}:${input.orderId}:refund`, fingerprint: FINGERPRINT,
+      owner: randomUUID(), now, lockMs: 30_000, ttlMs: 86_400_000, maxAttempts: 1,
+    });
+    if (outcome === 'completed') return true;
+    if (outcome !== 'claimed') throw new Error(`redis-store: unexpected claim outcome ${outcome}`);
+    const result = await handler(input);
+    await store.complete(record, { now: Date.now(), ttlMs: 86_400_000, result: JSON.stringify(result), resultError: undefined });
+    return false;
+  };
+}
+
 function ioredisCacheClient(client) {
   return {
     get: (k) => client.get(k),
@@ -277,6 +309,7 @@ async function measure(target, inputs, concurrency, maxMs) {
   const effectsBefore = effects;
   const tripsBefore = target.counter?.n ?? 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const deadline = t0 + maxMs;
   async function caller() {
     for (;;) {
@@ -290,11 +323,15 @@ async function measure(target, inputs, concurrency, maxMs) {
   }
   await Promise.all(Array.from({ length: concurrency }, caller));
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const sorted = Array.from(latencies.subarray(0, done)).sort((a, b) => a - b);
   return {
     calls: done,
     wallMs,
     opsPerSec: (done / wallMs) * 1000,
+    // This process's CPU (user + system) per call: with 64 callers on 2 cores the client side is
+    // CPU-bound, so this is what throughput is inverse to.
+    cpuUsPerCall: (cpu.user + cpu.system) / done,
     p50Us: percentile(sorted, 0.5) * 1000,
     p99Us: percentile(sorted, 0.99) * 1000,
     latenciesMs: sorted,
@@ -432,6 +469,7 @@ function summarise(results, targets, concurrencies) {
           p50Us: percentile(all, 0.5) * 1000,
           p99Us: percentile(all, 0.99) * 1000,
           roundTrips: runs[0].tripsPerCall,
+          cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)),
           roundTripUnit: target.unit,
         };
         if (bare.length > 0) {
@@ -445,7 +483,7 @@ function summarise(results, targets, concurrencies) {
   }
   // Powertools against retrysafe's Redis store: same server, same rounds.
   const versus = [];
-  for (const [a, b] of [['powertools', 'redis'], ['powertools-ioredis', 'redis']]) {
+  for (const [a, b] of [['powertools', 'redis'], ['powertools-ioredis', 'redis'], ['powertools-ioredis', 'redis-store']]) {
     for (const concurrency of concurrencies) {
       for (const phase of ['first', 'replay']) {
         const ra = pick(results, a, concurrency, phase);
@@ -468,11 +506,11 @@ function printSummary(report, concurrencies) {
   for (const concurrency of concurrencies) {
     console.log(`\nconcurrency ${concurrency}`);
     console.log(table(
-      ['target', 'phase', 'ops/s', 'p50 µs', 'p99 µs', 'vs bare ops', 'round trips/call'],
+      ['target', 'phase', 'ops/s', 'p50 µs', 'p99 µs', 'client cpu µs/call', 'vs bare ops', 'round trips/call'],
       report.summary.rows
         .filter((r) => r.concurrency === concurrency)
         .sort((x, y) => (x.phase === y.phase ? 0 : x.phase === 'first' ? -1 : 1))
-        .map((r) => [r.target, r.phase, Math.round(r.opsPerSec).toLocaleString('en'), r.p50Us.toFixed(0), r.p99Us.toFixed(0), r.opsVsBare === undefined ? '' : `${(r.opsVsBare * 100).toFixed(2)}%`, r.roundTrips === undefined ? '' : `${r.roundTrips.toFixed(2)} ${r.roundTripUnit}`]),
+        .map((r) => [r.target, r.phase, Math.round(r.opsPerSec).toLocaleString('en'), r.p50Us.toFixed(0), r.p99Us.toFixed(0), r.cpuUsPerCall === undefined ? '' : r.cpuUsPerCall.toFixed(1), r.opsVsBare === undefined ? '' : `${(r.opsVsBare * 100).toFixed(2)}%`, r.roundTrips === undefined ? '' : `${r.roundTrips.toFixed(2)} ${r.roundTripUnit}`]),
     ));
   }
   if (report.summary.versus.length > 0) {
