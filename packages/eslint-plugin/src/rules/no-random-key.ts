@@ -11,7 +11,7 @@ import {
 } from '../util/keyPositions.js';
 import { DURABLE_KEY_ADVICE, keyRuleDefaultOptions, type KeyRuleOptions, keyRuleOptionsSchema } from '../util/keyRuleOptions.js';
 import { type NondeterministicSource, PER_ATTEMPT_NAMES, type SourceKind } from '../util/nondeterministicSources.js';
-import { createValueTracer, type FunctionNode, isPersistedAt } from '../util/valueTracer.js';
+import { createValueTracer, type FunctionNode, getPropertyKeyName, isPersistedAt } from '../util/valueTracer.js';
 
 export type Options = [KeyRuleOptions];
 
@@ -31,6 +31,10 @@ const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
 /** Ids that change per request or per attempt, however durable their name sounds. */
 const NON_DURABLE_PARAMETER_NAMES = new Set(['callId', 'correlationId', 'requestId', 'spanId', 'traceId', ...PER_ATTEMPT_NAMES]);
 const MAX_SUGGESTED_PARAMETERS = 3;
+/** Handler names that say nothing about the action; the tool's `name` is looked for instead. */
+const GENERIC_FUNCTION_NAMES = new Set(['call', 'callback', 'default', 'execute', 'fn', 'func', 'handler', 'invoke', 'run']);
+/** What an action name may hold to go into a key as it is: `refund`, `issue_refund`, `send-email`. */
+const ACTION_NAME = /^[A-Za-z][\w-]{0,63}$/;
 
 export default createRule<Options, MessageIds>({
   name: 'no-random-key',
@@ -47,7 +51,7 @@ export default createRule<Options, MessageIds>({
       clockKey: `Idempotency key built from the clock, \`{{source}}\` (line {{line}}): a retry at another moment gets a new key. ${ADVICE}`,
       perAttemptKey: `Idempotency key built from \`{{source}}\` (line {{line}}), which is new on every attempt or tool call: a retry gets a new key. ${ADVICE}`,
       counterKey: `Idempotency key built from the in-memory counter \`{{source}}\` (line {{line}}): it is not persisted, so a retry or a restart gets a new key. ${ADVICE}`,
-      suggestDurableParameters: 'Build the key from {{parameters}} instead.',
+      suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
     },
     schema: [keyRuleOptionsSchema],
     defaultOptions: keyRuleDefaultOptions,
@@ -97,16 +101,55 @@ function buildSuggestions(
   sourceCode: Readonly<TSESLint.SourceCode>,
 ): TSESLint.ReportSuggestionArray<MessageIds> {
   if (source.node !== sink) return [];
-  const parameters = getDurableParameterNames(getEnclosingFunction(sink));
+  const fn = getEnclosingFunction(sink);
+  const parameters = getDurableParameterNames(fn);
   if (parameters.length === 0) return [];
-  const template = `\`${parameters.map((name) => `\${${name}}`).join(':')}\``;
+  // The seed's key: scoped to the run and the item, and ending with the action, so that two tools
+  // (a refund and a notification for one order) never share a key.
+  const action = fn && getActionName(fn, sourceCode);
+  const parts = [...parameters.map((name) => `\${${name}}`), ...(action ? [action] : [])];
+  const template = `\`${parts.join(':')}\``;
   return [
     {
       messageId: 'suggestDurableParameters',
-      data: { parameters: parameters.map((name) => `\`${name}\``).join(', ') },
+      data: {
+        parameters: parameters.map((name) => `\`${name}\``).join(', '),
+        action: action ? `, ending with the action \`${action}\`` : '',
+      },
       fix: (fixer) => fixer.replaceText(sink, template),
     },
   ];
+}
+
+/**
+ * The action a function performs, for the end of a suggested key: its own name (`function refund`,
+ * `const issueRefund = ...`, a method), or, for a generic handler (`execute`, `run`), the `name` of
+ * the tool whose config holds it (`tool({ name: 'issue_refund', execute })`). `undefined` when
+ * neither says, or the name does not fit in a key as it is.
+ */
+function getActionName(fn: FunctionNode, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
+  const name = getFunctionName(fn);
+  if (name !== undefined && !GENERIC_FUNCTION_NAMES.has(name)) return ACTION_NAME.test(name) ? name : undefined;
+  const property = fn.parent;
+  if (property?.type !== AST_NODE_TYPES.Property || property.parent.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  const toolName = property.parent.properties.find(
+    (candidate): candidate is TSESTree.Property =>
+      candidate.type === AST_NODE_TYPES.Property && getPropertyKeyName(candidate, sourceCode) === 'name',
+  );
+  const value = toolName?.value;
+  return value?.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && ACTION_NAME.test(value.value)
+    ? value.value
+    : undefined;
+}
+
+function getFunctionName(fn: FunctionNode): string | undefined {
+  if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if ((parent?.type === AST_NODE_TYPES.Property || parent?.type === AST_NODE_TYPES.MethodDefinition) && !parent.computed) {
+    return parent.key.type === AST_NODE_TYPES.Identifier ? parent.key.name : undefined;
+  }
+  return undefined;
 }
 
 function getEnclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
@@ -122,12 +165,26 @@ function getEnclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
   return undefined;
 }
 
+/**
+ * The names a parameter binds, one level deep: `orderId`, `orderId = ''`, and the fields of a
+ * destructured object (`{ orderId, amountCents }`, the way tool handlers take their input).
+ */
+function getBoundNames(binding: TSESTree.Parameter | TSESTree.Node): string[] {
+  const target = binding.type === AST_NODE_TYPES.AssignmentPattern ? binding.left : binding;
+  if (target.type === AST_NODE_TYPES.Identifier) return [target.name];
+  if (target.type !== AST_NODE_TYPES.ObjectPattern) return [];
+  return target.properties.flatMap((property) => {
+    if (property.type !== AST_NODE_TYPES.Property) return [];
+    const value = property.value.type === AST_NODE_TYPES.AssignmentPattern ? property.value.left : property.value;
+    return value.type === AST_NODE_TYPES.Identifier ? [value.name] : [];
+  });
+}
+
 function getDurableParameterNames(fn: FunctionNode | undefined): string[] {
   if (!fn) return [];
   const names = fn.params.flatMap((parameter) => {
     const binding = parameter.type === AST_NODE_TYPES.TSParameterProperty ? parameter.parameter : parameter;
-    const identifier = binding.type === AST_NODE_TYPES.AssignmentPattern ? binding.left : binding;
-    return identifier.type === AST_NODE_TYPES.Identifier ? [identifier.name] : [];
+    return getBoundNames(binding);
   });
   return names
     .filter((name) => DURABLE_PARAMETER_NAME.test(name) && !NON_DURABLE_PARAMETER_NAMES.has(name))

@@ -51,7 +51,7 @@ const resolvedByNode = new WeakMap<TSESTree.Node, ResolvedReference | null>();
 
 function resolveUncached(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): ResolvedReference | undefined {
   const chain = getMemberChain(node);
-  if (!chain) return undefined;
+  if (!chain) return resolveInlineRequire(sourceCode, node);
   const [root, ...members] = chain;
   if (!root) return undefined;
   const variable = ASTUtils.findVariable(sourceCode.getScope(node), root.name);
@@ -61,6 +61,18 @@ function resolveUncached(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTr
   const origin = getBindingOrigin(variable.defs[0]);
   if (!origin) return undefined;
   return { source: origin.source, path: [...origin.path, ...members] };
+}
+
+/**
+ * `require('crypto').randomUUID` read in place, without a binding: the module and the path below
+ * it, when `require` is the module system's (not a local of that name).
+ */
+function resolveInlineRequire(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): ResolvedReference | undefined {
+  if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const required = getRequiredModule(node);
+  if (!required) return undefined;
+  const variable = ASTUtils.findVariable(sourceCode.getScope(node), 'require');
+  return !variable || variable.defs.length === 0 ? required : undefined;
 }
 
 /**

@@ -35,6 +35,14 @@ const TOOL_CALL_ID_PROPERTIES = new Set(['id', 'callId', 'call_id']);
 /** `ctx.attempt.number`: the member below a per-attempt object that carries the number. */
 const PER_ATTEMPT_SUBFIELDS = new Set(['number', 'count', 'id', 'index']);
 const RETRY_COUNTER_NAME = /attempt|retr|tries|^try/i;
+/**
+ * `attempt` alone is also a domain word (a quiz attempt, a purchase attempt, whose id is stored):
+ * read as a property, it is per attempt only on an object a framework hands one execution, such
+ * as Trigger.dev's `ctx.attempt`, Temporal's `info.attempt` or a queue job's `job.attempt`.
+ */
+const AMBIGUOUS_ATTEMPT_NAME = 'attempt';
+const EXECUTION_CONTEXT_NAME =
+  /^(ctx|context|info|job|task|run|execution|retry|options|opts|meta|metadata|details|event|message|msg)$|(Context|Ctx|Info|Job|Task|Execution|Options)$/;
 
 /** `number` in `ctx.attempt.number`: a member of a per-attempt object that still is per attempt. */
 export function isPerAttemptSubfield(name: string): boolean {
@@ -50,10 +58,21 @@ export function getPerAttemptMemberSource(
   if (property === undefined) return undefined;
   const objectName = getLastName(node.object);
   const isPerAttempt =
-    PER_ATTEMPT_NAMES.has(property) ||
+    isPerAttemptProperty(node, property) ||
     (TOOL_CALL_ID_PROPERTIES.has(property) && objectName !== undefined && TOOL_CALL_OBJECT_NAMES.has(objectName)) ||
-    (PER_ATTEMPT_SUBFIELDS.has(property) && objectName !== undefined && PER_ATTEMPT_NAMES.has(objectName));
+    (PER_ATTEMPT_SUBFIELDS.has(property) &&
+      node.object.type === AST_NODE_TYPES.MemberExpression &&
+      objectName !== undefined &&
+      isPerAttemptProperty(node.object, objectName));
   return isPerAttempt ? { kind: 'perAttempt', description: describeNode(node, sourceCode), node } : undefined;
+}
+
+/** `job.attemptsMade`, `options.toolCallId`; `ctx.attempt` but not `quiz.attempt` (see {@link EXECUTION_CONTEXT_NAME}). */
+function isPerAttemptProperty(node: TSESTree.MemberExpression, property: string): boolean {
+  if (!PER_ATTEMPT_NAMES.has(property)) return false;
+  if (property !== AMBIGUOUS_ATTEMPT_NAME) return true;
+  const objectName = getLastName(node.object);
+  return objectName !== undefined && EXECUTION_CONTEXT_NAME.test(objectName);
 }
 
 /**

@@ -605,6 +605,23 @@ export function confirm(attempt: PurchaseAttempt, ctx: { attempt: PurchaseAttemp
 }
 `,
     },
+    {
+      // An attempt is also a domain entity, stored with its id: only a framework's execution
+      // context (ctx, info, job ...) hands out a per-attempt \`attempt\`.
+      name: 'a quiz attempt read as a property is an entity, its id is durable',
+      code: `
+export function grade(quiz: { attempt: { id: string; number: number } }, submission: { attempt: number }) {
+  return api.post({ idempotencyKey: \`grade:\${quiz.attempt.id}\`, dedupeKey: \`\${quiz.attempt.number}:\${submission.attempt}\` });
+}
+`,
+    },
+    {
+      name: 'a local function called require is not the module system',
+      code: `
+function require(name: string) { return { randomUUID: () => name }; }
+fetch(url, { headers: { 'Idempotency-Key': require('crypto').randomUUID() } });
+`,
+    },
   ],
   invalid: [
     {
@@ -638,6 +655,32 @@ new Worker('q', async (job: any) => api.refund({ idempotencyKey: \`\${job.id}-\$
       errors: [
         report('perAttemptKey', 2, 102, 'ctx.attempt.number', 2),
         report('perAttemptKey', 3, 66, 'job.attemptsMade', 3),
+      ],
+    },
+    {
+      name: 'Trigger.dev ctx.attempt.id, Temporal info.attempt, a job context attempt',
+      code: `
+export const t = task({ run: async (p: { id: string }, { ctx }: any) => api.refund({ idempotencyKey: ctx.attempt.id }) });
+export async function activity(info: { attempt: number }, jobContext: { attempt: number }) {
+  await api.refund({ idempotencyKey: \`a-\${info.attempt}\`, dedupeKey: \`b-\${jobContext.attempt}\` });
+}
+`,
+      errors: [
+        report('perAttemptKey', 2, 102, 'ctx.attempt.id', 2),
+        report('perAttemptKey', 4, 38, 'info.attempt', 4),
+        report('perAttemptKey', 4, 70, 'jobContext.attempt', 4),
+      ],
+    },
+    {
+      name: 'CommonJS: require(...) read in place, without a binding',
+      filename: 'client.js',
+      code: `
+fetch(url, { headers: { 'Idempotency-Key': require('crypto').randomUUID() } });
+stripe.refunds.create(params, { idempotencyKey: require('node:crypto').randomBytes(16).toString('hex') });
+`,
+      errors: [
+        report('randomKey', 2, 44, "require('crypto').randomUUID()", 2),
+        report('randomKey', 3, 49, "require('node:crypto').randomBytes(16)", 3),
       ],
     },
     {
@@ -1043,12 +1086,104 @@ export async function refund(runId: string, orderId: string, amount: number, req
           suggestions: [
             {
               messageId: 'suggestDurableParameters',
-              data: { parameters: '`runId`, `orderId`' },
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `refund`' },
               output: `
 import { randomUUID } from 'node:crypto';
 export async function refund(runId: string, orderId: string, amount: number, requestId: string) {
-  return stripe.refunds.create({ amount }, { idempotencyKey: \`\${runId}:\${orderId}\` });
+  return stripe.refunds.create({ amount }, { idempotencyKey: \`\${runId}:\${orderId}:refund\` });
 }
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a tool handler that destructures its input: the fields and the tool name',
+      code: `
+import { nanoid } from 'nanoid';
+export const t = tool({
+  name: 'issue_refund',
+  execute: async ({ orderId, note }: { orderId: string; note: string }, { runId }: { runId: string }) => api.refund({ idempotencyKey: nanoid() }),
+});
+`,
+      errors: [
+        {
+          ...report('randomKey', 5, 135, 'nanoid()', 5),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`, `runId`', action: ', ending with the action `issue_refund`' },
+              output: `
+import { nanoid } from 'nanoid';
+export const t = tool({
+  name: 'issue_refund',
+  execute: async ({ orderId, note }: { orderId: string; note: string }, { runId }: { runId: string }) => api.refund({ idempotencyKey: \`\${orderId}:\${runId}:issue_refund\` }),
+});
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a handler with named durable parameters and no name of its own or of a tool: no action',
+      code: `
+import { randomUUID } from 'node:crypto';
+export default async function (orderId: string) {
+  await api.refund({ idempotencyKey: randomUUID() });
+}
+`,
+      errors: [
+        {
+          ...report('randomKey', 4, 38, 'randomUUID()', 4),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`', action: '' },
+              output: `
+import { randomUUID } from 'node:crypto';
+export default async function (orderId: string) {
+  await api.refund({ idempotencyKey: \`\${orderId}\` });
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'an arrow in a const and a tool handler named execute with a name sibling',
+      code: `
+import { randomUUID } from 'node:crypto';
+const sendReceipt = (orderId: string) => mail.send({ idempotencyKey: randomUUID() });
+const t = defineTool({ name: 'issue_refund', execute: async (input: unknown, orderId: string) => api.refund({ idempotencyKey: randomUUID() }) });
+`,
+      errors: [
+        {
+          ...report('randomKey', 3, 70, 'randomUUID()', 3),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`', action: ', ending with the action `sendReceipt`' },
+              output: `
+import { randomUUID } from 'node:crypto';
+const sendReceipt = (orderId: string) => mail.send({ idempotencyKey: \`\${orderId}:sendReceipt\` });
+const t = defineTool({ name: 'issue_refund', execute: async (input: unknown, orderId: string) => api.refund({ idempotencyKey: randomUUID() }) });
+`,
+            },
+          ],
+        },
+        {
+          ...report('randomKey', 4, 127, 'randomUUID()', 4),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`', action: ', ending with the action `issue_refund`' },
+              output: `
+import { randomUUID } from 'node:crypto';
+const sendReceipt = (orderId: string) => mail.send({ idempotencyKey: randomUUID() });
+const t = defineTool({ name: 'issue_refund', execute: async (input: unknown, orderId: string) => api.refund({ idempotencyKey: \`\${orderId}:issue_refund\` }) });
 `,
             },
           ],
