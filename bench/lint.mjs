@@ -222,20 +222,34 @@ function summarise(runs, instrumented, variants, paired) {
         cpu: (paired.totals[v].cpuMs - paired.totals[base].cpuMs) / paired.totals[base].cpuMs,
         cpuPerPass: perPass,
       };
+      if (paired.minWallMs) {
+        summary.ratios[`warm paired (${v}-${base})/${base}, fastest pass per file`] = {
+          wall: (paired.minWallMs[v] - paired.minWallMs[base]) / paired.minWallMs[base],
+        };
+      }
     }
   }
   if (paired?.engaged && paired.engaged.cpuMs.a !== undefined) {
-    const { cpuMs, wallMs, files, lines } = paired.engaged;
+    const { cpuMs, wallMs, minWallMs, files, lines } = paired.engaged;
     summary.engaged = { files, lines };
     summary.ratios[`warm paired (b-a)/a, the ${files} files the rules engage`] = {
       wall: (wallMs.b - wallMs.a) / wallMs.a,
       cpu: (cpuMs.b - cpuMs.a) / cpuMs.a,
     };
+    summary.ratios[`warm paired (b-a)/a, the ${files} files the rules engage, fastest pass per file`] = {
+      wall: (minWallMs.b - minWallMs.a) / minWallMs.a,
+    };
   }
+  // The target is judged on the fastest pass per file (wall): its A/A error was 0.2% where the
+  // paired CPU total's was 1-2% and its passes spread over 0-12% (GC helper threads land on either
+  // variant); the other measures are reported beside it.
+  const fastest = summary.ratios['warm paired (b-a)/a, fastest pass per file'];
   const warm = summary.ratios['warm paired (b-a)/a'];
-  const bOverA = warm ?? summary.ratios['(b-a)/a'];
+  const judged = fastest ? { label: 'warm paired, fastest pass per file, wall', value: fastest.wall }
+    : warm ? { label: 'warm paired cpu', value: warm.cpu }
+    : summary.ratios['(b-a)/a'] ? { label: 'cold cpu', value: summary.ratios['(b-a)/a'].cpu } : undefined;
   summary.targets = {
-    [`recommended adds < 5% over parsing (${warm ? 'warm paired' : 'cold'} cpu)`]: bOverA ? bOverA.cpu < 0.05 : null,
+    [`recommended adds < 5% over parsing (${judged?.label ?? 'not measured'})`]: judged ? judged.value < 0.05 : null,
     'no type-aware rule of ours costs more than no-floating-promises': summary.typeAware
       ? Object.values(summary.typeAware).every((t) => t.vsNoFloatingPromises <= 1)
       : null,
@@ -483,6 +497,9 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
   // CPU per file and variant over all passes, to split the totals by the files the rules engage.
   const perFileCpu = Object.fromEntries(variants.map((v) => [v, new Float64Array(files.length)]));
   const perFileWall = Object.fromEntries(variants.map((v) => [v, new Float64Array(files.length)]));
+  // The fastest of the passes per file: what is left when no GC pause or other process landed on
+  // that lint. Summed over files it is the steadiest of the paired figures (bench/lint.mjs --passes).
+  const perFileMinWall = Object.fromEntries(variants.map((v) => [v, new Float64Array(files.length).fill(Infinity)]));
   for (let pass = 0; pass < passes; pass += 1) {
     const passTotals = Object.fromEntries(variants.map((v) => [v, { wallMs: 0, cpuMs: 0 }]));
     for (let i = 0; i < files.length; i += 1) {
@@ -497,6 +514,7 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
         passTotals[v].cpuMs += (cpu.user + cpu.system) / 1000;
         perFileCpu[v][i] += (cpu.user + cpu.system) / 1000;
         perFileWall[v][i] += wall;
+        if (wall < perFileMinWall[v][i]) perFileMinWall[v][i] = wall;
       }
     }
     for (const v of variants) {
@@ -513,7 +531,11 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
     cpuMs: Object.fromEntries(variants.map((v) => [v, engaged.reduce((sum, i) => sum + perFileCpu[v][i], 0)])),
     wallMs: Object.fromEntries(variants.map((v) => [v, engaged.reduce((sum, i) => sum + perFileWall[v][i], 0)])),
   };
-  writeFileSync(resultFile, JSON.stringify({ variants, files: files.length, passes, totals, engaged: engagedTotals, heapUsedMb: Math.round(memory.heapUsed / 2 ** 20) }));
+  const sum = (values, indexes) => indexes.reduce((total, i) => total + values[i], 0);
+  const all = files.map((_, i) => i);
+  const minWallMs = Object.fromEntries(variants.map((v) => [v, sum(perFileMinWall[v], all)]));
+  if (engagedTotals) engagedTotals.minWallMs = Object.fromEntries(variants.map((v) => [v, sum(perFileMinWall[v], engaged)]));
+  writeFileSync(resultFile, JSON.stringify({ variants, files: files.length, passes, totals, minWallMs, engaged: engagedTotals, heapUsedMb: Math.round(memory.heapUsed / 2 ** 20) }));
 }
 
 /**
