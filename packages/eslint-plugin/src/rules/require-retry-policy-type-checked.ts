@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 import { skipWrappers } from '../util/astNodes.js';
 import { createRule } from '../util/createRule.js';
@@ -11,6 +11,7 @@ import { fromMcpRegistration } from '../util/mcpTools.js';
 import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
 import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';
 import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema } from '../util/toolRecognisers.js';
+import { typescript } from '../util/typescript.js';
 
 export type Options = [{ toolFactories?: ToolFactory[] }];
 export type { MessageIds };
@@ -88,5 +89,5 @@ function isMcpRegistration(callee: TSESTree.Node): boolean {
 
 /** The node the checker names the callee by: the property name of `a.b`, else the callee itself. */
 function getCalleeName(callee: ts.Node): ts.Node {
-  return ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+  return typescript.isPropertyAccessExpression(callee) ? callee.name : callee;
 }

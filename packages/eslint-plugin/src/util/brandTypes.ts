@@ -1,6 +1,7 @@
-import ts from 'typescript';
+import type ts from 'typescript';
 
 import { isInSpecPackage } from './brands.js';
+import { typescript } from './typescript.js';
 
 // Brand recognition by type, for the type-aware rules. A brand of @retrysafe/spec is a property keyed
 // by a module-private `unique symbol` that the package declares:
@@ -32,10 +33,10 @@ export function getOwnBrands(checker: ts.TypeChecker, type: ts.Type): string[] {
  */
 function getBrandOfProperty(checker: ts.TypeChecker, property: ts.Symbol): string | undefined {
   for (const declaration of property.declarations ?? []) {
-    const name = ts.getNameOfDeclaration(declaration);
-    if (!name || !ts.isComputedPropertyName(name)) continue;
+    const name = typescript.getNameOfDeclaration(declaration);
+    if (!name || !typescript.isComputedPropertyName(name)) continue;
     const keyType = checker.getTypeAtLocation(name.expression);
-    if (!(keyType.flags & ts.TypeFlags.UniqueESSymbol)) continue;
+    if (!(keyType.flags & typescript.TypeFlags.UniqueESSymbol)) continue;
     const keySymbol = keyType.getSymbol();
     const keyDeclaration = keySymbol?.declarations?.[0];
     if (!keySymbol || !keyDeclaration || !isInSpecPackage(keyDeclaration.getSourceFile().fileName)) continue;
@@ -48,7 +49,7 @@ function getBrandOfProperty(checker: ts.TypeChecker, property: ts.Symbol): strin
 
 function getDeclaringTypeName(node: ts.Node): string | undefined {
   for (let current: ts.Node | undefined = node; current; current = current.parent) {
-    if (ts.isTypeAliasDeclaration(current) || ts.isInterfaceDeclaration(current)) return current.name.text;
+    if (typescript.isTypeAliasDeclaration(current) || typescript.isInterfaceDeclaration(current)) return current.name.text;
   }
   return undefined;
 }
@@ -92,9 +93,9 @@ function findForgedBrandAt(
   if (depth > MAX_DEPTH || sourcesSeen.has(source)) return undefined;
   seen.set(target, sourcesSeen.add(source));
   // Inside a value, `never` is where nothing is supplied: the element of `[] as OrderKey[]`.
-  if (depth > 0 && source && source.flags & ts.TypeFlags.Never) return undefined;
+  if (depth > 0 && source && source.flags & typescript.TypeFlags.Never) return undefined;
   for (const part of getUnionParts(target)) {
-    if (isNullish(part) || part.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never)) continue;
+    if (isNullish(part) || part.flags & (typescript.TypeFlags.Any | typescript.TypeFlags.Unknown | typescript.TypeFlags.Never)) continue;
     const own = getOwnBrands(search.checker, part);
     if (own.length > 0) {
       const forged = own.find((brand) => !carriesBrand(search.checker, source, brand));
@@ -118,9 +119,9 @@ type MemberPair = [target: ts.Type, source: ts.Type | undefined];
  * property, an index signature), so `{} as Partial<RefundRequest>` forges nothing.
  */
 function getMemberPairs(search: BrandSearch, target: ts.Type, source: ts.Type | undefined): MemberPair[] {
-  if (!(target.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return [];
+  if (!(target.flags & (typescript.TypeFlags.Object | typescript.TypeFlags.Intersection))) return [];
   const { checker } = search;
-  const known = source && !(source.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))
+  const known = source && !(source.flags & (typescript.TypeFlags.Any | typescript.TypeFlags.Unknown))
     ? getConstraint(checker, checker.getNonNullableType(source))
     : undefined;
   const pairs: MemberPair[] = [];
@@ -131,7 +132,7 @@ function getMemberPairs(search: BrandSearch, target: ts.Type, source: ts.Type | 
   if (!isDeclaredInUserCode(search.program, target)) return pairs;
   for (const property of checker.getPropertiesOfType(target)) {
     const sourceProperty = known && checker.getPropertyOfType(known, property.getName());
-    if (known && !sourceProperty && property.flags & ts.SymbolFlags.Optional) continue;
+    if (known && !sourceProperty && property.flags & typescript.SymbolFlags.Optional) continue;
     pairs.push([checker.getTypeOfSymbol(property), sourceProperty && checker.getTypeOfSymbol(sourceProperty)]);
   }
   for (const index of checker.getIndexInfosOfType(target)) pairs.push(...getIndexPairs(checker, index, known));
@@ -156,7 +157,7 @@ function getIndexPairs(checker: ts.TypeChecker, index: ts.IndexInfo, known: ts.T
  * name a retrysafe brand except through their type arguments, which are searched anyway.
  */
 function isDeclaredInUserCode(program: ts.Program, type: ts.Type): boolean {
-  if (getObjectFlags(type) & ts.ObjectFlags.Mapped) return true;
+  if (getObjectFlags(type) & typescript.ObjectFlags.Mapped) return true;
   const declarations = type.getSymbol()?.declarations ?? [];
   if (declarations.length === 0) return true;
   return declarations.some((declaration) => {
@@ -167,11 +168,11 @@ function isDeclaredInUserCode(program: ts.Program, type: ts.Type): boolean {
 }
 
 function isTypeReference(type: ts.Type): type is ts.TypeReference {
-  return (getObjectFlags(type) & ts.ObjectFlags.Reference) !== 0;
+  return (getObjectFlags(type) & typescript.ObjectFlags.Reference) !== 0;
 }
 
 function getObjectFlags(type: ts.Type): ts.ObjectFlags {
-  return type.flags & ts.TypeFlags.Object ? (type as ts.ObjectType).objectFlags : 0;
+  return type.flags & typescript.TypeFlags.Object ? (type as ts.ObjectType).objectFlags : 0;
 }
 
 function getUnionParts(type: ts.Type): readonly ts.Type[] {
@@ -179,16 +180,16 @@ function getUnionParts(type: ts.Type): readonly ts.Type[] {
 }
 
 function isNullish(type: ts.Type): boolean {
-  return (type.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void)) !== 0;
+  return (type.flags & (typescript.TypeFlags.Null | typescript.TypeFlags.Undefined | typescript.TypeFlags.Void)) !== 0;
 }
 
 /** A type parameter stands for its constraint: `T extends DeterministicKey` carries the brand. */
 function getConstraint(checker: ts.TypeChecker, type: ts.Type): ts.Type {
-  if (!(type.flags & ts.TypeFlags.TypeParameter)) return type;
+  if (!(type.flags & typescript.TypeFlags.TypeParameter)) return type;
   return checker.getBaseConstraintOfType(type) ?? type;
 }
 
 /** Whether a type is `any` or `never`: a cast to either is accepted wherever a brand is expected. */
 export function isEscapeHatchType(type: ts.Type): boolean {
-  return (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Never)) !== 0;
+  return (type.flags & (typescript.TypeFlags.Any | typescript.TypeFlags.Never)) !== 0;
 }

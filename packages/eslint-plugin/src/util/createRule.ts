@@ -1,4 +1,4 @@
-import { ESLintUtils, type TSESLint } from '@typescript-eslint/utils';
+import { ESLintUtils } from '@typescript-eslint/utils';
 
 /** Extra `meta.docs` fields every retrysafe rule declares. */
 export interface RetrysafeRuleDocs {

@@ -1,9 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 import { type FunctionNode, isFunctionNode, skipWrappers } from './astNodes.js';
 import { getProgramFile, type ProgramFile } from './programFiles.js';
+import { typescript } from './typescript.js';
 
 // What a call or a name in one file refers to in another, by the type checker: the symbol (aliases and
 // re-exports resolved), and the declaration with a body that the ESTree analysis can read.
@@ -18,7 +19,7 @@ export interface FunctionTarget {
 
 /** Follows `import`/`export` aliases, however many, to the symbol that is declared. */
 export function resolveAlias(checker: ts.TypeChecker, symbol: ts.Symbol | undefined): ts.Symbol | undefined {
-  if (!symbol || !(symbol.flags & ts.SymbolFlags.Alias)) return symbol;
+  if (!symbol || !(symbol.flags & typescript.SymbolFlags.Alias)) return symbol;
   return checker.getAliasedSymbol(symbol);
 }
 
@@ -32,9 +33,9 @@ export function getCalleeSymbol(
   call: TSESTree.CallExpression | TSESTree.NewExpression,
 ): ts.Symbol | undefined {
   const callee = file.esTreeNodeToTSNodeMap.get(skipWrappers(call.callee, { optionalChains: true }));
-  const name = ts.isPropertyAccessExpression(callee)
+  const name = typescript.isPropertyAccessExpression(callee)
     ? callee.name
-    : ts.isElementAccessExpression(callee)
+    : typescript.isElementAccessExpression(callee)
       ? callee.argumentExpression
       : callee;
   return resolveAlias(checker, checker.getSymbolAtLocation(name));
@@ -50,7 +51,7 @@ export function getReadSymbol(
   let symbol = resolveAlias(checker, checker.getSymbolAtLocation(file.esTreeNodeToTSNodeMap.get(identifier)));
   let rest = path;
   // `import * as ids from './ids.js'; ids.SESSION_KEY`: the module, then its export.
-  while (symbol && symbol.flags & ts.SymbolFlags.ValueModule && rest[0] !== undefined) {
+  while (symbol && symbol.flags & typescript.SymbolFlags.ValueModule && rest[0] !== undefined) {
     symbol = resolveAlias(checker, checker.tryGetMemberInModuleExports(rest[0], symbol));
     rest = rest.slice(1);
   }
@@ -97,7 +98,7 @@ export function getVariableTarget(
   symbol: ts.Symbol,
 ): { file: ProgramFile; declarator: TSESTree.VariableDeclarator } | undefined {
   const declaration = symbol.valueDeclaration;
-  if (!declaration || !ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name)) return undefined;
+  if (!declaration || !typescript.isVariableDeclaration(declaration) || !typescript.isIdentifier(declaration.name)) return undefined;
   if (!isAnalysableFile(program, declaration.getSourceFile())) return undefined;
   const file = getProgramFile(program, declaration.getSourceFile());
   const declarator = file.tsNodeToESTreeNodeMap.get(declaration) as TSESTree.Node | undefined;
@@ -106,18 +107,18 @@ export function getVariableTarget(
 
 /** The function a declaration declares: itself, or the arrow or function expression it is set to. */
 function getDeclaredFunction(declaration: ts.Declaration): ts.SignatureDeclaration | undefined {
-  if (ts.isFunctionDeclaration(declaration) || ts.isMethodDeclaration(declaration)) {
+  if (typescript.isFunctionDeclaration(declaration) || typescript.isMethodDeclaration(declaration)) {
     return declaration.body ? declaration : undefined;
   }
-  if (ts.isArrowFunction(declaration) || ts.isFunctionExpression(declaration)) return declaration;
+  if (typescript.isArrowFunction(declaration) || typescript.isFunctionExpression(declaration)) return declaration;
   const initializer =
-    ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration) || ts.isPropertyDeclaration(declaration)
+    typescript.isVariableDeclaration(declaration) || typescript.isPropertyAssignment(declaration) || typescript.isPropertyDeclaration(declaration)
       ? declaration.initializer
-      : ts.isExportAssignment(declaration)
+      : typescript.isExportAssignment(declaration)
         ? declaration.expression
         : undefined;
   const value = initializer && skipTsWrappers(initializer);
-  return value && (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) ? value : undefined;
+  return value && (typescript.isArrowFunction(value) || typescript.isFunctionExpression(value)) ? value : undefined;
 }
 
 /** The function node an ESTree declaration maps to (`export function`, methods and properties unwrapped). */
@@ -139,7 +140,7 @@ function toFunctionNode(node: TSESTree.Node | undefined): FunctionNode | undefin
 
 /** The TypeScript expression inside parentheses, `as`, `satisfies`, `!` and `<T>x`. */
 function skipTsWrappers(node: ts.Expression): ts.Expression {
-  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node)) {
+  if (typescript.isParenthesizedExpression(node) || typescript.isAsExpression(node) || typescript.isSatisfiesExpression(node) || typescript.isNonNullExpression(node) || typescript.isTypeAssertionExpression(node)) {
     return skipTsWrappers(node.expression);
   }
   return node;

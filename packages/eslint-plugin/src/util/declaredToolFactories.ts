@@ -1,8 +1,9 @@
-import ts from 'typescript';
+import type ts from 'typescript';
 
 import { resolveAlias } from './declarationTargets.js';
 import { getDeclaringPackage } from './declaringPackage.js';
 import type { ToolFramework } from './toolDefinition.js';
+import { typescript } from './typescript.js';
 
 // Tool factories recognised by what the callee is, not by what it is called: the checker resolves the
 // callee through renaming imports, re-exports and `const` aliases to its declaration, and the file that
@@ -61,14 +62,14 @@ export function findDeclaredToolFactory(checker: ts.TypeChecker, callee: ts.Node
 
 /** `tool` in `const t = tool`, `const t = ai.tool` or `const t: typeof tool = ...`. */
 function getAliasedValue(declaration: ts.Declaration | undefined): ts.Node | undefined {
-  if (!declaration || !ts.isVariableDeclaration(declaration)) return undefined;
-  if (declaration.type && ts.isTypeQueryNode(declaration.type)) {
+  if (!declaration || !typescript.isVariableDeclaration(declaration)) return undefined;
+  if (declaration.type && typescript.isTypeQueryNode(declaration.type)) {
     const name = declaration.type.exprName;
-    return ts.isQualifiedName(name) ? name.right : name;
+    return typescript.isQualifiedName(name) ? name.right : name;
   }
   const value = declaration.initializer;
-  if (value && ts.isIdentifier(value)) return value;
-  return value && ts.isPropertyAccessExpression(value) ? value.name : undefined;
+  if (value && typescript.isIdentifier(value)) return value;
+  return value && typescript.isPropertyAccessExpression(value) ? value.name : undefined;
 }
 
 function matchDeclarations(declarations: readonly ts.Declaration[] | undefined): DeclaredToolFactory | undefined {
@@ -86,10 +87,10 @@ function matchDeclarations(declarations: readonly ts.Declaration[] | undefined):
 
 /** `tool` for a function, class or variable; `McpServer.registerTool` for a method. */
 function getDeclaredName(declaration: ts.Declaration): string | undefined {
-  const name = ts.getNameOfDeclaration(declaration);
-  if (!name || !ts.isIdentifier(name)) return undefined;
-  if (!ts.isMethodDeclaration(declaration) && !ts.isMethodSignature(declaration)) return name.text;
+  const name = typescript.getNameOfDeclaration(declaration);
+  if (!name || !typescript.isIdentifier(name)) return undefined;
+  if (!typescript.isMethodDeclaration(declaration) && !typescript.isMethodSignature(declaration)) return name.text;
   const owner = declaration.parent;
-  const ownerName = ts.isClassLike(owner) || ts.isInterfaceDeclaration(owner) ? owner.name?.text : undefined;
+  const ownerName = typescript.isClassLike(owner) || typescript.isInterfaceDeclaration(owner) ? owner.name?.text : undefined;
   return ownerName === undefined ? undefined : `${ownerName}.${name.text}`;
 }

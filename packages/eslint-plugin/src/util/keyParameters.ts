@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 import type { FunctionNode } from './astNodes.js';
 import { isInSpecPackage } from './brands.js';
@@ -18,6 +18,7 @@ import {
 } from './keyPositions.js';
 import { resolveLocalFunction } from './localFunctions.js';
 import type { ProgramFile } from './programFiles.js';
+import { typescript } from './typescript.js';
 
 // Parameters that make a call's argument a key position: the parameter's declared type carries the
 // `DeterministicKey` or `Durable` brand, or the function's body puts the parameter into a key position
@@ -88,7 +89,7 @@ export class KeyParameterFinder {
     }
     // No body to read (a declaration file): the declared parameter types still tell.
     const declared = symbol.declarations?.find((candidate): candidate is ts.SignatureDeclaration =>
-      ts.isFunctionLike(candidate) && candidate.getSourceFile().fileName !== skipFile);
+      typescript.isFunctionLike(candidate) && candidate.getSourceFile().fileName !== skipFile);
     if (!declared || program.isSourceFileDefaultLibrary(declared.getSourceFile())) return [];
     return this.brandParameters(declared);
   }
@@ -147,7 +148,7 @@ export class KeyParameterFinder {
         index,
         rest: parameter.dotDotDotToken !== undefined,
         path: [],
-        parameter: ts.isIdentifier(parameter.name) ? parameter.name.text : `argument ${index + 1}`,
+        parameter: typescript.isIdentifier(parameter.name) ? parameter.name.text : `argument ${index + 1}`,
         role: brand === 'DeterministicKey' ? 'declares it a `DeterministicKey`' : 'declares it `Durable`',
         fileName: sourceFile.fileName,
         line: sourceFile.getLineAndCharacterOfPosition(parameter.getStart(sourceFile)).line + 1,
@@ -240,7 +241,7 @@ function dedupe(parameters: KeyParameter[]): KeyParameter[] {
 }
 
 function isThisParameter(parameter: ts.ParameterDeclaration): boolean {
-  return ts.isIdentifier(parameter.name) && parameter.name.text === 'this';
+  return typescript.isIdentifier(parameter.name) && parameter.name.text === 'this';
 }
 
 /** Visits every node below `root` (nested functions included: a callback may use the parameter). */
