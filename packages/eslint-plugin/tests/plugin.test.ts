@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ESLint, Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import plugin from '../src/index.js';
@@ -93,8 +94,9 @@ describe('options across files', () => {
         .verify(code, [
           {
             files: ['**/*.ts'],
-            languageOptions: { parser },
-            plugins: { '@retrysafe': plugin },
+            languageOptions: { parser: parser as Linter.Parser },
+            // typescript-eslint's plugin types and ESLint's differ in optional-property details.
+            plugins: { '@retrysafe': plugin as unknown as ESLint.Plugin },
             rules: { '@retrysafe/no-random-key': ['error', ...options] },
           },
         ], 'file.ts')
