@@ -111,6 +111,7 @@ export function toAiSdkTool<T extends AnyTool>(retrysafeTool: T, options: AiSdkT
   // Typed as the whole vocabulary: `defineTool` already checked this policy.
   const policy: PolicyDeclaration<SideEffects, Idempotency, Retry, number> = retrysafeTool.policy;
   return declarePolicy(
+    // eslint-disable-next-line @retrysafe/require-retry-policy -- declared right here, through the spec's own declarePolicy (imported by path inside this package)
     tool({
       ...(retrysafeTool.description !== undefined ? { description: retrysafeTool.description } : {}),
       inputSchema,
