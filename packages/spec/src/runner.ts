@@ -24,7 +24,7 @@ import {
 import { findNonJson, fingerprint } from './fingerprint.js';
 import type { DeterministicKey } from './key.js';
 import type { RunContext } from './run.js';
-import type { DedupRecord, DedupStore, RecordId } from './stores/types.js';
+import type { ClaimRequest, DedupRecord, DedupStore, RecordId } from './stores/types.js';
 import type { AnyKeyedTool, AnyTool } from './tool.js';
 import { validateInput } from './validate.js';
 
@@ -157,8 +157,21 @@ export function createRunner(options: RunnerOptions): Runner {
   async function callKeyed(tool: AnyKeyedTool, rawInput: unknown, callOptions: CallOptions): Promise<CallResult> {
     const { input, key, print, id } = await prepare(tool, rawInput, callOptions);
     maybePurge();
+    // Written out rather than spread from `id`: on Node 20 an object spread followed by new
+    // properties costs about 0.5 µs per property, on every keyed call (bench/runtime.mjs).
+    const request: ClaimRequest = {
+      namespace: id.namespace,
+      tool: id.tool,
+      key: id.key,
+      fingerprint: print,
+      owner: randomUUID(),
+      now: now(),
+      lockMs,
+      ttlMs,
+      maxAttempts: tool.policy.max_attempts,
+    };
     const claim = await guard(
-      store.claim({ ...id, fingerprint: print, owner: randomUUID(), now: now(), lockMs, ttlMs, maxAttempts: tool.policy.max_attempts }),
+      store.claim(request),
       'claim',
       `The effect of ${tool.name} did not run (fail closed); retrying once the store is back is safe.`,
     );
