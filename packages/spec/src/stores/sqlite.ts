@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
@@ -91,7 +91,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
     if (handle) return handle;
     let db = options.database;
     if (!db) {
-      mkdirSync(dirname(path), { recursive: true });
+      makeParentFolders(path);
       db = new Database(path);
     }
     db.pragma('journal_mode = WAL');
@@ -227,4 +227,25 @@ function migrate(db: Database.Database, prefix: string): void {
       );
     }
   }).immediate();
+}
+
+/**
+ * Creates the missing folders above `file`, outermost first, one level at a time. Not
+ * `mkdirSync(folder, { recursive: true })`: on Node 20 that loops forever where mkdir answers
+ * ENOENT although the parent exists, as it does everywhere under /proc, so the store would hang
+ * instead of failing closed. One level at a time, the error surfaces (with the path).
+ */
+function makeParentFolders(file: string): void {
+  const missing: string[] = [];
+  for (let folder = dirname(file); !existsSync(folder) && dirname(folder) !== folder; folder = dirname(folder)) {
+    missing.unshift(folder);
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      // Another process made it meanwhile: fine. Anything else is the store's error to report.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
