@@ -27,6 +27,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { formatLoad, median, readFlags, table } from './lib.mjs';
+
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
 
@@ -574,39 +576,17 @@ async function engagedFiles(files, texts, corpusRoot) {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const m = /^--([\w-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
-    out[m[1]] = m[2] ?? argv[++i];
-  }
-  return out;
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 function machine() {
   const c = cpus();
   return { cpu: c[0]?.model, cores: c.length, node: process.version, loadavg: loadavg() };
 }
 
-const fmtLoad = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const fmtLoad = () => formatLoad(loadavg());
 const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 const fmtPct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
-function table(head, rows) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
-  return [line(head), `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
 // Entry point last, so that every declaration above is initialised.
-const args = parseArgs(process.argv.slice(2));
+const args = readFlags(['corpus', 'rounds', 'variants', 'paired', 'passes', 'out', 'paired-child', 'child', 'corpus-dir', 'result', 'instrument']);
 if (args['paired-child']) await pairedChild(args['paired-child'].split(','), args['corpus-dir'], args.result, Number(args.passes ?? 2));
 else if (args.child) await child(args.child, args['corpus-dir'], args.result, args.instrument === '1');
 else await parent();

@@ -31,6 +31,8 @@ import { createPostgresStore } from '@retrysafe/spec/stores/postgres';
 import { createRedisStore } from '@retrysafe/spec/stores/redis';
 import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';
 
+import { formatLoad as fmtLoad, median, readFlags, table } from './lib.mjs';
+
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const PG_URL = process.env.RETRYSAFE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.RETRYSAFE_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -382,7 +384,7 @@ async function concurrentDuplicate(target, tag) {
 // Main
 
 async function main() {
-  const args = parseArgs(process.argv.slice(2));
+  const args = readFlags(['rounds', 'calls', 'concurrency', 'targets', 'max-phase-ms', 'out']);
   const rounds = Number(args.rounds ?? 3);
   const callsPerPhase = Number(args.calls ?? 2000);
   const concurrencies = (args.concurrency ?? '1,8,64').split(',').map(Number);
@@ -511,14 +513,15 @@ function printSummary(report, concurrencies) {
         .filter((r) => r.concurrency === concurrency)
         .sort((x, y) => (x.phase === y.phase ? 0 : x.phase === 'first' ? -1 : 1))
         .map((r) => [r.target, r.phase, Math.round(r.opsPerSec).toLocaleString('en'), r.p50Us.toFixed(0), r.p99Us.toFixed(0), r.cpuUsPerCall === undefined ? '' : r.cpuUsPerCall.toFixed(1), r.opsVsBare === undefined ? '' : `${(r.opsVsBare * 100).toFixed(2)}%`, r.roundTrips === undefined ? '' : `${r.roundTrips.toFixed(2)} ${r.roundTripUnit}`]),
+      2,
     ));
   }
   if (report.summary.versus.length > 0) {
     console.log('\nretrysafe Redis store throughput over powertools on the same Redis:');
-    console.log(table(['pair', 'concurrency', 'phase', 'ratio'], report.summary.versus.map((v) => [v.pair, String(v.concurrency), v.phase, `${v.throughputRatio.toFixed(2)}x`])));
+    console.log(table(['pair', 'concurrency', 'phase', 'ratio'], report.summary.versus.map((v) => [v.pair, String(v.concurrency), v.phase, `${v.throughputRatio.toFixed(2)}x`]), 2));
   }
   console.log('\ntwo concurrent calls on one key (effect takes 20 ms), then a third:');
-  console.log(table(['target', 'effects', 'outcomes', 'third call'], Object.entries(report.concurrentDuplicate).map(([name, d]) => [name, String(d.effects), d.outcomes.join(', ') + (d.warnings ? ` (${d.warnings} warnings)` : ''), d.thirdCall])));
+  console.log(table(['target', 'effects', 'outcomes', 'third call'], Object.entries(report.concurrentDuplicate).map(([name, d]) => [name, String(d.effects), d.outcomes.join(', ') + (d.warnings ? ` (${d.warnings} warnings)` : ''), d.thirdCall]), 2));
 }
 
 async function machine() {
@@ -551,32 +554,6 @@ async function machine() {
 
 function pick(results, target, concurrency, phase) {
   return results.filter((r) => r.target === target && r.concurrency === concurrency && r.phase === phase);
-}
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const m = /^--([\w-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) throw new Error(`unexpected argument ${argv[i]}`);
-    out[m[1]] = m[2] ?? argv[++i];
-  }
-  return out;
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-function fmtLoad(l) {
-  return l.map((x) => x.toFixed(2)).join(' ');
-}
-
-function table(head, rows) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i <= 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
-  return [line(head), `|${widths.map((w, i) => (i <= 1 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 await main();

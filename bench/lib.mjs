@@ -1,0 +1,32 @@
+// What both benches share: their command-line flags (Node's util.parseArgs), the median, and the
+// Markdown tables they print.
+import { parseArgs } from 'node:util';
+
+/**
+ * The `--name value` flags of this process, as strings (every flag takes a value; numbers and
+ * lists are parsed by the bench). Throws on a flag not in `names`, so a typo does not run a
+ * different bench than asked.
+ */
+export function readFlags(names) {
+  const options = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+  return parseArgs({ args: process.argv.slice(2), options, strict: true }).values;
+}
+
+/** The median of numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** A Markdown table, padded; the first `leftColumns` columns align left, the rest right. */
+export function table(head, rows, leftColumns = 1) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const left = (i) => i < leftColumns;
+  const line = (cells) => `| ${cells.map((c, i) => (left(i) ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (left(i) ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(head), rule, ...rows.map(line)].join('\n');
+}
+
+/** Load averages as `0.52 0.61 0.70`. */
+export const formatLoad = (averages) => averages.map((x) => x.toFixed(2)).join(' ');
