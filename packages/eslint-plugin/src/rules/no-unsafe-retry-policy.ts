@@ -99,6 +99,12 @@ export default createRule<Options, MessageIds>({
       NewExpression(node): void {
         for (const tool of recogniser.definitionsAt(node)) checkTool(tool);
       },
+      ClassDeclaration(node): void {
+        for (const tool of recogniser.definitionsAt(node)) checkTool(tool);
+      },
+      ClassExpression(node): void {
+        for (const tool of recogniser.definitionsAt(node)) checkTool(tool);
+      },
     };
   },
 });

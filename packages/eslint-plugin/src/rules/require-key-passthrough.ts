@@ -20,7 +20,7 @@ import {
   providersSchema,
 } from '../util/keyedProviders.js';
 import { createKeyNameMatcher, type KeyNameMatcher } from '../util/keyPositions.js';
-import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel } from '../util/toolRecognisers.js';
+import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel, type ToolSiteNode } from '../util/toolRecognisers.js';
 
 export type Options = [
   {
@@ -122,7 +122,7 @@ export default createRule<Options, MessageIds>({
       return traceKeyOrigin(value, handler, sourceCode, matchKeyName) === 'other';
     }
 
-    function visit(node: TSESTree.CallExpression | TSESTree.NewExpression): void {
+    function visit(node: ToolSiteNode): void {
       for (const tool of tools.definitionsAt(node)) {
         const handler = getKeyedHandler(tool, sourceCode);
         if (handler) handlers.set(handler.fn, handler);
@@ -133,6 +133,8 @@ export default createRule<Options, MessageIds>({
     return {
       CallExpression: visit,
       NewExpression: visit,
+      ClassDeclaration: visit,
+      ClassExpression: visit,
       // A handler may be declared before the tool that uses it, so calls are judged at the end. A
       // provider is recognised only inside a keyed handler: most files have none, and recognising
       // every call was this rule's cost on real code (bench/lint.mjs, docs/performance.md).

@@ -1,8 +1,6 @@
-import type { TSESTree } from '@typescript-eslint/utils';
-
 import { createRule } from '../util/createRule.js';
 import { judgePolicyDeclaration, type PolicyProblem } from '../util/retryPolicyJudgement.js';
-import type { ToolFactory } from '../util/toolRecognisers.js';
+import type { ToolFactory, ToolSiteNode } from '../util/toolRecognisers.js';
 import { createToolRecogniser, toolFactoriesSchema } from '../util/toolRecognisers.js';
 
 export type Options = [{ toolFactories?: ToolFactory[] }];
@@ -38,13 +36,13 @@ export default createRule<Options, MessageIds>({
     const recogniser = createToolRecogniser(context.sourceCode, { toolFactories: toolFactories ?? [] });
     if (!recogniser.mayDefineTools) return {};
 
-    const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
+    const visit = (node: ToolSiteNode): void => {
       for (const tool of recogniser.definitionsAt(node)) {
         const problem = judgePolicyDeclaration(context.sourceCode, tool);
         if (problem) context.report(problem);
       }
     };
-    return { CallExpression: visit, NewExpression: visit };
+    return { CallExpression: visit, NewExpression: visit, ClassDeclaration: visit, ClassExpression: visit };
   },
 });
 

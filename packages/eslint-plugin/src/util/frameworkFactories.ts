@@ -9,8 +9,9 @@ import { findProperty, firstPropertyValue, getPropertyKeyName, resolveObject, st
 import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from './toolDefinition.js';
 
 // Tools defined by calling a factory imported from a framework: @retrysafe/spec's `defineTool`, the
-// AI SDK's `tool()`, OpenAI Agents' `tool()`, LangChain's `tool()` and tool classes, and the
-// user's own `toolFactories`. (MCP servers register tools instead: see mcpTools.ts.)
+// AI SDK's `tool()`, OpenAI Agents' `tool()`, LangChain's `tool()` and `new DynamicStructuredTool(...)`,
+// and the user's own `toolFactories`. (MCP servers register tools instead: see mcpTools.ts; LangChain
+// tools written as subclasses are in langchainClassTools.ts.)
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -26,15 +27,16 @@ export interface KnownFactory {
 
 const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
 const AGENTS = ['@openai/agents', '@openai/agents-core'];
-const LANGCHAIN = ['@langchain/core/tools', 'langchain', 'langchain/tools'];
+/** The modules LangChain's tool factories and tool classes are imported from. */
+export const LANGCHAIN_MODULES: readonly string[] = ['@langchain/core/tools', 'langchain', 'langchain/tools'];
 const KNOWN_FACTORIES: readonly KnownFactory[] = [
   { framework: 'retrysafe', sources: ['@retrysafe/spec'], exportPath: 'defineTool', configArgument: 0 },
   { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'tool', configArgument: 0 },
   { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'dynamicTool', configArgument: 0 },
   { framework: 'openai-agents', sources: AGENTS, exportPath: 'tool', configArgument: 0 },
-  { framework: 'langchain', sources: LANGCHAIN, exportPath: 'tool', configArgument: 1, handlerArgument: 0 },
-  { framework: 'langchain', sources: LANGCHAIN, exportPath: 'DynamicStructuredTool', configArgument: 0 },
-  { framework: 'langchain', sources: LANGCHAIN, exportPath: 'DynamicTool', configArgument: 0 },
+  { framework: 'langchain', sources: LANGCHAIN_MODULES, exportPath: 'tool', configArgument: 1, handlerArgument: 0 },
+  { framework: 'langchain', sources: LANGCHAIN_MODULES, exportPath: 'DynamicStructuredTool', configArgument: 0 },
+  { framework: 'langchain', sources: LANGCHAIN_MODULES, exportPath: 'DynamicTool', configArgument: 0 },
 ];
 const HANDLER_KEYS = ['execute', 'func', 'handler', 'run'];
 const SCHEMA_KEYS = ['input', 'inputSchema', 'parameters', 'schema'];

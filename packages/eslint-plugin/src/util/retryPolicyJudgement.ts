@@ -39,6 +39,9 @@ const REMEDIES: Record<ToolFramework, string> = {
   'openai-agents': `${DECLARE_POLICY}.`,
   langchain: `${DECLARE_POLICY}, or add \`metadata: { retrysafe: {...} }\`.`,
 };
+// A tool class is not wrapped itself: its instances are, or it declares a `metadata` field.
+const TOOL_CLASS_REMEDY =
+  'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
 
 /** The problem with a tool's retry policy declaration, if any. */
 export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>, tool: ToolDefinition): PolicyProblem | undefined {
@@ -47,7 +50,7 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
     const missing = missingPolicyFields(sourceCode, tool, tool.policy);
     if (missing.length === 0) return undefined;
     // defineTool's policy is its whole config: point at the call, as for a missing policy.
-    const loc = tool.policy.via === 'defineTool' ? getToolLocation(tool) : tool.policy.node.loc;
+    const loc = tool.policy.via === 'defineTool' ? getToolLocation(sourceCode, tool) : tool.policy.node.loc;
     return { messageId: 'incompletePolicy', loc, data: { tool: label, missing: formatList(missing) } };
   }
   if ((tool.framework === 'mcp' || tool.framework === 'mcp-low-level') && tool.annotationsNode) {
@@ -59,7 +62,12 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
   // and OpenAI Agents tools are declared outside their config, so theirs does not matter.
   const declaresInConfig = !['ai-sdk', 'openai-agents'].includes(tool.framework);
   if (declaresInConfig && tool.configNode && !tool.config) return undefined;
-  return { messageId: 'missingPolicy', loc: getToolLocation(tool), data: { tool: label, remedy: REMEDIES[tool.framework] } };
+  return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
+}
+
+function getRemedy(tool: ToolDefinition): string {
+  const isClass = tool.node.type === AST_NODE_TYPES.ClassDeclaration || tool.node.type === AST_NODE_TYPES.ClassExpression;
+  return isClass ? TOOL_CLASS_REMEDY : REMEDIES[tool.framework];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JSONSchema, TSESTree } from '@typescript-eslint/utils';
+import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findProperty } from './staticValues.js';
@@ -49,12 +49,21 @@ export interface PolicyDeclaration {
   readonly object: TSESTree.ObjectExpression | undefined;
 }
 
+/** A class that defines a tool by extending a framework's tool class (LangChain `extends StructuredTool`). */
+export type ToolClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/** A node that may define tools, as rules visit them: a call, a `new`, or a class. */
+export type ToolSiteNode = TSESTree.CallExpression | TSESTree.NewExpression | ToolClassNode;
+
 /** A recognised tool definition. Parts that are not statically visible are `undefined`. */
 export interface ToolDefinition {
   readonly framework: ToolFramework;
-  /** The defining call or `new`, or the tool object literal of a low-level MCP server. */
-  readonly node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.ObjectExpression;
-  /** The config argument as written (for MCP `server.tool(...)` overloads there is none). */
+  /** The defining call, `new` or class, or the tool object literal of a low-level MCP server. */
+  readonly node: ToolSiteNode | TSESTree.ObjectExpression;
+  /**
+   * The config argument as written (for MCP `server.tool(...)` overloads there is none; a tool class
+   * has fields instead).
+   */
   readonly configNode: TSESTree.Node | undefined;
   /** The config's object literal, followed through `const` bindings; `undefined` when not visible. */
   readonly config: TSESTree.ObjectExpression | undefined;
@@ -74,13 +83,16 @@ export interface ToolDefinition {
 
 /**
  * Where a missing declaration is reported: from the start of the call to the end of its callee
- * (`tool`, `server.registerTool`, `new DynamicStructuredTool`), or from a low-level tool object's
- * `{` to the end of its `name`.
+ * (`tool`, `server.registerTool`, `new DynamicStructuredTool`), from a low-level tool object's `{` to
+ * the end of its `name`, or at a tool class's name (its `class` keyword when it has none).
  */
-export function getToolLocation(tool: ToolDefinition): TSESTree.SourceLocation {
+export function getToolLocation(sourceCode: Readonly<TSESLint.SourceCode>, tool: ToolDefinition): TSESTree.SourceLocation {
   const { node } = tool;
+  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
+    return (node.id ?? sourceCode.getFirstToken(node, { filter: (token) => token.value === 'class' }) ?? node).loc;
+  }
   const end = node.type === AST_NODE_TYPES.ObjectExpression ? (findProperty(node, 'name') ?? node) : node.callee;
-  return { start: tool.node.loc.start, end: end.loc.end };
+  return { start: node.loc.start, end: end.loc.end };
 }
 
 /** "Tool `refund_order`", or "This tool" when the name is not static. */

@@ -3,14 +3,16 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './frameworkFactories.js';
 import { getImportedModules } from './imports.js';
+import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
 import { fromMcpRegistration, importsMcpSdk } from './mcpTools.js';
-import type { ToolDefinition, ToolFactory } from './toolDefinition.js';
+import type { ToolClassNode, ToolDefinition, ToolFactory, ToolSiteNode } from './toolDefinition.js';
 
 // One place that knows what a tool definition looks like in each framework, so that every rule
 // agrees on it. Everything is decided from syntax and imports: the frameworks are not installed
 // where the rules run. Each framework's shapes live in their own file:
 // - frameworkFactories.ts: `defineTool`, AI SDK, OpenAI Agents, LangChain, the `toolFactories` option;
+// - langchainClassTools.ts: LangChain tools written as classes (`class X extends StructuredTool`);
 // - mcpTools.ts: MCP `server.registerTool(...)` and `server.tool(...)`;
 // - mcpLowLevelTools.ts: tool objects listed by a low-level MCP server's `tools/list` handler;
 // - declaredPolicies.ts: `declarePolicy(tool, policy)`, `metadata.retrysafe`, `_meta.retrysafe`.
@@ -19,19 +21,24 @@ import type { ToolDefinition, ToolFactory } from './toolDefinition.js';
 export interface ToolRecogniser {
   /** The tool a call or `new` defines (framework factory or MCP registration), if any. */
   recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined;
+  /** The tool a class defines by extending a LangChain tool class, if any. */
+  recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined;
   /**
    * The tool objects a low-level MCP `setRequestHandler(ListToolsRequestSchema, handler)` call lists,
    * followed through `const` objects and arrays in the file. Each object is returned only once per
    * file, at the first handler that lists it.
    */
   listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[];
-  /** Both of the above: every tool definition a call or `new` makes. */
-  definitionsAt(node: TSESTree.CallExpression | TSESTree.NewExpression): readonly ToolDefinition[];
   /**
-   * False when nothing in the file can define a tool: it imports no tool factory's module and not
-   * the MCP SDK, and never names `setRequestHandler`. Then every answer above is empty, and a rule
-   * that only judges tools returns no listeners for the file (most files of a large code base;
-   * docs/performance.md).
+   * All of the above: every tool definition a call, `new` or class makes. Rules visit
+   * `CallExpression`, `NewExpression`, `ClassDeclaration` and `ClassExpression` with it.
+   */
+  definitionsAt(node: ToolSiteNode): readonly ToolDefinition[];
+  /**
+   * False when nothing in the file can define a tool: it imports no tool factory's or tool class's
+   * module and not the MCP SDK, and never names `setRequestHandler`. Then every answer above is
+   * empty, and a rule that only judges tools returns no listeners for the file (most files of a
+   * large code base; docs/performance.md).
    */
   readonly mayDefineTools: boolean;
 }
@@ -48,6 +55,7 @@ export function createToolRecogniser(
   // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
   const factories = getImportedFactories(sourceCode, getToolFactories(options.toolFactories ?? []));
   const mcpFile = importsMcpSdk(sourceCode.ast);
+  const toolClassFile = importsLangChainTools(sourceCode);
   const mayListTools = sourceCode.text.includes('setRequestHandler');
   const listed = new Set<TSESTree.ObjectExpression>();
 
@@ -60,6 +68,10 @@ export function createToolRecogniser(
     return undefined;
   }
 
+  function recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined {
+    return toolClassFile ? fromToolClass(sourceCode, node) : undefined;
+  }
+
   function listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
     if (!mayListTools) return NO_DEFINITIONS;
     const fresh = getListedToolObjects(sourceCode, node).filter((object) => !listed.has(object));
@@ -67,14 +79,18 @@ export function createToolRecogniser(
     return fresh.map((object) => fromListedToolObject(sourceCode, object));
   }
 
-  function definitionsAt(node: TSESTree.CallExpression | TSESTree.NewExpression): readonly ToolDefinition[] {
+  function definitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
+    if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
+      const definition = recogniseToolClass(node);
+      return definition ? [definition] : NO_DEFINITIONS;
+    }
     const definition = recogniseToolCall(node);
     if (definition) return [definition];
     return node.type === AST_NODE_TYPES.CallExpression ? listedTools(node) : NO_DEFINITIONS;
   }
 
-  const mayDefineTools = factories.length > 0 || mcpFile || mayListTools;
-  return { recogniseToolCall, listedTools, definitionsAt, mayDefineTools };
+  const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || mayListTools;
+  return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, mayDefineTools };
 }
 
 const importedFactoriesByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], KnownFactory[]>>();
@@ -104,9 +120,11 @@ export { findProperty, hasSpread, resolveConst, resolveObject, staticString } fr
 export {
   getToolLocation,
   type PolicyDeclaration,
+  type ToolClassNode,
   type ToolDefinition,
   type ToolFactory,
   toolFactoriesSchema,
   type ToolFramework,
   toolLabel,
+  type ToolSiteNode,
 } from './toolDefinition.js';

@@ -193,6 +193,15 @@ export const t = new DynamicStructuredTool({
       errors: [{ messageId: 'retriesNotRepeatable', line: 4, column: 75 }],
     },
     {
+      name: 'LangChain tool class: a metadata.retrysafe field, not idempotent, retried',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+export class PostTweet extends StructuredTool {
+  name = 'post_tweet';
+  metadata = { retrysafe: { side_effects: 'message_out', idempotent: false, retry: 'safe' } };
+}`,
+      errors: [{ messageId: 'retriesNotRepeatable', line: 4, column: 77, data: { tool: 'Tool `post_tweet`', retry: "retry: 'safe'" } }],
+    },
+    {
       name: 'toolFactories: a custom factory with defineTool fields',
       options: [{ toolFactories: [{ name: 'createTool', from: 'my-lib' }] }],
       code: `import { createTool } from 'my-lib';

@@ -849,6 +849,46 @@ server.registerTool('send_email', {
         missing(8, 9, [pass(edit(code, ["{ method: 'POST', body: to }", "{ method: 'POST', body: to, headers: { 'Idempotency-Key': idempotencyKey } }"]))]),
       ],
     ),
+    invalid(
+      'LangChain tool class with a with_key metadata field: its _call is the handler',
+      `
+import { StructuredTool } from '@langchain/core/tools';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export class RefundTool extends StructuredTool {
+  name = 'refund';
+  metadata = { retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } };
+  async _call({ charge, idempotencyKey }: { charge: string; idempotencyKey: string }) {
+    return stripe.refunds.create({ charge });
+  }
+}
+`,
+      (code) => [missing(9, 12, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey })']))])],
+    ),
+    invalid(
+      'LangChain tool classes: a _call implementation after its overload signature, and a _call arrow field',
+      `
+import { StructuredTool } from '@langchain/core/tools';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const WITH_KEY = { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } as const;
+export class RefundTool extends StructuredTool {
+  metadata = { retrysafe: WITH_KEY };
+  _call(input: { charge: string; idempotencyKey: string }): Promise<unknown>;
+  async _call({ charge, idempotencyKey }: { charge: string; idempotencyKey: string }) {
+    return stripe.refunds.create({ charge });
+  }
+}
+export class ChargeTool extends StructuredTool {
+  metadata = { retrysafe: WITH_KEY };
+  _call = async ({ amount, idempotencyKey }: { amount: number; idempotencyKey: string }) => stripe.charges.create({ amount });
+}
+`,
+      (code) => [
+        missing(10, 12, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey })']))]),
+        missing(15, 93, [pass(edit(code, ['create({ amount })', 'create({ amount }, { idempotencyKey })']))]),
+      ],
+    ),
   ],
 });
 

@@ -20,6 +20,9 @@ const B13_SPEC = B13.replace("import { defineTool } from '@idem/dsl'; // placeho
   .replace('async run(', 'async execute(');
 const B15 = readCase('B15.ts');
 
+const TOOL_CLASS_REMEDY =
+  'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
+
 ruleTester.run('require-retry-policy', rule, {
   valid: [
     // --- cases from real failures ---
@@ -233,6 +236,114 @@ export const search = tool(async ({ q }) => q, buildConfig('search_docs'));`,
       code: `import { DynamicTool } from 'langchain/tools';
 import { declarePolicy } from '@retrysafe/spec';
 export const t = declarePolicy(new DynamicTool({ name: 'now', description: 'Time', func: async () => '' }), POLICY);`,
+    },
+
+    // --- LangChain tool classes ---
+    {
+      name: 'LangChain class: a metadata field with retrysafe',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+import { z } from 'zod';
+export class RefundTool extends StructuredTool {
+  name = 'issue_refund';
+  description = 'Refund part of an order';
+  schema = z.object({ orderId: z.string() });
+  metadata = { retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1 } };
+  async _call({ orderId }: { orderId: string }) { return refund(orderId); }
+}`,
+    },
+    {
+      name: 'LangChain class: an instance wrapped in declarePolicy',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+import { declarePolicy } from '@retrysafe/spec';
+class RefundTool extends StructuredTool {
+  name = 'issue_refund';
+  description = 'Refund';
+  schema = s;
+  async _call() { return 'ok'; }
+}
+export const refundTool = declarePolicy(new RefundTool(), { side_effects: 'money_out', idempotent: false, retry: 'never' });`,
+    },
+    {
+      name: 'LangChain class: an instance held in a const and passed to declarePolicy later',
+      code: `import { Tool } from 'langchain/tools';
+import * as retrysafe from '@retrysafe/spec';
+class ClockTool extends Tool {
+  name = 'now';
+  description = 'The time';
+  async _call() { return new Date().toISOString(); }
+}
+const clock = new ClockTool();
+retrysafe.declarePolicy(clock, { side_effects: 'none', idempotent: true, retry: 'safe' });
+export const tools = [clock];`,
+    },
+    {
+      name: 'LangChain class: metadata given to an instance, as StructuredTool’s constructor takes it',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+class SearchTool extends StructuredTool {
+  name = 'search_docs';
+  description = 'Search';
+  schema = s;
+  async _call() { return ''; }
+}
+export const search = new SearchTool({ metadata: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } });`,
+    },
+    {
+      name: 'LangChain class: metadata set in the constructor (this.metadata = ..., super({ metadata }))',
+      code: `import { StructuredTool, DynamicStructuredTool } from '@langchain/core/tools';
+const READS = { side_effects: 'none', idempotent: true, retry: 'safe' } as const;
+export class SearchTool extends StructuredTool {
+  name = 'search_docs';
+  constructor(fields?: object) {
+    super(fields);
+    this.metadata = { retrysafe: READS };
+  }
+}
+export class LookupTool extends DynamicStructuredTool {
+  constructor() {
+    super({ name: 'lookup', description: 'Look up', schema: s, func: lookup, metadata: { retrysafe: READS } });
+  }
+}`,
+    },
+    {
+      name: 'LangChain class: a class expression assigned to a const, declared on an instance',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+import { declarePolicy } from '@retrysafe/spec';
+const RefundTool = class extends StructuredTool {
+  name = 'issue_refund';
+  async _call() { return 'ok'; }
+};
+export const refund = declarePolicy(new RefundTool(), POLICY);`,
+    },
+    {
+      name: 'LangChain class: a local class named StructuredTool is not LangChain’s',
+      code: `import { tool } from '@langchain/core/tools';
+class StructuredTool { name = 'base'; }
+export class RefundTool extends StructuredTool { name = 'issue_refund'; }
+export const search = tool(find, { name: 'search', metadata: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } });`,
+    },
+    {
+      name: 'LangChain class: a StructuredTool from another package is not LangChain’s',
+      code: `import { DynamicTool } from '@langchain/core/tools';
+import { StructuredTool } from 'my-agent-lib';
+export class RefundTool extends StructuredTool { name = 'issue_refund'; }
+export const tools: DynamicTool[] = [];`,
+    },
+    {
+      name: 'LangChain class: another LangChain class (BaseToolkit) is not a tool',
+      code: `import { BaseToolkit } from '@langchain/core/tools';
+export class PaymentsToolkit extends BaseToolkit { tools = []; }`,
+    },
+    {
+      // A documented limit: an abstract base is not a tool, and a subclass of a local class is not followed.
+      name: 'LangChain class: an abstract base is not a tool, and its subclasses are not followed',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+export abstract class PaymentsTool extends StructuredTool {
+  protected client = makeClient();
+}
+export class RefundTool extends PaymentsTool {
+  name = 'issue_refund';
+  async _call() { return this.client.refund(); }
+}`,
     },
 
     // --- look-alikes that are not tool definitions ---
@@ -576,6 +687,91 @@ export const b = new DynamicTool({ name: 'append_log', description: 'Append', fu
       code: `import { tool } from '@langchain/core/tools';
 export const t = tool(fn, { name: 'x', metadata: { retrysafe: { idempotent: false, side_effects: 'external_write' } } });`,
       errors: [{ messageId: 'incompletePolicy', line: 2, column: 63, data: { tool: 'Tool `x`', missing: '`retry`' } }],
+    },
+
+    // --- LangChain tool classes ---
+    {
+      name: 'LangChain class: extends StructuredTool with no policy, reported at the class name',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+import { z } from 'zod';
+export class RefundTool extends StructuredTool {
+  name = 'issue_refund';
+  description = 'Refund part of an order';
+  schema = z.object({ orderId: z.string(), cents: z.number() });
+  async _call({ orderId, cents }: { orderId: string; cents: number }) { return refund(orderId, cents); }
+}`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 14, endLine: 3, endColumn: 24, data: { tool: 'Tool `issue_refund`', remedy: TOOL_CLASS_REMEDY } }],
+    },
+    {
+      name: 'LangChain class: extends Tool, DynamicTool and DynamicStructuredTool (langchain/tools, langchain); unnamed tools take the class name',
+      code: `import { Tool, DynamicTool } from 'langchain/tools';
+import { DynamicStructuredTool } from 'langchain';
+export class PostTweet extends Tool { async _call(text: string) { return post(text); } }
+export class AppendLog extends DynamicTool { name = 'append_log'; }
+export class CreateTicket extends DynamicStructuredTool { name = 'create_ticket'; }`,
+      errors: [
+        { messageId: 'missingPolicy', line: 3, column: 14, endColumn: 23, data: { tool: 'Tool `PostTweet`', remedy: TOOL_CLASS_REMEDY } },
+        { messageId: 'missingPolicy', line: 4, column: 14, data: { tool: 'Tool `append_log`', remedy: TOOL_CLASS_REMEDY } },
+        { messageId: 'missingPolicy', line: 5, column: 14, data: { tool: 'Tool `create_ticket`', remedy: TOOL_CLASS_REMEDY } },
+      ],
+    },
+    {
+      name: 'LangChain class: anonymous classes are reported at their class keyword',
+      code: `import * as tools from '@langchain/core/tools';
+export const RefundTool = class extends tools.StructuredTool {
+  name = 'issue_refund';
+};
+export default class extends tools.StructuredTool { name = 'charge_card'; }`,
+      errors: [
+        { messageId: 'missingPolicy', line: 2, column: 27, endLine: 2, endColumn: 32, data: { tool: 'Tool `issue_refund`', remedy: TOOL_CLASS_REMEDY } },
+        { messageId: 'missingPolicy', line: 5, column: 16, endLine: 5, endColumn: 21, data: { tool: 'Tool `charge_card`', remedy: TOOL_CLASS_REMEDY } },
+      ],
+    },
+    {
+      name: 'LangChain class: metadata without retrysafe, and a static metadata (not the instance’s)',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+export class SendEmail extends StructuredTool {
+  name = 'send_email';
+  metadata = { owner: 'mail' };
+}
+export class SendSms extends StructuredTool {
+  name = 'send_sms';
+  static metadata = { retrysafe: { side_effects: 'message_out', idempotent: false, retry: 'never' } };
+}`,
+      errors: [
+        { messageId: 'missingPolicy', line: 2, column: 14 },
+        { messageId: 'missingPolicy', line: 6, column: 14 },
+      ],
+    },
+    {
+      name: 'LangChain class: an incomplete metadata.retrysafe field',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+export class PostTweet extends StructuredTool {
+  name = 'post_tweet';
+  metadata = { retrysafe: { side_effects: 'message_out', idempotent: false } };
+}`,
+      errors: [{ messageId: 'incompletePolicy', line: 4, column: 27, data: { tool: 'Tool `post_tweet`', missing: '`retry`' } }],
+    },
+    {
+      name: 'LangChain class: declarePolicy of another package, or of another class’s instance, does not count',
+      code: `import { StructuredTool } from '@langchain/core/tools';
+import { declarePolicy as declare } from 'some-other-lib';
+import { declarePolicy } from '@retrysafe/spec';
+class RefundTool extends StructuredTool { name = 'issue_refund'; }
+class Registry { constructor(readonly toolClass: unknown) {} }
+export const refund = declare(new RefundTool(), { side_effects: 'money_out', idempotent: false, retry: 'never' });
+export const registry = declarePolicy(new Registry(RefundTool), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 7, data: { tool: 'Tool `issue_refund`', remedy: TOOL_CLASS_REMEDY } }],
+    },
+    {
+      name: '.js: LangChain class from a CommonJS require',
+      filename: 'tools.js',
+      code: `const { StructuredTool } = require('@langchain/core/tools');
+class RefundTool extends StructuredTool {
+  constructor() { super(); this.name = 'issue_refund'; }
+}
+module.exports = { RefundTool };`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 7, data: { tool: 'Tool `RefundTool`', remedy: TOOL_CLASS_REMEDY } }],
     },
 
     // --- toolFactories ---
