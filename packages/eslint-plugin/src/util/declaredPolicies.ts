@@ -33,14 +33,14 @@ export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallE
 export function getDeclaredPolicy(sourceCode: SourceCode, node: TSESTree.Node): PolicyDeclaration | undefined {
   const outer = outermostTypeWrapper(node);
   const call = asDeclarePolicyCall(sourceCode, outer.parent, outer);
-  if (call) return policyOfCall(sourceCode, call);
+  if (call) return getDeclarePolicyCallPolicy(sourceCode, call);
   const declarator = outer.parent;
   if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== outer) return undefined;
   for (const variable of sourceCode.getDeclaredVariables(declarator)) {
     for (const reference of variable.references) {
       const used = outermostTypeWrapper(reference.identifier);
       const wrapping = asDeclarePolicyCall(sourceCode, used.parent, used);
-      if (wrapping) return policyOfCall(sourceCode, wrapping);
+      if (wrapping) return getDeclarePolicyCallPolicy(sourceCode, wrapping);
     }
   }
   return undefined;
@@ -66,7 +66,8 @@ function asDeclarePolicyCall(
   return isDeclarePolicyCall(sourceCode, node) ? node : undefined;
 }
 
-function policyOfCall(sourceCode: SourceCode, call: TSESTree.CallExpression): PolicyDeclaration {
+/** The policy a `declarePolicy(tool, policy)` call declares (the call itself when it has no second argument). */
+export function getDeclarePolicyCallPolicy(sourceCode: SourceCode, call: TSESTree.CallExpression): PolicyDeclaration {
   const policy = call.arguments[1];
   return { via: 'declarePolicy', node: policy ?? call, object: resolveObject(sourceCode, policy) };
 }

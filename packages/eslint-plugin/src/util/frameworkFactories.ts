@@ -10,8 +10,8 @@ import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } fr
 
 // Tools defined by calling a factory imported from a framework: @retrysafe/spec's `defineTool`, the
 // AI SDK's `tool()`, OpenAI Agents' `tool()`, LangChain's `tool()` and `new DynamicStructuredTool(...)`,
-// and the user's own `toolFactories`. (MCP servers register tools instead: see mcpTools.ts; LangChain
-// tools written as subclasses are in langchainClassTools.ts.)
+// and the user's own `toolFactories`. (MCP servers register tools instead: see mcpTools.ts and
+// fastMcpTools.ts; LangChain tools written as subclasses are in langchainClassTools.ts.)
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

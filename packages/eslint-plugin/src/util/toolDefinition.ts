@@ -58,7 +58,10 @@ export type ToolSiteNode = TSESTree.CallExpression | TSESTree.NewExpression | To
 /** A recognised tool definition. Parts that are not statically visible are `undefined`. */
 export interface ToolDefinition {
   readonly framework: ToolFramework;
-  /** The defining call, `new` or class, or the tool object literal of a low-level MCP server. */
+  /**
+   * The defining call, `new` or class, or a tool object literal (listed by a low-level MCP server,
+   * or one of several in FastMCP's `server.addTools([...])`).
+   */
   readonly node: ToolSiteNode | TSESTree.ObjectExpression;
   /**
    * The config argument as written (for MCP `server.tool(...)` overloads there is none; a tool class
@@ -83,8 +86,8 @@ export interface ToolDefinition {
 
 /**
  * Where a missing declaration is reported: from the start of the call to the end of its callee
- * (`tool`, `server.registerTool`, `new DynamicStructuredTool`), from a low-level tool object's `{` to
- * the end of its `name`, or at a tool class's name (its `class` keyword when it has none).
+ * (`tool`, `server.registerTool`, `new DynamicStructuredTool`), from a tool object's `{` to the end
+ * of its `name`, or at a tool class's name (its `class` keyword when it has none).
  */
 export function getToolLocation(sourceCode: Readonly<TSESLint.SourceCode>, tool: ToolDefinition): TSESTree.SourceLocation {
   const { node } = tool;

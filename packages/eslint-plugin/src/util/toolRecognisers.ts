@@ -1,6 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
+import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './frameworkFactories.js';
 import { getImportedModules } from './imports.js';
 import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
@@ -14,12 +15,13 @@ import type { ToolClassNode, ToolDefinition, ToolFactory, ToolSiteNode } from '.
 // - frameworkFactories.ts: `defineTool`, AI SDK, OpenAI Agents, LangChain, the `toolFactories` option;
 // - langchainClassTools.ts: LangChain tools written as classes (`class X extends StructuredTool`);
 // - mcpTools.ts: MCP `server.registerTool(...)` and `server.tool(...)`;
+// - fastMcpTools.ts: FastMCP `server.addTool(...)` and `server.addTools([...])`;
 // - mcpLowLevelTools.ts: tool objects listed by a low-level MCP server's `tools/list` handler;
 // - declaredPolicies.ts: `declarePolicy(tool, policy)`, `metadata.retrysafe`, `_meta.retrysafe`.
 
 /** Answers, for one file, which calls and objects define tools. */
 export interface ToolRecogniser {
-  /** The tool a call or `new` defines (framework factory or MCP registration), if any. */
+  /** The tool a call or `new` defines (framework factory, MCP registration, FastMCP `addTool`), if any. */
   recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined;
   /** The tool a class defines by extending a LangChain tool class, if any. */
   recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined;
@@ -30,15 +32,16 @@ export interface ToolRecogniser {
    */
   listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[];
   /**
-   * All of the above: every tool definition a call, `new` or class makes. Rules visit
-   * `CallExpression`, `NewExpression`, `ClassDeclaration` and `ClassExpression` with it.
+   * All of the above, and the tools a FastMCP `server.addTools([...])` adds: every tool definition a
+   * call, `new` or class makes. Rules visit `CallExpression`, `NewExpression`, `ClassDeclaration`
+   * and `ClassExpression` with it.
    */
   definitionsAt(node: ToolSiteNode): readonly ToolDefinition[];
   /**
    * False when nothing in the file can define a tool: it imports no tool factory's or tool class's
-   * module and not the MCP SDK, and never names `setRequestHandler`. Then every answer above is
-   * empty, and a rule that only judges tools returns no listeners for the file (most files of a
-   * large code base; docs/performance.md).
+   * module, not the MCP SDK and not FastMCP, and never names `setRequestHandler`. Then every answer
+   * above is empty, and a rule that only judges tools returns no listeners for the file (most files
+   * of a large code base; docs/performance.md).
    */
   readonly mayDefineTools: boolean;
 }
@@ -55,6 +58,7 @@ export function createToolRecogniser(
   // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
   const factories = getImportedFactories(sourceCode, getToolFactories(options.toolFactories ?? []));
   const mcpFile = importsMcpSdk(sourceCode.ast);
+  const fastMcpFile = importsFastMcp(sourceCode);
   const toolClassFile = importsLangChainTools(sourceCode);
   const mayListTools = sourceCode.text.includes('setRequestHandler');
   const listed = new Set<TSESTree.ObjectExpression>();
@@ -62,10 +66,10 @@ export function createToolRecogniser(
   function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
     if (factory) return fromFactory(sourceCode, node, factory);
-    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.MemberExpression && mcpFile) {
-      return fromMcpRegistration(sourceCode, node);
-    }
-    return undefined;
+    if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const registered = mcpFile ? fromMcpRegistration(sourceCode, node) : undefined;
+    if (registered) return registered;
+    return fastMcpFile && isFastMcpCall(sourceCode, node, 'addTool') ? fromAddTool(sourceCode, node) : undefined;
   }
 
   function recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined {
@@ -86,10 +90,12 @@ export function createToolRecogniser(
     }
     const definition = recogniseToolCall(node);
     if (definition) return [definition];
-    return node.type === AST_NODE_TYPES.CallExpression ? listedTools(node) : NO_DEFINITIONS;
+    if (node.type !== AST_NODE_TYPES.CallExpression) return NO_DEFINITIONS;
+    if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) return fromAddTools(sourceCode, node);
+    return listedTools(node);
   }
 
-  const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || mayListTools;
+  const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || fastMcpFile || mayListTools;
   return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, mayDefineTools };
 }
 

@@ -126,6 +126,19 @@ server.registerTool('automation', {
       errors: [{ messageId: 'idempotentHintOnCreate', line: 7, column: 18, data: { tool: 'Tool `automation`', where: 'description', verb: 'create' } }],
     },
     {
+      name: 'FastMCP addTool: send_email claims idempotentHint with no key input (z.object parameters)',
+      code: `import { FastMCP } from 'fastmcp';
+import { z } from 'zod';
+const server = new FastMCP({ name: 'mail', version: '1.0.0' });
+server.addTool({
+  name: 'send_email',
+  parameters: z.object({ to: z.string(), body: z.string() }),
+  annotations: { destructiveHint: false, idempotentHint: true },
+  execute: send,
+});`,
+      errors: [{ messageId: 'idempotentHintOnCreate', line: 7, column: 42, data: { tool: 'Tool `send_email`', where: 'name', verb: 'send' } }],
+    },
+    {
       name: 'MCP: a tool with no input at all that charges',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 declare const server: McpServer;

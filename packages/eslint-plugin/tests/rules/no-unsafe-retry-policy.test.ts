@@ -202,6 +202,13 @@ export class PostTweet extends StructuredTool {
       errors: [{ messageId: 'retriesNotRepeatable', line: 4, column: 77, data: { tool: 'Tool `post_tweet`', retry: "retry: 'safe'" } }],
     },
     {
+      name: 'FastMCP: _meta.retrysafe, not idempotent, retried',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool({ name: 'charge_card', _meta: { retrysafe: { side_effects: 'money_out', idempotent: false, retry: 'safe' } }, execute: charge });`,
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 107, data: { tool: 'Tool `charge_card`', retry: "retry: 'safe'" } }],
+    },
+    {
       name: 'toolFactories: a custom factory with defineTool fields',
       options: [{ toolFactories: [{ name: 'createTool', from: 'my-lib' }] }],
       code: `import { createTool } from 'my-lib';
@@ -221,6 +228,13 @@ server.registerTool('purge_cache', {
   },
 }, async () => ({ content: [] }));`,
       errors: [{ messageId: 'readOnlyAndDestructive', line: 6, column: 5, data: { tool: 'Tool `purge_cache`' } }],
+    },
+    {
+      name: 'FastMCP: readOnlyHint and destructiveHint both true',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'cache', version: '1.0.0' });
+server.addTool({ name: 'purge_cache', annotations: { readOnlyHint: true, destructiveHint: true }, execute: purge });`,
+      errors: [{ messageId: 'readOnlyAndDestructive', line: 3, column: 74, data: { tool: 'Tool `purge_cache`' } }],
     },
     {
       name: 'MCP server.tool(name, schema.shape, annotations, cb): a schema that is not visible is not judged, the annotations are',

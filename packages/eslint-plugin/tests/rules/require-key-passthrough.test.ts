@@ -889,6 +889,24 @@ export class ChargeTool extends StructuredTool {
         missing(15, 93, [pass(edit(code, ['create({ amount })', 'create({ amount }, { idempotencyKey })']))]),
       ],
     ),
+    invalid(
+      'FastMCP addTool with a with_key _meta.retrysafe: its execute is the handler',
+      `
+import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'mail', version: '1.0.0' });
+server.addTool({
+  name: 'send_email',
+  _meta: { retrysafe: { side_effects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key' } },
+  execute: async ({ to, idempotencyKey }) => {
+    await fetch('https://mail.example.com/send', { method: 'POST', body: to });
+    return 'sent';
+  },
+});
+`,
+      (code) => [
+        missing(8, 11, [pass(edit(code, ["{ method: 'POST', body: to }", "{ method: 'POST', body: to, headers: { 'Idempotency-Key': idempotencyKey } }"]))]),
+      ],
+    ),
   ],
 });
 

@@ -20,6 +20,8 @@ const B13_SPEC = B13.replace("import { defineTool } from '@idem/dsl'; // placeho
   .replace('async run(', 'async execute(');
 const B15 = readCase('B15.ts');
 
+const MCP_REMEDY =
+  'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.';
 const TOOL_CLASS_REMEDY =
   'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
 
@@ -344,6 +346,95 @@ export class RefundTool extends PaymentsTool {
   name = 'issue_refund';
   async _call() { return this.client.refund(); }
 }`,
+    },
+
+    // --- FastMCP ---
+    {
+      name: 'FastMCP addTool: readOnlyHint: true alone declares a read',
+      code: `import { FastMCP } from 'fastmcp';
+import { z } from 'zod';
+const server = new FastMCP({ name: 'orders', version: '1.0.0' });
+server.addTool({
+  name: 'get_order',
+  description: 'Get an order',
+  parameters: z.object({ orderId: z.string() }),
+  annotations: { readOnlyHint: true },
+  execute: async ({ orderId }) => JSON.stringify(await getOrder(orderId)),
+});`,
+    },
+    {
+      name: 'FastMCP addTool: destructiveHint and idempotentHint both stated',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'mail', version: '1.0.0' });
+server.addTool({
+  name: 'send_email',
+  parameters: schema,
+  annotations: { title: 'Send', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  execute: send,
+});`,
+    },
+    {
+      name: 'FastMCP addTool: _meta.retrysafe declares a full policy (FastMCP lists _meta as given)',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool({
+  name: 'issue_refund',
+  _meta: { ui: { resourceUri: 'ui://refund' }, retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } },
+  execute: refund,
+});`,
+    },
+    {
+      name: 'FastMCP addTool: the tool object wrapped in declarePolicy, in place and through a const',
+      code: `import { FastMCP } from 'fastmcp';
+import { declarePolicy } from '@retrysafe/spec';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool(declarePolicy({ name: 'issue_refund', execute: refund }, { side_effects: 'money_out', idempotent: false, retry: 'never' }));
+const chargeTool = declarePolicy({ name: 'charge_card', execute: charge }, { side_effects: 'money_out', idempotent: false, retry: 'never' });
+server.addTool(chargeTool);`,
+    },
+    {
+      name: 'FastMCP addTool: a const tool object passed to declarePolicy elsewhere in the file',
+      code: `import { FastMCP } from 'fastmcp';
+import { declarePolicy } from '@retrysafe/spec';
+const refundTool = { name: 'issue_refund', execute: refund };
+declarePolicy(refundTool, { side_effects: 'money_out', idempotent: false, retry: 'never' });
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool(refundTool);`,
+    },
+    {
+      name: 'FastMCP addTool: a tool object imported from elsewhere is not judged',
+      code: `import { FastMCP } from 'fastmcp';
+import { refundTool } from './tools';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool(refundTool);`,
+    },
+    {
+      name: 'FastMCP addTools: every tool object states its hints',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'notes', version: '1.0.0' });
+const listNotes = { name: 'list_notes', annotations: { readOnlyHint: true }, execute: list };
+server.addTools([listNotes, { name: 'delete_note', annotations: { destructiveHint: true, idempotentHint: true }, execute: remove }]);`,
+    },
+    {
+      name: 'FastMCP: addTool on an object that is not a FastMCP server',
+      code: `import { FastMCP } from 'fastmcp';
+import { Toolbox } from 'my-agent-lib';
+export const server = new FastMCP({ name: 's', version: '1.0.0' });
+const box = new Toolbox();
+box.addTool({ name: 'hammer', execute: hit });
+export function wire(registry: Toolbox) { registry.addTool({ name: 'saw', execute: cut }); }`,
+    },
+    {
+      name: 'FastMCP: a FastMCP class from another package is not FastMCP',
+      code: `import type { Tool } from 'fastmcp';
+import { FastMCP } from 'fast-mcp-lite';
+const server = new FastMCP({ name: 's', version: '1.0.0' });
+server.addTool({ name: 'send_email', execute: send });`,
+    },
+    {
+      name: 'FastMCP: addTool in a file that does not import fastmcp',
+      code: `import { server } from './server';
+server.addTool({ name: 'send_email', execute: send });`,
     },
 
     // --- look-alikes that are not tool definitions ---
@@ -772,6 +863,100 @@ class RefundTool extends StructuredTool {
 }
 module.exports = { RefundTool };`,
       errors: [{ messageId: 'missingPolicy', line: 2, column: 7, data: { tool: 'Tool `RefundTool`', remedy: TOOL_CLASS_REMEDY } }],
+    },
+
+    // --- FastMCP ---
+    {
+      name: 'FastMCP addTool with no annotations (the FastMCP README shape)',
+      code: `import { FastMCP } from 'fastmcp';
+import { z } from 'zod';
+const server = new FastMCP({ name: 'mail', version: '1.0.0' });
+server.addTool({
+  name: 'send_email',
+  description: 'Send an email',
+  parameters: z.object({ to: z.string(), body: z.string() }),
+  execute: async ({ to, body }) => send(to, body),
+});`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, endLine: 4, endColumn: 15, data: { tool: 'Tool `send_email`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'FastMCP addTool: annotations that leave destructiveHint unstated',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'notes', version: '1.0.0' });
+server.addTool({ name: 'append_note', annotations: { idempotentHint: false }, execute: append });`,
+      errors: [{ messageId: 'incompleteAnnotations', line: 3, column: 52, data: { tool: 'Tool `append_note`', missing: '`destructiveHint`' } }],
+    },
+    {
+      name: 'FastMCP addTool: a server typed FastMCP (parameter, declare const) and a class field server',
+      code: `import type { FastMCP } from 'fastmcp';
+import * as fastmcp from 'fastmcp';
+export function registerMail(server: FastMCP<{ userId: string }>) {
+  server.addTool({ name: 'send_email', execute: send });
+}
+declare const shared: FastMCP;
+shared.addTool({ name: 'send_sms', execute: sms });
+export class PaymentsServer {
+  private readonly server = new fastmcp.FastMCP({ name: 'pay', version: '1.0.0' });
+  register() {
+    this.server.addTool({ name: 'charge_card', execute: charge });
+  }
+}`,
+      errors: [
+        { messageId: 'missingPolicy', line: 4, column: 3, data: { tool: 'Tool `send_email`', remedy: MCP_REMEDY } },
+        { messageId: 'missingPolicy', line: 7, column: 1, data: { tool: 'Tool `send_sms`', remedy: MCP_REMEDY } },
+        { messageId: 'missingPolicy', line: 11, column: 5, endColumn: 24, data: { tool: 'Tool `charge_card`', remedy: MCP_REMEDY } },
+      ],
+    },
+    {
+      name: 'FastMCP addTools: each tool object without hints is reported where it is written',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'notes', version: '1.0.0' });
+const addNote = {
+  name: 'add_note',
+  execute: add,
+};
+server.addTools([addNote, { name: 'list_notes', annotations: { readOnlyHint: true }, execute: list }, { name: 'purge_notes', execute: purge }]);`,
+      errors: [
+        { messageId: 'missingPolicy', line: 3, column: 17, endLine: 4, endColumn: 19, data: { tool: 'Tool `add_note`', remedy: MCP_REMEDY } },
+        { messageId: 'missingPolicy', line: 7, column: 103, endLine: 7, endColumn: 124, data: { tool: 'Tool `purge_notes`', remedy: MCP_REMEDY } },
+      ],
+    },
+    {
+      // addTool returns nothing, so declarePolicy(server.addTool(...)) throws at run time: it is the tool object that takes the policy.
+      name: 'FastMCP: declarePolicy around server.addTool(...) does not count',
+      code: `import { FastMCP } from 'fastmcp';
+import { declarePolicy } from '@retrysafe/spec';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+declarePolicy(server.addTool({ name: 'issue_refund', execute: refund }), { side_effects: 'money_out', idempotent: false, retry: 'never' });`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 15, data: { tool: 'Tool `issue_refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'FastMCP: declarePolicy on the tool object, in place and through a const, with incomplete policies',
+      code: `import { FastMCP } from 'fastmcp';
+import { declarePolicy } from '@retrysafe/spec';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool(declarePolicy({ name: 'issue_refund', execute: refund }, { idempotent: false, retry: 'never' }));
+const chargeTool = declarePolicy({ name: 'charge_card', execute: charge }, { side_effects: 'money_out', idempotent: false });
+server.addTool(chargeTool);`,
+      errors: [
+        { messageId: 'incompletePolicy', line: 4, column: 73, data: { tool: 'Tool `issue_refund`', missing: '`side_effects`' } },
+        { messageId: 'incompletePolicy', line: 5, column: 76, data: { tool: 'Tool `charge_card`', missing: '`retry`' } },
+      ],
+    },
+    {
+      name: 'FastMCP: _meta without retrysafe is no declaration',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'ui', version: '1.0.0' });
+server.addTool({ name: 'open_dashboard', _meta: { ui: { resourceUri: 'ui://dashboard' } }, execute: open });`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 1 }],
+    },
+    {
+      name: '.js: FastMCP from a CommonJS require',
+      filename: 'server.js',
+      code: `const { FastMCP } = require('fastmcp');
+const server = new FastMCP({ name: 'mail', version: '1.0.0' });
+server.addTool({ name: 'send_email', execute: send });`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 1, data: { tool: 'Tool `send_email`', remedy: MCP_REMEDY } }],
     },
 
     // --- toolFactories ---
