@@ -5,6 +5,7 @@ import type ts from 'typescript';
 import { skipWrappers } from '../util/astNodes.js';
 import { createRule } from '../util/createRule.js';
 import { type DeclaredToolFactory, findDeclaredToolFactory } from '../util/declaredToolFactories.js';
+import { fromAddTool, fromAddTools } from '../util/fastMcpTools.js';
 import { fromFactory } from '../util/frameworkFactories.js';
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import { fromMcpRegistration } from '../util/mcpTools.js';
@@ -46,45 +47,61 @@ export default createRule<Options, MessageIds>({
     // What each imported name is, asked once per file: most imports are called many times.
     const factoriesByImport = new Map<string, DeclaredToolFactory | undefined>();
 
-    /** The tool a call defines through a factory or server that only the checker recognises. */
-    function recogniseByDeclaration(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    /** The tools a call defines through a factory or server that only the checker recognises. */
+    function recogniseByDeclaration(node: TSESTree.CallExpression | TSESTree.NewExpression): readonly ToolDefinition[] {
       const callee = skipWrappers(node.callee, { optionalChains: true });
       // Every factory takes a config (or a name and a config).
-      if (node.arguments.length === 0) return undefined;
-      const registration = node.type === AST_NODE_TYPES.CallExpression && isMcpRegistration(callee);
+      if (node.arguments.length === 0) return [];
+      const method = node.type === AST_NODE_TYPES.CallExpression ? getServerMethod(callee) : undefined;
       // Only an import can bring a framework's factory in under another name; a server's methods
       // can be reached through any variable.
-      const reference = registration ? undefined : resolveReference(sourceCode, callee);
-      if (!registration && (!reference || reference.source === GLOBAL_SOURCE)) return undefined;
+      const reference = method ? undefined : resolveReference(sourceCode, callee);
+      if (!method && (!reference || reference.source === GLOBAL_SOURCE)) return [];
       const importKey = reference && `${reference.source}\0${reference.path.join('.')}`;
       let factory = importKey === undefined ? undefined : factoriesByImport.get(importKey);
       if (importKey === undefined || !factoriesByImport.has(importKey)) {
         factory = findDeclaredToolFactory(checker, getCalleeName(services.esTreeNodeToTSNodeMap.get(callee)));
         if (importKey !== undefined) factoriesByImport.set(importKey, factory);
       }
-      if (!factory || (factory.framework === 'mcp') !== registration) return undefined;
-      if (factory.framework === 'mcp') return fromMcpRegistration(sourceCode, node as TSESTree.CallExpression);
+      if (!factory || (factory.framework === 'mcp') !== (method !== undefined)) return [];
+      if (method) return fromServerMethod(node as TSESTree.CallExpression, method);
       // The shared reading of a factory call (config, name, `declarePolicy(...)`, LangChain metadata),
       // with the framework the declaration names.
-      return fromFactory(sourceCode, node, { ...factory, sources: [], exportPath: '' });
+      return [fromFactory(sourceCode, node, { ...factory, sources: [], exportPath: '' })];
+    }
+
+    /** The shared reading of an MCP SDK registration or a FastMCP `addTool` / `addTools` call. */
+    function fromServerMethod(node: TSESTree.CallExpression, method: ServerMethod): readonly ToolDefinition[] {
+      if (method === 'addTools') return fromAddTools(sourceCode, node);
+      const tool = method === 'addTool' ? fromAddTool(sourceCode, node) : fromMcpRegistration(sourceCode, node);
+      return tool ? [tool] : [];
     }
 
     function visit(node: TSESTree.CallExpression | TSESTree.NewExpression): void {
       if (syntactic.definitionsAt(node).length > 0) return;
-      const tool = recogniseByDeclaration(node);
-      const problem = tool && judgePolicyDeclaration(sourceCode, tool);
-      if (problem) context.report({ loc: problem.loc, messageId: problem.messageId, data: problem.data });
+      for (const tool of recogniseByDeclaration(node)) {
+        const problem = judgePolicyDeclaration(sourceCode, tool);
+        if (problem) context.report({ loc: problem.loc, messageId: problem.messageId, data: problem.data });
+      }
     }
 
     return { CallExpression: visit, NewExpression: visit };
   },
 });
 
-/** `x.registerTool(...)` or `x.tool(...)`: an MCP server's method, whatever `x` is. */
-function isMcpRegistration(callee: TSESTree.Node): boolean {
-  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+/** The methods that add tools to a server: the MCP SDK's `McpServer`, FastMCP's `FastMCP`. */
+type ServerMethod = 'addTool' | 'addTools' | 'registerTool' | 'tool';
+const SERVER_METHODS: ReadonlySet<string> = new Set<ServerMethod>(['addTool', 'addTools', 'registerTool', 'tool']);
+
+/** `x.registerTool(...)`, `x.tool(...)`, `x.addTool(...)` or `x.addTools(...)`: a server's method, whatever `x` is. */
+function getServerMethod(callee: TSESTree.Node): ServerMethod | undefined {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   const method = getStaticPropertyName(callee);
-  return method === 'registerTool' || method === 'tool';
+  return isServerMethod(method) ? method : undefined;
+}
+
+function isServerMethod(name: string | undefined): name is ServerMethod {
+  return name !== undefined && SERVER_METHODS.has(name);
 }
 
 /** The node the checker names the callee by: the property name of `a.b`, else the callee itself. */

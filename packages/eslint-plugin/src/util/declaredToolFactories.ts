@@ -29,6 +29,7 @@ const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
 const AGENTS = ['@openai/agents', '@openai/agents-core'];
 const LANGCHAIN = ['@langchain/core', 'langchain'];
 const MCP = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'];
+const FASTMCP = ['fastmcp'];
 
 /** The factories recognised by declaration. */
 export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = [
@@ -38,6 +39,7 @@ export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = [
   { framework: 'langchain', packages: LANGCHAIN, names: ['tool'], configArgument: 1, handlerArgument: 0 },
   { framework: 'langchain', packages: LANGCHAIN, names: ['DynamicStructuredTool', 'DynamicTool'], configArgument: 0 },
   { framework: 'mcp', packages: MCP, names: ['McpServer.registerTool', 'McpServer.tool'], configArgument: 1 },
+  { framework: 'mcp', packages: FASTMCP, names: ['FastMCP.addTool', 'FastMCP.addTools'], configArgument: 0 },
 ];
 
 /** How many `const` aliases (`export const defineAgentTool = tool`) are followed. */

@@ -112,6 +112,18 @@ const valid: Valid[] = [
     code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('search', { annotations: { readOnlyHint: true } }, async () => 1);\n}`,
   },
   {
+    name: 'a FastMCP server from another module, read-only annotations',
+    code: `import { paymentsServer } from './servers.js';\npaymentsServer.addTool({ name: 'get_refund', annotations: { readOnlyHint: true }, execute: async () => 'ok' });`,
+  },
+  {
+    name: 'a FastMCP server constructed in the file is require-retry-policy’s',
+    code: `import { FastMCP } from 'fastmcp';\nconst server = new FastMCP({ name: 'pay', version: '1.0.0' });\nserver.addTool({ name: 'issue_refund', execute: async () => 'ok' });`,
+  },
+  {
+    name: 'addTool on a class of an unrelated package named FastMCP',
+    code: `import type { LiteFastServer } from './servers.js';\nexport function register(server: LiteFastServer) {\n  server.addTool({ name: 'issue_refund', execute: async () => 'ok' });\n}`,
+  },
+  {
     name: 'an MCP server by another name, a full policy in _meta.retrysafe',
     code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('refund', { _meta: { retrysafe: ${FULL_POLICY} } }, async () => 1);\n}`,
   },
@@ -182,6 +194,23 @@ const invalid: Invalid[] = [
     name: 'a _meta.retrysafe policy without retry',
     code: `import type { Server } from './servers.js';\nexport function register(server: Server) {\n  server.registerTool('refund', { _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key' } } }, async () => 1);\n}`,
     errors: [incomplete('incompletePolicy', 'Tool `refund`', '`retry`', [3, 55])],
+  },
+
+  // --- FastMCP servers recognised by type, in files that do not construct them ---
+  {
+    name: 'addTool on a FastMCP server constructed in another module',
+    code: `import { paymentsServer } from './servers.js';\npaymentsServer.addTool({ name: 'issue_refund', execute: async () => 'ok' });`,
+    errors: [missing('Tool `issue_refund`', REMEDY.mcp, [2, 1, 23])],
+  },
+  {
+    name: 'addTools on a FastMCP server typed by a local re-export, reported at each tool object',
+    code: `import type { ToolServer } from './servers.js';\nexport function register(server: ToolServer) {\n  server.addTools([{ name: 'send_email', execute: async () => 'ok' }, { name: 'get_mail', annotations: { readOnlyHint: true }, execute: async () => 'ok' }]);\n}`,
+    errors: [missing('Tool `send_email`', REMEDY.mcp, [3, 20, 40])],
+  },
+  {
+    name: 'FastMCP annotations that leave idempotentHint unstated',
+    code: `import { paymentsServer } from './servers.js';\npaymentsServer.addTool({ name: 'issue_refund', annotations: { destructiveHint: true }, execute: async () => 'ok' });`,
+    errors: [incomplete('incompleteAnnotations', 'Tool `issue_refund`', '`idempotentHint`', [2, 61])],
   },
 
   // --- one report per tool ---
