@@ -123,13 +123,20 @@ function buildSuggestions(
 
 /**
  * The action a function performs, for the end of a suggested key: its own name (`function refund`,
- * `const issueRefund = ...`, a method), or, for a generic handler (`execute`, `run`), the `name` of
- * the tool whose config holds it (`tool({ name: 'issue_refund', execute })`). `undefined` when
- * neither says, or the name does not fit in a key as it is.
+ * `const issueRefund = ...`, a method); for a handler passed to a call, the call's first argument
+ * when it is a string (`server.registerTool('issue_refund', config, handler)`); for a generic handler
+ * (`execute`, `run`), the `name` of the tool whose config holds it (`tool({ name: 'issue_refund',
+ * execute })`). `undefined` when none says, or the name does not fit in a key as it is.
  */
 function getActionName(fn: FunctionNode, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
   const name = getFunctionName(fn);
   if (name !== undefined && !GENERIC_FUNCTION_NAMES.has(name)) return ACTION_NAME.test(name) ? name : undefined;
+  // `server.registerTool('issue_refund', config, handler)`, `server.tool('issue_refund', ..., handler)`.
+  const registration = fn.parent;
+  if (registration?.type === AST_NODE_TYPES.CallExpression && registration.arguments.some((argument) => argument === fn)) {
+    const [first] = registration.arguments;
+    return first?.type === AST_NODE_TYPES.Literal && typeof first.value === 'string' && ACTION_NAME.test(first.value) ? first.value : undefined;
+  }
   const property = fn.parent;
   if (property?.type !== AST_NODE_TYPES.Property || property.parent.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
   const toolName = property.parent.properties.find(

@@ -225,6 +225,8 @@ function describePosition(position: KeyPosition): string {
       return `sends it as the \`${position.keyName}\` header`;
     case 'specKey':
       return position.keyName === 'key' ? 'builds a `key` from it' : 'vouches for it with `vouchDurable(...)`';
+    case 'toolKey':
+      return "returns it from a tool's `key` function";
     default:
       return `uses it as \`${position.keyName}\``;
   }

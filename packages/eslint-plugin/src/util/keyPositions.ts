@@ -57,7 +57,9 @@ export type KeyPositionKind =
   /** `new Headers([['Idempotency-Key', v]])` */
   | 'headerEntry'
   /** every argument of `key\`...\`` / `key(...)` and `vouchDurable(...)` from `@retrysafe/spec` */
-  | 'specKey';
+  | 'specKey'
+  /** what the `key` function of `defineTool({ ..., key })` from `@retrysafe/spec` returns */
+  | 'toolKey';
 
 /** A place whose value becomes a deduplication key (a sink). */
 export interface KeyPosition {
@@ -184,8 +186,26 @@ function getDirectKeyPositions(node: TSESTree.Node, context: KeyPositionContext)
 
 function getPropertyPosition(node: TSESTree.Property, context: KeyPositionContext): KeyPosition[] {
   if (node.parent.type !== AST_NODE_TYPES.ObjectExpression || node.kind !== 'init') return [];
-  const keyName = matchName(getPropertyKeyName(node, context.sourceCode), context);
+  const name = getPropertyKeyName(node, context.sourceCode);
+  if (name === 'key' && isDefineToolConfig(node.parent, context)) {
+    return [{ kind: 'toolKey', keyName: 'key', value: node.value as TSESTree.Expression }];
+  }
+  const keyName = matchName(name, context);
   return keyName === undefined ? [] : [{ kind: 'property', keyName, value: node.value as TSESTree.Expression }];
+}
+
+/**
+ * `defineTool({ ... })` from `@retrysafe/spec`: its `key` function makes the tool's idempotency key.
+ * In TypeScript the brands reject a random key at compile time; in JavaScript (or past an `as any`)
+ * only this position catches it, and the runner cannot (a random key just never replays).
+ */
+function isDefineToolConfig(object: TSESTree.ObjectExpression, context: KeyPositionContext): boolean {
+  const call = object.parent;
+  return (
+    call?.type === AST_NODE_TYPES.CallExpression &&
+    call.arguments[0] === object &&
+    getSpecExportName(call.callee, context) === 'defineTool'
+  );
 }
 
 function getClassFieldPosition(node: TSESTree.PropertyDefinition, context: KeyPositionContext): KeyPosition[] {

@@ -79,8 +79,9 @@ function isPerAttemptProperty(node: TSESTree.MemberExpression, property: string)
  * Is this binding a per-attempt value or an unpersisted counter, judged by how it is declared?
  * - a parameter or variable named like an attempt or a tool-call id (see {@link PER_ATTEMPT_NAMES}),
  *   also when destructured (`{ toolCallId }`, `{ attempt: n }`);
- * - the counter of a retry loop (`for (let attempt = 0; ...)`, or any `for` counter whose body
- *   catches errors and tries again);
+ * - the counter of a retry loop: `for (let attempt = 0; ...)`, a `for` counter whose body catches
+ *   errors and tries again (unless the counter walks items: `i < items.length`, `items[i]`), or a
+ *   variable bumped in a `catch` inside the loop that reads it (`while (true) { try { ... } catch { n++ } }`);
  * - a counter kept outside the function that reads it (closure or module) and bumped with `++` / `+=`.
  *
  * `reference` is the identifier that reads the binding.
@@ -94,7 +95,9 @@ export function getBindingSource(
   if (def?.name.type !== AST_NODE_TYPES.Identifier) return undefined;
   const name = def.name;
   if (isPerAttemptBinding(def, name)) return { kind: 'perAttempt', description: name.name, node: name };
-  if (isRetryLoopCounter(def, name, sourceCode)) return { kind: 'perAttempt', description: name.name, node: name };
+  if (isRetryLoopCounter(def, name, sourceCode) || isBumpedOnFailure(variable, reference)) {
+    return { kind: 'perAttempt', description: name.name, node: name };
+  }
   if (isClosureCounter(variable, reference)) return { kind: 'counter', description: name.name, node: name };
   return undefined;
 }
@@ -145,14 +148,73 @@ function isRetryLoopCounter(def: TSESLint.Scope.Definition, name: TSESTree.Ident
   const declaration = def.node.parent;
   const loop = declaration.parent;
   if (loop?.type !== AST_NODE_TYPES.ForStatement || loop.init !== declaration) return false;
-  return RETRY_COUNTER_NAME.test(name.name) || containsTryStatement(loop.body, sourceCode);
+  if (RETRY_COUNTER_NAME.test(name.name)) return true;
+  return containsTryStatement(loop.body, sourceCode) && !walksItems(loop, name.name, sourceCode);
+}
+
+/**
+ * A `for` counter that walks a collection is an item's index, not an attempt, even when each item's
+ * work is wrapped in a `try` (a batch that skips failures): the loop's test compares it with a
+ * `.length` or `.size`, or the body indexes with it (`items[i]`).
+ */
+function walksItems(loop: TSESTree.ForStatement, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const test = loop.test;
+  if (test?.type === AST_NODE_TYPES.BinaryExpression && [test.left, test.right].some(isLengthRead)) return true;
+  return containsNode(loop.body, sourceCode, (node) =>
+    node.type === AST_NODE_TYPES.MemberExpression &&
+    node.computed &&
+    node.property.type === AST_NODE_TYPES.Identifier &&
+    node.property.name === counter,
+  );
+}
+
+function isLengthRead(node: TSESTree.Node): boolean {
+  const name = node.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(node) : undefined;
+  return name === 'length' || name === 'size';
+}
+
+/**
+ * `let n = 0; while (true) { try { ... } catch { n++ } }`: a variable bumped in a `catch` inside a
+ * loop that also reads it counts the loop's failed attempts, whatever its name.
+ */
+function isBumpedOnFailure(variable: TSESLint.Scope.Variable, reference: TSESTree.Identifier): boolean {
+  const def = variable.defs[0];
+  if (def?.type !== 'Variable' || def.node.parent.kind === 'const') return false;
+  return variable.references.some((candidate) => {
+    if (!isIncrementTarget(candidate.identifier)) return false;
+    const loop = getLoopAroundCatch(candidate.identifier);
+    return loop !== undefined && loop.range[0] <= reference.range[0] && reference.range[1] <= loop.range[1];
+  });
+}
+
+/** The loop around the `catch` clause that holds `node`, both within the same function. */
+function getLoopAroundCatch(node: TSESTree.Node): TSESTree.Node | undefined {
+  let inCatch = false;
+  for (let current = node.parent; current && !isFunctionNode(current); current = current.parent) {
+    if (current.type === AST_NODE_TYPES.CatchClause) inCatch = true;
+    else if (inCatch && LOOP_TYPES.has(current.type)) return current;
+  }
+  return undefined;
+}
+
+const LOOP_TYPES: ReadonlySet<AST_NODE_TYPES> = new Set([
+  AST_NODE_TYPES.DoWhileStatement,
+  AST_NODE_TYPES.ForInStatement,
+  AST_NODE_TYPES.ForOfStatement,
+  AST_NODE_TYPES.ForStatement,
+  AST_NODE_TYPES.WhileStatement,
+]);
+
+/** Whether `root` or a node below it (not inside a nested function) passes `test`. */
+function containsNode(root: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>, test: (node: TSESTree.Node) => boolean): boolean {
+  if (test(root)) return true;
+  if (isFunctionNode(root)) return false;
+  return getChildNodes(root, sourceCode).some((child) => containsNode(child, sourceCode, test));
 }
 
 /** A `try` in the loop body (not in a nested function) makes the loop a retry loop. */
 function containsTryStatement(root: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  if (root.type === AST_NODE_TYPES.TryStatement) return true;
-  if (isFunctionNode(root)) return false;
-  return getChildNodes(root, sourceCode).some((child) => containsTryStatement(child, sourceCode));
+  return containsNode(root, sourceCode, (node) => node.type === AST_NODE_TYPES.TryStatement);
 }
 
 /** A `let` kept outside the reading function and bumped there: it restarts at its initial value. */

@@ -622,6 +622,28 @@ function require(name: string) { return { randomUUID: () => name }; }
 fetch(url, { headers: { 'Idempotency-Key': require('crypto').randomUUID() } });
 `,
     },
+    {
+      name: 'a batch loop whose counter indexes the items is not a retry counter, even with a try per item',
+      code: `
+export async function refundAll(runId: string, items: { orderId: string }[]) {
+  for (let i = 0; i < items.length; i++) {
+    try { await api.refund(items[i].orderId, { idempotencyKey: \`\${runId}:\${i}:refund\` }); } catch { /* next item */ }
+  }
+  for (let k = 0; k < limit; k++) {
+    try { await api.refund(orders[k], { idempotencyKey: \`\${runId}:\${k}\` }); } catch { /* next */ }
+  }
+}
+`,
+    },
+    {
+      name: "defineTool's key function built from durable fields; a key property elsewhere is no key position",
+      code: `
+import { defineTool, key } from '@retrysafe/spec';
+import { randomUUID } from 'node:crypto';
+export const t = defineTool({ name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ run, input }) => key\`\${run.id}:\${input.orderId}:refund\`, execute });
+cache.set({ key: randomUUID(), value: 1 });
+`,
+    },
   ],
   invalid: [
     {
@@ -704,6 +726,43 @@ export async function post(orderId: string) {
 }
 `,
       errors: [report('perAttemptKey', 3, 85, 'attempt', 3), report('perAttemptKey', 5, 53, 'i', 4)],
+    },
+    {
+      name: 'a while loop that counts its failures in the catch, whatever the counter is called',
+      code: `
+export async function refund(orderId: string) {
+  let n = 0;
+  while (true) {
+    try {
+      return await api.refund({ idempotencyKey: \`\${orderId}:\${n}\` });
+    } catch (error) {
+      if (++n > 3) throw error;
+    }
+  }
+}
+`,
+      errors: [report('perAttemptKey', 6, 49, 'n', 3)],
+    },
+    {
+      name: "defineTool's key function in JavaScript: a random or clock key, also past an as-any cast",
+      filename: 'tools.js',
+      code: `
+const { defineTool } = require('@retrysafe/spec');
+const { randomUUID } = require('node:crypto');
+module.exports.refund = defineTool({ name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: () => randomUUID(), execute });
+module.exports.notify = defineTool({ name: 'notify', sideEffects: 'external', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ input }) => \`\${input.orderId}:\${Date.now()}\`, execute });
+`,
+      errors: [report('randomKey', 4, 167, 'randomUUID()', 4), report('clockKey', 5, 175, 'Date.now()', 5)],
+    },
+    {
+      name: "defineTool's key function in TypeScript, past a cast; a random part inside key`...` is reported once",
+      code: `
+import { defineTool, key } from '@retrysafe/spec';
+import { randomUUID } from 'node:crypto';
+export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: () => randomUUID() as any, execute });
+export const b = defineTool({ name: 'b', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ run }) => key\`\${run.id}:\${randomUUID() as any}\`, execute });
+`,
+      errors: [report('randomKey', 4, 155, 'randomUUID()', 4), report('randomKey', 5, 162, 'randomUUID()', 5)],
     },
     {
       name: 'an attempt parameter of a retry callback, also renamed from a destructured property',
@@ -1120,6 +1179,28 @@ export const t = tool({
   name: 'issue_refund',
   execute: async ({ orderId, note }: { orderId: string; note: string }, { runId }: { runId: string }) => api.refund({ idempotencyKey: \`\${orderId}:\${runId}:issue_refund\` }),
 });
+`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'an MCP handler: the registered tool name is the action',
+      code: `
+import { randomUUID } from 'node:crypto';
+server.registerTool('issue_refund', { inputSchema }, async ({ orderId }: { orderId: string }) => api.refund({ idempotencyKey: randomUUID() }));
+`,
+      errors: [
+        {
+          ...report('randomKey', 3, 127, 'randomUUID()', 3),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`', action: ', ending with the action `issue_refund`' },
+              output: `
+import { randomUUID } from 'node:crypto';
+server.registerTool('issue_refund', { inputSchema }, async ({ orderId }: { orderId: string }) => api.refund({ idempotencyKey: \`\${orderId}:issue_refund\` }));
 `,
             },
           ],
