@@ -214,7 +214,7 @@ export function createRunner(options: RunnerOptions): Runner {
     // The effect ran: whatever the store says now, the caller gets the truth.
     await store.complete(held, { now: now(), ttlMs, result, resultError }).then(
       (completed) => completed ?? warnLockLost(tool.name, key),
-      (storeError: unknown) => warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); a retry after lockMs runs it again with the same key, so the provider must dedupe by key`),
+      (storeError: unknown) => warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); ${afterLostResult(tool.policy.max_attempts)}`),
     );
     if (resultError !== undefined) {
       throw new UnserializableResultError({ namespace: claimed.namespace, tool: tool.name, key, reason: resultError, replayed: false, result: value });
@@ -306,6 +306,13 @@ function startHeartbeat(store: DedupStore, claimed: DedupRecord, lockMs: number,
       return held;
     },
   };
+}
+
+/** What a retry does after an effect ran but its result was not recorded (see docs/runtime.md, reclaim). */
+function afterLostResult(maxAttempts: number): string {
+  return maxAttempts <= 1
+    ? 'the record stays in progress, and a retry after lockMs finds its one attempt used and escalates (AttemptsExhaustedError) instead of running it again: check with the provider whether it happened'
+    : 'a retry after lockMs reclaims it and runs it again with the same key, so the provider must dedupe by key';
 }
 
 function warnLockLost(tool: string, key: string): undefined {

@@ -1,0 +1,49 @@
+import { afterEach, expect, it } from 'vitest';
+
+import { createRunner } from '../src/runner.js';
+import { createNonDurableMemoryStore } from '../src/stores/memory.js';
+import type { DedupStore } from '../src/stores/types.js';
+import { memoryProvider } from './helpers/provider.js';
+import { freshRun, refundTool } from './helpers/tools.js';
+
+// The effect ran but the store failed to record its result: the caller still gets the result, and a
+// RETRYSAFE_RECORD warning says what a retry will do, which depends on max_attempts (a reclaim
+// counts as an attempt, docs/runtime.md).
+
+const warnings: string[] = [];
+const onWarning = (warning: Error & { code?: string }) => {
+  if (warning.code === 'RETRYSAFE_RECORD') warnings.push(warning.message);
+};
+process.on('warning', onWarning);
+afterEach(() => {
+  warnings.length = 0;
+});
+
+/** A memory store whose completion fails, as a store that went down mid-call. */
+function storeThatLosesResults(): DedupStore {
+  const store = createNonDurableMemoryStore();
+  return { ...store, complete: () => Promise.reject(new Error('connection reset')) };
+}
+
+const nextWarning = async (): Promise<string | undefined> => {
+  for (let tick = 0; tick < 20 && warnings.length === 0; tick += 1) await new Promise((resolve) => setImmediate(resolve));
+  return warnings[0];
+};
+
+it('with max_attempts 1 the warning says a retry escalates instead of running the effect again', async () => {
+  const provider = memoryProvider({ dedupeByKey: false });
+  const outcome = await createRunner({ store: storeThatLosesResults() }).call(refundTool(provider, 1), { orderId: 'o_l1', amountCents: 5 }, { run: freshRun() });
+  expect(outcome.replayed).toBe(false);
+  expect(provider.effects()).toBe(1);
+  const warning = await nextWarning();
+  expect(warning).toContain('could not be recorded (connection reset)');
+  expect(warning).toContain('AttemptsExhaustedError');
+  expect(warning).not.toContain('runs it again');
+});
+
+it('with more attempts the warning says a retry runs it again with the same key', async () => {
+  const provider = memoryProvider({ dedupeByKey: false });
+  await createRunner({ store: storeThatLosesResults() }).call(refundTool(provider, 3), { orderId: 'o_l3', amountCents: 5 }, { run: freshRun() });
+  const warning = await nextWarning();
+  expect(warning).toContain('runs it again with the same key, so the provider must dedupe by key');
+});
