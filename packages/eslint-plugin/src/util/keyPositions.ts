@@ -143,7 +143,20 @@ export function getKeyPositions(node: TSESTree.Node, context: KeyPositionContext
   const positions = getDirectKeyPositions(node, context);
   // Almost every node has none: return the empty array rather than copy it.
   if (positions.length === 0) return positions;
-  return positions.flatMap((position) => expandFunctionValue(position, context.sourceCode));
+  return positions
+    .flatMap((position) => expandFunctionValue(position, context.sourceCode))
+    .filter((position) => !(position.kind === 'toolKey' && isSpecKeyConstruction(position.value, context)));
+}
+
+/**
+ * `key\`...\``, `key(...)` or `vouchDurable(...)` from `@retrysafe/spec`: a tool's `key` function that
+ * returns one is judged by its parts (each a `specKey` position), so a report lands on the part at
+ * fault (`randomUUID()`), not on the whole template.
+ */
+function isSpecKeyConstruction(node: TSESTree.Expression, context: KeyPositionContext): boolean {
+  const callee = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.type === AST_NODE_TYPES.CallExpression ? node.callee : undefined;
+  const name = callee && getSpecExportName(callee, context);
+  return name === 'key' || name === 'vouchDurable';
 }
 
 /**

@@ -755,14 +755,14 @@ module.exports.notify = defineTool({ name: 'notify', sideEffects: 'external', id
       errors: [report('randomKey', 4, 167, 'randomUUID()', 4), report('clockKey', 5, 175, 'Date.now()', 5)],
     },
     {
-      name: "defineTool's key function in TypeScript, past a cast; a random part inside key`...` is reported once",
+      name: "defineTool's key function in TypeScript, past a cast; a random part inside key`...` is reported once, on that part",
       code: `
 import { defineTool, key } from '@retrysafe/spec';
 import { randomUUID } from 'node:crypto';
 export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: () => randomUUID() as any, execute });
 export const b = defineTool({ name: 'b', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ run }) => key\`\${run.id}:\${randomUUID() as any}\`, execute });
 `,
-      errors: [report('randomKey', 4, 155, 'randomUUID()', 4), report('randomKey', 5, 162, 'randomUUID()', 5)],
+      errors: [report('randomKey', 4, 155, 'randomUUID()', 4), report('randomKey', 5, 178, 'randomUUID()', 5)],
     },
     {
       name: 'an attempt parameter of a retry callback, also renamed from a destructured property',
