@@ -1,5 +1,7 @@
-// What both benches share: their command-line flags (Node's util.parseArgs), the median, and the
-// Markdown tables they print.
+// What the benches share: their command-line flags (Node's util.parseArgs), the files below a
+// folder, the median, and the Markdown tables they print.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 /**
@@ -30,3 +32,13 @@ export function table(head, rows, leftColumns = 1) {
 
 /** Load averages as `0.52 0.61 0.70`. */
 export const formatLoad = (averages) => averages.map((x) => x.toFixed(2)).join(' ');
+
+/** Every file below `dir`, depth first, `node_modules` folders left out. */
+export function* walkFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') yield* walkFiles(path);
+    } else if (entry.isFile()) yield path;
+  }
+}

@@ -8,13 +8,13 @@
 // or GC threads), so the same run gives the same count to within 0.1%. Run a and b at two steps
 // (8 and 40): the difference between the steps is the per-file cost, without process start-up.
 // docs/performance.md has the figures.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { readFlags } from './lib.mjs';
+import { readFlags, walkFiles } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
@@ -30,16 +30,7 @@ const files = retrysafe.configs.recommended.files;
 const base = { files, languageOptions: { parser: tseslint.parser, sourceType: 'module' }, linterOptions: { reportUnusedDisableDirectives: 'off' } };
 const config = variant === 'a' ? [base] : [base, retrysafe.configs.recommended];
 
-function* walk(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') yield* walk(path);
-    } else if (entry.isFile()) yield path;
-  }
-}
-
-const paths = [...walk(root)].filter((f) => /\.(m|c)?[jt]sx?$/.test(f)).sort().filter((_, i) => i % step === 0);
+const paths = [...walkFiles(root)].filter((f) => /\.(m|c)?[jt]sx?$/.test(f)).sort().filter((_, i) => i % step === 0);
 const texts = paths.map((f) => readFileSync(f, 'utf8'));
 const linter = new Linter({ configType: 'flat', cwd: root });
 for (let pass = 0; pass < 2; pass += 1) {

@@ -21,13 +21,13 @@
 // 3. TIMING: one run each of (b), (c) and (e) with ESLint's `TIMING=all` and `stats`, for the
 //    per-rule and parse times (instrumentation inflates rule time, so no ratio uses these runs).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatLoad, median, readFlags, table } from './lib.mjs';
+import { formatLoad, median, readFlags, table, walkFiles } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
@@ -295,7 +295,7 @@ function buildCorpus(root, specs) {
     const target = join(root, spec.name.replace('/', '__'));
     let pkgFiles = 0;
     let pkgLines = 0;
-    for (const file of walk(join(pkgDir, spec.dir))) {
+    for (const file of walkFiles(join(pkgDir, spec.dir))) {
       const rel = relative(pkgDir, file);
       if (!spec.ext.some((e) => file.endsWith(e)) || SKIPPED.test(`/${rel}`)) continue;
       const text = readFileSync(file, 'utf8');
@@ -331,15 +331,6 @@ function buildCorpus(root, specs) {
   };
   writeFileSync(join(root, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
   return { root, files, lines, packages, tsconfig };
-}
-
-function* walk(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules') yield* walk(path);
-    } else if (entry.isFile()) yield path;
-  }
 }
 
 function countLines(text) {
@@ -486,7 +477,7 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
       variants.map(async (v) => [v, new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: await configFor(v, corpusRoot), cache: false })]),
     ),
   );
-  const files = [...walk(corpusRoot)].filter((f) => /\.(m|c)?[jt]sx?$/.test(f)).sort();
+  const files = [...walkFiles(corpusRoot)].filter((f) => /\.(m|c)?[jt]sx?$/.test(f)).sort();
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   const lint = async (v, i) => {
     const [result] = await engines[v].lintText(texts[i], { filePath: files[i] });
