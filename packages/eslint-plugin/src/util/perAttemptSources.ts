@@ -79,9 +79,9 @@ function isPerAttemptProperty(node: TSESTree.MemberExpression, property: string)
  * Is this binding a per-attempt value or an unpersisted counter, judged by how it is declared?
  * - a parameter or variable named like an attempt or a tool-call id (see {@link PER_ATTEMPT_NAMES}),
  *   also when destructured (`{ toolCallId }`, `{ attempt: n }`);
- * - the counter of a retry loop: `for (let attempt = 0; ...)`, a `for` counter whose body catches
- *   errors and tries again (unless the counter walks items: `i < items.length`, `items[i]`), or a
- *   variable bumped in a `catch` inside the loop that reads it (`while (true) { try { ... } catch { n++ } }`);
+ * - the counter of a retry loop: `for (let attempt = 0; ...)`, a `for` counter of a loop that stops
+ *   when the work succeeds (a `return` or `break`) and does not walk items (`i < items.length`,
+ *   `items[i]`), or a variable bumped inside such a loop or in a `catch` inside the loop that reads it;
  * - a counter kept outside the function that reads it (closure or module) and bumped with `++` / `+=`.
  *
  * `reference` is the identifier that reads the binding.
@@ -95,7 +95,7 @@ export function getBindingSource(
   if (def?.name.type !== AST_NODE_TYPES.Identifier) return undefined;
   const name = def.name;
   if (isPerAttemptBinding(def, name)) return { kind: 'perAttempt', description: name.name, node: name };
-  if (isRetryLoopCounter(def, name, sourceCode) || isBumpedOnFailure(variable, reference)) {
+  if (isRetryLoopCounter(def, name, sourceCode) || isBumpedOnFailure(variable, reference, sourceCode)) {
     return { kind: 'perAttempt', description: name.name, node: name };
   }
   if (isClosureCounter(variable, reference)) return { kind: 'counter', description: name.name, node: name };
@@ -148,17 +148,40 @@ function isRetryLoopCounter(def: TSESLint.Scope.Definition, name: TSESTree.Ident
   const declaration = def.node.parent;
   const loop = declaration.parent;
   if (loop?.type !== AST_NODE_TYPES.ForStatement || loop.init !== declaration) return false;
-  if (RETRY_COUNTER_NAME.test(name.name)) return true;
-  return containsTryStatement(loop.body, sourceCode) && !walksItems(loop, name.name, sourceCode);
+  return RETRY_COUNTER_NAME.test(name.name) || isRetryLoop(loop, name.name, sourceCode);
 }
 
 /**
- * A `for` counter that walks a collection is an item's index, not an attempt, even when each item's
- * work is wrapped in a `try` (a batch that skips failures): the loop's test compares it with a
- * `.length` or `.size`, or the body indexes with it (`items[i]`).
+ * A loop that repeats the same work until it succeeds: it can leave early (a `return`, or a `break`
+ * out of it, as `if (res.ok) return`), and its counter does not walk a collection. A batch runs to
+ * its end and keys each item by its position, which is durable (`for (i < 10) { try { create(i) }
+ * catch { log } }`), so a `try` alone does not make a retry loop.
  */
-function walksItems(loop: TSESTree.ForStatement, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  const test = loop.test;
+function isRetryLoop(loop: LoopNode, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  return leavesEarly(loop, sourceCode) && !walksItems(loop, counter, sourceCode);
+}
+
+type LoopNode = TSESTree.DoWhileStatement | TSESTree.ForInStatement | TSESTree.ForOfStatement | TSESTree.ForStatement | TSESTree.WhileStatement;
+
+/** A `return` in the loop's body, or a `break` that leaves this loop (not an inner loop or `switch`). */
+function leavesEarly(loop: LoopNode, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const label = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? loop.parent.label.name : undefined;
+  const visit = (node: TSESTree.Node, nested: boolean): boolean => {
+    if (node.type === AST_NODE_TYPES.ReturnStatement) return true;
+    if (node.type === AST_NODE_TYPES.BreakStatement) return node.label ? node.label.name === label : !nested;
+    if (isFunctionNode(node)) return false;
+    const inner = nested || LOOP_TYPES.has(node.type) || node.type === AST_NODE_TYPES.SwitchStatement;
+    return getChildNodes(node, sourceCode).some((child) => visit(child, inner));
+  };
+  return visit(loop.body, false);
+}
+
+/**
+ * A counter that walks a collection is an item's position, not an attempt: the loop's test compares
+ * with a `.length` or `.size`, or the body indexes with it (`items[i]`).
+ */
+function walksItems(loop: LoopNode, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const test = 'test' in loop ? loop.test : null;
   if (test?.type === AST_NODE_TYPES.BinaryExpression && [test.left, test.right].some(isLengthRead)) return true;
   return containsNode(loop.body, sourceCode, (node) =>
     node.type === AST_NODE_TYPES.MemberExpression &&
@@ -174,27 +197,34 @@ function isLengthRead(node: TSESTree.Node): boolean {
 }
 
 /**
- * `let n = 0; while (true) { try { ... } catch { n++ } }`: a variable bumped in a `catch` inside a
- * loop that also reads it counts the loop's failed attempts, whatever its name.
+ * A `let` declared outside a loop and bumped inside it (body, test or update) that the loop reads:
+ * the loop's attempt counter when it is bumped in a `catch` (it counts failures), or when the loop
+ * is a retry loop ({@link isRetryLoop}). `while (true) { count++; try { return ... } catch {} }`.
  */
-function isBumpedOnFailure(variable: TSESLint.Scope.Variable, reference: TSESTree.Identifier): boolean {
+function isBumpedOnFailure(
+  variable: TSESLint.Scope.Variable,
+  reference: TSESTree.Identifier,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): boolean {
   const def = variable.defs[0];
-  if (def?.type !== 'Variable' || def.node.parent.kind === 'const') return false;
+  if (def?.type !== 'Variable' || def.node.parent.kind === 'const' || def.name.type !== AST_NODE_TYPES.Identifier) return false;
+  const counter = def.name.name;
   return variable.references.some((candidate) => {
     if (!isIncrementTarget(candidate.identifier)) return false;
-    const loop = getLoopAroundCatch(candidate.identifier);
-    return loop !== undefined && loop.range[0] <= reference.range[0] && reference.range[1] <= loop.range[1];
+    const { loop, inCatch } = getEnclosingLoop(candidate.identifier);
+    if (!loop || reference.range[0] < loop.range[0] || loop.range[1] < reference.range[1]) return false;
+    return inCatch ? !walksItems(loop, counter, sourceCode) : isRetryLoop(loop, counter, sourceCode);
   });
 }
 
-/** The loop around the `catch` clause that holds `node`, both within the same function. */
-function getLoopAroundCatch(node: TSESTree.Node): TSESTree.Node | undefined {
+/** The innermost loop around `node` within the same function, and whether a `catch` lies between. */
+function getEnclosingLoop(node: TSESTree.Node): { loop: LoopNode | undefined; inCatch: boolean } {
   let inCatch = false;
   for (let current = node.parent; current && !isFunctionNode(current); current = current.parent) {
     if (current.type === AST_NODE_TYPES.CatchClause) inCatch = true;
-    else if (inCatch && LOOP_TYPES.has(current.type)) return current;
+    else if (LOOP_TYPES.has(current.type)) return { loop: current as LoopNode, inCatch };
   }
-  return undefined;
+  return { loop: undefined, inCatch };
 }
 
 const LOOP_TYPES: ReadonlySet<AST_NODE_TYPES> = new Set([
@@ -210,11 +240,6 @@ function containsNode(root: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceC
   if (test(root)) return true;
   if (isFunctionNode(root)) return false;
   return getChildNodes(root, sourceCode).some((child) => containsNode(child, sourceCode, test));
-}
-
-/** A `try` in the loop body (not in a nested function) makes the loop a retry loop. */
-function containsTryStatement(root: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return containsNode(root, sourceCode, (node) => node.type === AST_NODE_TYPES.TryStatement);
 }
 
 /** A `let` kept outside the reading function and bumped there: it restarts at its initial value. */

@@ -636,6 +636,24 @@ export async function refundAll(runId: string, items: { orderId: string }[]) {
 `,
     },
     {
+      name: 'batches that run to their end key each item by its position: paged, seeded, walked with a while',
+      code: `
+export async function batches(runId: string, items: { chargeId: string }[]) {
+  const pages = Math.ceil(items.length / 100);
+  for (let page = 0; page < pages; page++) {
+    try { await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}:bulk:\${page}\` } }); } catch (e) { log(e); }
+  }
+  for (let i = 0; i < 10; i++) {
+    try { await stripe.customers.create({}, { idempotencyKey: \`\${runId}:seed-customer:\${i}\` }); } catch (err) { log(err); }
+  }
+  let idx = 0;
+  while (idx < items.length) {
+    try { await stripe.refunds.create({ charge: items[idx].chargeId }, { idempotencyKey: \`\${runId}:\${idx}:refund\` }); idx++; } catch (e) { log(e); idx++; }
+  }
+}
+`,
+    },
+    {
       name: "defineTool's key function built from durable fields; a key property elsewhere is no key position",
       code: `
 import { defineTool, key } from '@retrysafe/spec';
@@ -763,6 +781,26 @@ export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: '
 export const b = defineTool({ name: 'b', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ run }) => key\`\${run.id}:\${randomUUID() as any}\`, execute });
 `,
       errors: [report('randomKey', 4, 155, 'randomUUID()', 4), report('randomKey', 5, 178, 'randomUUID()', 5)],
+    },
+    {
+      name: 'retry loops that stop on success: fetch without a try, a counter bumped at the top of the body',
+      code: `
+export async function post(url: string, id: string, body: string) {
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': \`\${id}-\${i}\` }, body });
+    if (res.ok) return res.json();
+    await sleep(200 * (i + 1));
+  }
+}
+export async function refund(orderId: string) {
+  let count = 0;
+  while (true) {
+    count++;
+    try { return await stripe.refunds.create({ charge: orderId }, { idempotencyKey: \`\${orderId}:\${count}\` }); } catch (e) { if (count >= 5) throw e; }
+  }
+}
+`,
+      errors: [report('perAttemptKey', 4, 82, 'i', 3), report('perAttemptKey', 13, 85, 'count', 10)],
     },
     {
       name: 'an attempt parameter of a retry callback, also renamed from a destructured property',
