@@ -2,7 +2,7 @@
 // against typescript-eslint, measured interleaved in one run. Figures are ratios, never assertions.
 //
 //   node bench/lint.mjs [--corpus standard|full] [--rounds 2] [--variants a,b,c,d,e] [--paired a,b]
-//                       [--passes 4] [--out bench/results/lint.json]
+//                       [--passes 4] [--out bench/results/lint.json]   (a trial run: --out elsewhere, or it replaces the committed results)
 //
 // The corpus is the JavaScript and TypeScript that registry packages publish (one module flavour
 // each, no .d.ts, no source maps, no tests), copied to a temporary folder with a generated
@@ -108,7 +108,7 @@ async function parent() {
     bench: 'lint',
     date: new Date().toISOString(),
     machine: { ...machine(), loadavgStart, loadavgEnd: loadavg() },
-    command: `node bench/lint.mjs --corpus ${corpusName} --rounds ${rounds} --variants ${variants.join(',')}`,
+    command: `node bench/lint.mjs --corpus ${corpusName} --rounds ${rounds} --variants ${variants.join(',')}${pairedVariants.length >= 2 ? ` --paired ${pairedVariants.join(',')} --passes ${passes}` : ''}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, tsconfig: corpus.tsconfig },
     variants: Object.fromEntries(variants.map((v) => [v, VARIANTS[v]])),
     summary,

@@ -3,8 +3,8 @@
 // measured interleaved in one run. Figures are ratios and percentiles, never assertions.
 //
 //   node bench/runtime.mjs [--rounds 3] [--calls 2000] [--concurrency 1,8,64]
-//                          [--targets bare,memory,sqlite,postgres,redis,powertools,powertools-ioredis]
-//                          [--out bench/results/runtime.json]
+//                          [--targets bare,memory,sqlite,postgres,redis,redis-store,powertools,powertools-ioredis]
+//                          [--out bench/results/runtime.json]   (a trial run: --out elsewhere, or it replaces the committed results)
 //
 // Traffic goes only to 127.0.0.1 (RETRYSAFE_PG_URL / RETRYSAFE_REDIS_URL override). Every table and
 // key it writes carries a per-run tag and is removed at the end.
