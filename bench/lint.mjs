@@ -3,6 +3,8 @@
 //
 //   node bench/lint.mjs [--corpus standard|full] [--rounds 2] [--variants a,b,c,d,e] [--paired a,b]
 //                       [--passes 4] [--out bench/results/lint.json]   (a trial run: --out elsewhere, or it replaces the committed results)
+//   node bench/lint.mjs --child <variant> --corpus-dir <folder> --result <file> [--instrument 1]
+//                                                         (one cold variant alone, as the parent runs it; a diagnostic)
 //
 // The corpus is the JavaScript and TypeScript that registry packages publish (one module flavour
 // each, no .d.ts, no source maps, no tests), copied to a temporary folder with a generated
