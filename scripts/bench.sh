@@ -5,7 +5,7 @@
 # explains the figures. Ratios, never timed assertions: this exits non-zero only when a bench
 # cannot run, never because a figure is slow.
 #
-#   pnpm bench                      # both, default sizes (about 10 minutes on an idle 2-core machine)
+#   pnpm bench                      # both, default sizes (about 6 minutes on a 2-core machine)
 #   pnpm bench lint --rounds 5      # one bench, flags passed through (see the top of each .mjs)
 #   BENCH_SKIP_SETUP=1 pnpm bench   # skip install and build (already done)
 set -euo pipefail
