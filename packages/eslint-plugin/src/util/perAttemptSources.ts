@@ -158,7 +158,30 @@ function isRetryLoopCounter(def: TSESLint.Scope.Definition, name: TSESTree.Ident
  * catch { log } }`), so a `try` alone does not make a retry loop.
  */
 function isRetryLoop(loop: LoopNode, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return leavesEarly(loop, sourceCode) && !walksItems(loop, counter, sourceCode);
+  return (leavesEarly(loop, sourceCode) || stopsOnSuccessFlag(loop, sourceCode)) && !walksItems(loop, counter, sourceCode);
+}
+
+/**
+ * `do { try { await send(); ok = true; } catch {} } while (!ok && ++k < 3)`: the loop's test reads a
+ * variable that its body sets inside a `try` block, once the work has gone through.
+ */
+function stopsOnSuccessFlag(loop: LoopNode, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const test = 'test' in loop ? loop.test : null;
+  if (!test) return false;
+  const read = new Set<string>();
+  containsNode(test, sourceCode, (node) => {
+    if (node.type === AST_NODE_TYPES.Identifier) read.add(node.name);
+    return false;
+  });
+  if (read.size === 0) return false;
+  return containsNode(loop.body, sourceCode, (node) =>
+    node.type === AST_NODE_TYPES.TryStatement &&
+    containsNode(node.block, sourceCode, (inner) =>
+      inner.type === AST_NODE_TYPES.AssignmentExpression &&
+      inner.left.type === AST_NODE_TYPES.Identifier &&
+      read.has(inner.left.name),
+    ),
+  );
 }
 
 type LoopNode = TSESTree.DoWhileStatement | TSESTree.ForInStatement | TSESTree.ForOfStatement | TSESTree.ForStatement | TSESTree.WhileStatement;

@@ -803,6 +803,19 @@ export async function refund(orderId: string) {
       errors: [report('perAttemptKey', 4, 82, 'i', 3), report('perAttemptKey', 13, 85, 'count', 10)],
     },
     {
+      name: 'a retry loop that stops on a success flag in its condition',
+      code: `
+export async function refund(orderId: string) {
+  let k = 0;
+  let ok = false;
+  do {
+    try { await stripe.refunds.create({ charge: orderId }, { idempotencyKey: \`\${orderId}:\${k}\` }); ok = true; } catch { await sleep(50); }
+  } while (!ok && ++k < 3);
+}
+`,
+      errors: [report('perAttemptKey', 6, 78, 'k', 3)],
+    },
+    {
       name: 'an attempt parameter of a retry callback, also renamed from a destructured property',
       code: `
 retry(async (attempt: number) => api.refund({ idempotencyKey: \`x-\${attempt}\` }));
