@@ -5,7 +5,7 @@ import { type FunctionNode, isFunctionNode } from '../util/astNodes.js';
 import { createRule } from '../util/createRule.js';
 import { getStaticPropertyName } from '../util/imports.js';
 import { getStaticValueOf } from '../util/staticValues.js';
-import type { ToolDefinition, ToolFactory, ToolRecogniser } from '../util/toolRecognisers.js';
+import type { ToolDefinition, ToolRecogniser, ToolRuleOptions } from '../util/toolRecognisers.js';
 import {
   createToolRecogniser,
   findPolicyProperty,
@@ -16,11 +16,12 @@ import {
   resolveConst,
   resolveObject,
   staticString,
-  toolFactoriesSchema,
+  toolRuleDefaultOptions,
+  toolRuleOptionsSchema,
   toolLabel,
 } from '../util/toolRecognisers.js';
 
-export type Options = [{ toolFactories?: ToolFactory[] }];
+export type Options = [ToolRuleOptions];
 export type MessageIds = 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'withKeyUnused';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
@@ -48,14 +49,8 @@ export default createRule<Options, MessageIds>({
       withKeyUnused:
         "{{tool}} is declared idempotent with a key (`'with_key'`), but `{{handler}}` never reads `key` from its context: the effect is not keyed downstream, so a repeat that slips past the dedup record (a crash between the call and the write) runs it twice. Pass `key` to the provider as its idempotency key, or declare `idempotent: false`.",
     },
-    schema: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        properties: { toolFactories: toolFactoriesSchema },
-      },
-    ],
-    defaultOptions: [{ toolFactories: [] }],
+    schema: [toolRuleOptionsSchema],
+    defaultOptions: toolRuleDefaultOptions,
   },
   create(context, [{ toolFactories }]) {
     const sourceCode = context.sourceCode;

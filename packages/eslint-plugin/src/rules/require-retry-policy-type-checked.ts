@@ -11,10 +11,16 @@ import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../util/
 import { fromMcpRegistration } from '../util/mcpTools.js';
 import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
 import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';
-import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema } from '../util/toolRecognisers.js';
+import {
+  createToolRecogniser,
+  type ToolDefinition,
+  toolRuleDefaultOptions,
+  type ToolRuleOptions,
+  toolRuleOptionsSchema,
+} from '../util/toolRecognisers.js';
 import { typescript } from '../util/typescript.js';
 
-export type Options = [{ toolFactories?: ToolFactory[] }];
+export type Options = [ToolRuleOptions];
 export type { MessageIds };
 
 export default createRule<Options, MessageIds>({
@@ -28,14 +34,8 @@ export default createRule<Options, MessageIds>({
     },
     // The same wording as require-retry-policy: a tool reads the same whichever rule found it.
     messages: requireRetryPolicy.meta.messages,
-    schema: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        properties: { toolFactories: toolFactoriesSchema },
-      },
-    ],
-    defaultOptions: [{ toolFactories: [] }],
+    schema: [toolRuleOptionsSchema],
+    defaultOptions: toolRuleDefaultOptions,
   },
   create(context, [{ toolFactories }]) {
     const services = ESLintUtils.getParserServices(context);

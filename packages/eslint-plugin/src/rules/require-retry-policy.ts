@@ -1,9 +1,9 @@
 import { createRule } from '../util/createRule.js';
 import { judgePolicyDeclaration, type PolicyProblem } from '../util/retryPolicyJudgement.js';
-import type { ToolFactory, ToolSiteNode } from '../util/toolRecognisers.js';
-import { createToolRecogniser, toolFactoriesSchema } from '../util/toolRecognisers.js';
+import type { ToolRuleOptions, ToolSiteNode } from '../util/toolRecognisers.js';
+import { createToolRecogniser, toolRuleDefaultOptions, toolRuleOptionsSchema } from '../util/toolRecognisers.js';
 
-export type Options = [{ toolFactories?: ToolFactory[] }];
+export type Options = [ToolRuleOptions];
 export type MessageIds = PolicyProblem['messageId'];
 
 export default createRule<Options, MessageIds>({
@@ -23,14 +23,8 @@ export default createRule<Options, MessageIds>({
       incompleteAnnotations:
         '{{tool}} annotations leave {{missing}} unstated, and the MCP defaults (destructive, not idempotent) are assumptions, not a declaration: a client cannot judge whether to retry. State {{missing}}, or `readOnlyHint: true` for a read-only tool.',
     },
-    schema: [
-      {
-        type: 'object',
-        additionalProperties: false,
-        properties: { toolFactories: toolFactoriesSchema },
-      },
-    ],
-    defaultOptions: [{ toolFactories: [] }],
+    schema: [toolRuleOptionsSchema],
+    defaultOptions: toolRuleDefaultOptions,
   },
   create(context, [{ toolFactories }]) {
     const recogniser = createToolRecogniser(context.sourceCode, { toolFactories: toolFactories ?? [] });

@@ -35,6 +35,21 @@ export const toolFactoriesSchema = {
   },
 } satisfies JSONSchema.JSONSchema4;
 
+/** The options of a rule that judges tool definitions and takes nothing but `toolFactories`. */
+export interface ToolRuleOptions {
+  readonly toolFactories?: ToolFactory[];
+}
+
+/** The JSON schema of {@link ToolRuleOptions}, shared so the rules that judge tools take them alike. */
+export const toolRuleOptionsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { toolFactories: toolFactoriesSchema },
+} satisfies JSONSchema.JSONSchema4;
+
+/** The defaults of {@link ToolRuleOptions}: no factories beyond the built-in frameworks. */
+export const toolRuleDefaultOptions: [Required<ToolRuleOptions>] = [{ toolFactories: [] }];
+
 /** Where a tool's retry policy is written. */
 export interface PolicyDeclaration {
   /**
