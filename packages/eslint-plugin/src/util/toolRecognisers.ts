@@ -57,10 +57,7 @@ export function createToolRecogniser(
   // file: keep the factories whose module the file quotes, so that in most files no callee is
   // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
   const factories = getImportedFactories(sourceCode, getToolFactories(options.toolFactories ?? []));
-  const mcpFile = importsMcpSdk(sourceCode.ast);
-  const fastMcpFile = importsFastMcp(sourceCode);
-  const toolClassFile = importsLangChainTools(sourceCode);
-  const mayListTools = sourceCode.text.includes('setRequestHandler');
+  const { mcpFile, fastMcpFile, toolClassFile, mayListTools } = getToolFileKinds(sourceCode);
   const listed = new Set<TSESTree.ObjectExpression>();
 
   function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
@@ -97,6 +94,34 @@ export function createToolRecogniser(
 
   const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || fastMcpFile || mayListTools;
   return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, mayDefineTools };
+}
+
+/** Which kinds of tool definition a file can hold, whatever the rule's options. */
+interface ToolFileKinds {
+  /** Imports or requires the MCP SDK at its top level. */
+  readonly mcpFile: boolean;
+  readonly fastMcpFile: boolean;
+  /** Imports a LangChain module whose tool classes can be extended. */
+  readonly toolClassFile: boolean;
+  /** Names `setRequestHandler`, so may list tools from a low-level MCP server. */
+  readonly mayListTools: boolean;
+}
+
+const toolFileKindsByFile = new WeakMap<Readonly<TSESLint.SourceCode>, ToolFileKinds>();
+
+/** {@link ToolFileKinds}, worked out once per file for every rule that recognises tools. */
+function getToolFileKinds(sourceCode: Readonly<TSESLint.SourceCode>): ToolFileKinds {
+  let kinds = toolFileKindsByFile.get(sourceCode);
+  if (!kinds) {
+    kinds = {
+      mcpFile: importsMcpSdk(sourceCode.ast),
+      fastMcpFile: importsFastMcp(sourceCode),
+      toolClassFile: importsLangChainTools(sourceCode),
+      mayListTools: sourceCode.text.includes('setRequestHandler'),
+    };
+    toolFileKindsByFile.set(sourceCode, kinds);
+  }
+  return kinds;
 }
 
 const importedFactoriesByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], KnownFactory[]>>();
