@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { getDeclaringPackage } from './declaringPackage.js';
-import { getMemberChain, resolveReference } from './imports.js';
+import { getImportedModules, getMemberChain, resolveReference } from './imports.js';
 
 // Brand recognition from the syntax alone (imports and local type declarations). The type-level
 // counterpart is `brandTypes.ts`, kept apart so that rules without type information never load
@@ -43,6 +43,15 @@ export function getForgedBrandMessageId(brand: string): ForgedBrandMessageId {
   if (brand === 'DeterministicKey') return 'forgedKey';
   if (brand === 'Durable') return 'forgedDurable';
   return 'forgedBrand';
+}
+
+/**
+ * Whether the file imports or `require`s `@retrysafe/spec` itself: only then can a name in it be one
+ * of the spec's exports (`key`, `vouchDurable`, `defineTool`, `declarePolicy`), so most files need
+ * no scope lookup for them (docs/performance.md).
+ */
+export function importsSpecPackage(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  return getImportedModules(sourceCode).has(SPEC_PACKAGE);
 }
 
 /** `'@retrysafe/spec'` and its subpaths (`'@retrysafe/spec/testing'`). */

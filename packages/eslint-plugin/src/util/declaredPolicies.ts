@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { outermostTypeWrapper } from './astNodes.js';
-import { getImportedModules, resolveReference } from './imports.js';
+import { importsSpecPackage, SPEC_PACKAGE } from './brands.js';
+import { resolveReference } from './imports.js';
 import { findProperty, resolveObject } from './staticValues.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
@@ -16,14 +17,14 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
  * it, so most files need no scope lookup for it (bench/lint.mjs).
  */
 export function isDeclarePolicyPossible(sourceCode: SourceCode): boolean {
-  return getImportedModules(sourceCode).has('@retrysafe/spec');
+  return importsSpecPackage(sourceCode);
 }
 
 /** Whether a call is `declarePolicy(tool, policy)` from `@retrysafe/spec`. */
 export function isDeclarePolicyCall(sourceCode: SourceCode, node: TSESTree.CallExpression): boolean {
   if (!isDeclarePolicyPossible(sourceCode)) return false;
   const reference = resolveReference(sourceCode, node.callee);
-  return reference?.source === '@retrysafe/spec' && reference.path.join('.') === 'declarePolicy';
+  return reference?.source === SPEC_PACKAGE && reference.path.join('.') === 'declarePolicy';
 }
 
 /**

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
 import type { FunctionNode } from './astNodes.js';
-import { isInSpecPackage } from './brands.js';
+import { isInSpecPackage, SPEC_PACKAGE } from './brands.js';
 import { getOwnBrands } from './brandTypes.js';
 import type { ProgramAnalysis } from './crossFileSources.js';
 import { getThisParameterCount, isImportReference, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
@@ -64,7 +64,7 @@ export class KeyParameterFinder {
     keyNames: readonly string[],
   ) {
     this.matchKeyName = createKeyNameMatcher(keyNames);
-    const words = [...DEFAULT_KEY_NAMES, ...keyNames, 'vouchDurable', '@retrysafe/spec'];
+    const words = [...DEFAULT_KEY_NAMES, ...keyNames, 'vouchDurable', SPEC_PACKAGE];
     this.keyText = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
   }
 

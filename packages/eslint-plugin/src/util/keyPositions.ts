@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getImportedModules, getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { importsSpecPackage, SPEC_PACKAGE } from './brands.js';
+import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
 import { getPropertyKeyName, getReturnedExpressions } from './valueTracer.js';
 
 /**
@@ -40,9 +41,6 @@ export const DEFAULT_KEY_NAMES: readonly string[] = [
   'svix-id',
   'X-Delivery-Id',
 ];
-
-/** The module whose key constructors make every argument a key position. */
-export const SPEC_MODULE = '@retrysafe/spec';
 
 /** Where in the code a key position is. */
 export type KeyPositionKind =
@@ -125,7 +123,7 @@ const keyNamePatterns = new Map<string, RegExp>();
  * is a key name the file only computes, e.g. `'Idempotency-' + 'Key'`.
  */
 export function mayHaveKeyPositions(sourceCode: Readonly<TSESLint.SourceCode>, extraKeyNames: readonly string[] = []): boolean {
-  if (getImportedModules(sourceCode).has(SPEC_MODULE)) return true;
+  if (importsSpecPackage(sourceCode)) return true;
   const cacheKey = extraKeyNames.join('\n');
   let pattern = keyNamePatterns.get(cacheKey);
   if (!pattern) {
@@ -278,18 +276,9 @@ function expandFunctionValue(position: KeyPosition, sourceCode: Readonly<TSESLin
 
 /** The name `node` has among `@retrysafe/spec`'s exports (`key`, `vouchDurable`), if it is one. */
 function getSpecExportName(node: TSESTree.Node, context: KeyPositionContext): string | undefined {
-  if (!mayImportSpec(context.sourceCode)) return undefined;
+  if (!importsSpecPackage(context.sourceCode)) return undefined;
   const reference = resolveReference(context.sourceCode, node);
-  return reference?.source === SPEC_MODULE && reference.path.length === 1 ? reference.path[0] : undefined;
-}
-
-/**
- * False when the file neither imports nor `require`s `@retrysafe/spec`: then nothing binds its
- * exports, and the scope lookup on every call in the file (the rules' hottest path on real code,
- * see docs/performance.md) is skipped.
- */
-function mayImportSpec(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return getImportedModules(sourceCode).has(SPEC_MODULE);
+  return reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
 }
 
 function matchName(name: string | undefined, context: KeyPositionContext): string | undefined {
