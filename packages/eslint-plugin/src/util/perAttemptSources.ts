@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getChildNodes, isFunctionNode } from './astNodes.js';
+import { getChildNodes, isFunctionNode, walk } from './astNodes.js';
 import { describeNode } from './describeNode.js';
 import { getMemberChain, getStaticPropertyName } from './imports.js';
 import type { NondeterministicSource } from './nondeterministicSources.js';
@@ -169,10 +169,12 @@ function stopsOnSuccessFlag(loop: LoopNode, sourceCode: Readonly<TSESLint.Source
   const test = 'test' in loop ? loop.test : null;
   if (!test) return false;
   const read = new Set<string>();
-  containsNode(test, sourceCode, (node) => {
+  const collect = (node: TSESTree.Node): boolean => {
     if (node.type === AST_NODE_TYPES.Identifier) read.add(node.name);
-    return false;
-  });
+    return !isFunctionNode(node);
+  };
+  collect(test);
+  walk(test, sourceCode, collect);
   if (read.size === 0) return false;
   return containsNode(loop.body, sourceCode, (node) =>
     node.type === AST_NODE_TYPES.TryStatement &&
