@@ -23,12 +23,11 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { asSchema, jsonSchema, tool, type Tool, type ToolExecutionOptions } from 'ai';
-import { declarePolicy, type Idempotency, type PolicyDeclaration, type Retry, type SideEffects } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
 import { InputValidationError } from '../validate.js';
-import { assertRetrysafeTool, callForModel, checkRun, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
+import { assertRetrysafeTool, callForModel, checkRun, declareToolPolicy, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
 
@@ -108,15 +107,13 @@ export function toAiSdkTool<T extends AnyTool>(retrysafeTool: T, options: AiSdkT
     const runContext: RunContext = await resolveRun(run, [executeOptions], executeOptions.toolCallId, 'toAiSdkTool');
     return callForModel(runner, retrysafeTool, input, runContext);
   };
-  // Typed as the whole vocabulary: `defineTool` already checked this policy.
-  const policy: PolicyDeclaration<SideEffects, Idempotency, Retry, number> = retrysafeTool.policy;
-  return declarePolicy(
+  return declareToolPolicy(
     // eslint-disable-next-line @retrysafe/require-retry-policy -- declared right here, through the spec's own declarePolicy (imported by path inside this package)
     tool({
       ...(retrysafeTool.description !== undefined ? { description: retrysafeTool.description } : {}),
       inputSchema,
       execute,
     }) as AiSdkTool<T>,
-    policy,
+    retrysafeTool.policy,
   );
 }

@@ -27,13 +27,14 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { declarePolicy, type Idempotency, type PolicyDeclaration, type PolicyShape, type Retry, type SideEffects } from '../policy.js';
+import type { PolicyShape } from '../policy.js';
 import type { Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
 import {
   assertRetrysafeTool,
   callForModel,
   checkRun,
+  declareToolPolicy,
   failureText,
   isZodObject,
   resolveRun,
@@ -175,8 +176,7 @@ export function registerRetrysafeTool(server: McpServer, retrysafeTool: AnyTool,
     },
     handler,
   );
-  const policy: PolicyDeclaration<SideEffects, Idempotency, Retry, number> = retrysafeTool.policy;
-  return declarePolicy(registered, policy);
+  return declareToolPolicy(registered, retrysafeTool.policy);
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -19,7 +19,6 @@
  */
 import { tool, type FunctionTool, type RunContext as AgentsRunContext } from '@openai/agents';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
-import { declarePolicy, type Idempotency, type PolicyDeclaration, type Retry, type SideEffects } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
@@ -27,6 +26,7 @@ import {
   assertRetrysafeTool,
   callForModel,
   checkRun,
+  declareToolPolicy,
   failureText,
   hasStandardJsonSchema,
   isZodObject,
@@ -135,9 +135,7 @@ export function toOpenAIAgentsTool<T extends AnyTool, Context = unknown>(
     options.errorFunction === undefined
       ? (_runContext: AgentsRunContext<Context>, error: unknown) => agentsFailureText(retrysafeTool.name, error)
       : options.errorFunction;
-  // Typed as the whole vocabulary: `defineTool` already checked this policy.
-  const policy: PolicyDeclaration<SideEffects, Idempotency, Retry, number> = retrysafeTool.policy;
-  return declarePolicy(
+  return declareToolPolicy(
     // eslint-disable-next-line @retrysafe/require-retry-policy -- declared right here, through the spec's own declarePolicy (imported by path inside this package)
     tool({
       name: retrysafeTool.name,
@@ -151,7 +149,7 @@ export function toOpenAIAgentsTool<T extends AnyTool, Context = unknown>(
       },
       errorFunction,
     }),
-    policy,
+    retrysafeTool.policy,
   ) as unknown as OpenAIAgentsTool<T, Context>;
 }
 

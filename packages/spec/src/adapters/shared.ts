@@ -6,7 +6,7 @@
  * @module
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { PolicyShape } from '../policy.js';
+import { declarePolicy, type Idempotency, type PolicyShape, type Retry, type SideEffects, type ToolPolicy } from '../policy.js';
 import { decideRetry, type RetryDecision } from '../retry.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
@@ -32,6 +32,14 @@ export interface ModelResult<R = unknown> {
 export type RunSource<Args extends readonly unknown[]> =
   | RunContext
   | ((...args: Args) => RunContext | PromiseLike<RunContext>);
+
+/**
+ * @internal `declarePolicy` for a policy `defineTool` already checked: the type parameters are the
+ * whole vocabulary, so the union `ToolPolicy` is accepted (each member is consistent).
+ */
+export function declareToolPolicy<F extends object>(frameworkTool: F, policy: ToolPolicy): F {
+  return declarePolicy<F, SideEffects, Idempotency, Retry, number>(frameworkTool, policy);
+}
 
 /** @internal Throws a TypeError unless `tool` is a `defineTool` tool. */
 export function assertRetrysafeTool(tool: unknown, adapter: string): asserts tool is AnyTool {
