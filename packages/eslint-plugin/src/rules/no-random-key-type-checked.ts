@@ -9,9 +9,15 @@ import { isImportReference } from '../util/crossFileWalk.js';
 import { GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import type { KeyParameter } from '../util/keyParameters.js';
 import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
-import { DURABLE_KEY_ADVICE, keyRuleDefaultOptions, type KeyRuleOptions, keyRuleOptionsSchema } from '../util/keyRuleOptions.js';
+import {
+  DURABLE_KEY_ADVICE,
+  keyRuleDefaultOptions,
+  type KeyRuleOptions,
+  keyRuleOptionsSchema,
+  MESSAGE_ID_BY_SOURCE_KIND,
+} from '../util/keyRuleOptions.js';
 import { resolveLocalFunction } from '../util/localFunctions.js';
-import { describeNode, type SourceKind } from '../util/nondeterministicSources.js';
+import { describeNode } from '../util/nondeterministicSources.js';
 import { createValueTracer, isPersistedAt } from '../util/valueTracer.js';
 
 export type Options = [KeyRuleOptions];
@@ -20,13 +26,6 @@ export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'perAttempt
 
 const ADVICE = DURABLE_KEY_ADVICE;
 const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
-
-const MESSAGE_BY_KIND: Record<SourceKind, Exclude<MessageIds, 'keyArgument'>> = {
-  clock: 'clockKey',
-  counter: 'counterKey',
-  perAttempt: 'perAttemptKey',
-  random: 'randomKey',
-};
 
 /** A report waiting for the end of the file, when every report of the syntactic rule is known. */
 interface Candidate {
@@ -94,7 +93,7 @@ export default createRule<Options, MessageIds>({
         report: () =>
           context.report({
             node: position.value,
-            messageId: MESSAGE_BY_KIND[source.kind],
+            messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
             data: { ...describeSource(source), through: describeNode(through, sourceCode) },
           }),
       });

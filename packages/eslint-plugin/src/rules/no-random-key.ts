@@ -9,8 +9,14 @@ import {
   type KeyPosition,
   mayHaveKeyPositions,
 } from '../util/keyPositions.js';
-import { DURABLE_KEY_ADVICE, keyRuleDefaultOptions, type KeyRuleOptions, keyRuleOptionsSchema } from '../util/keyRuleOptions.js';
-import { type NondeterministicSource, PER_ATTEMPT_NAMES, type SourceKind } from '../util/nondeterministicSources.js';
+import {
+  DURABLE_KEY_ADVICE,
+  keyRuleDefaultOptions,
+  type KeyRuleOptions,
+  keyRuleOptionsSchema,
+  MESSAGE_ID_BY_SOURCE_KIND,
+} from '../util/keyRuleOptions.js';
+import { type NondeterministicSource, PER_ATTEMPT_NAMES } from '../util/nondeterministicSources.js';
 import { createValueTracer, type FunctionNode, getPropertyKeyName, isPersistedAt } from '../util/valueTracer.js';
 
 export type Options = [KeyRuleOptions];
@@ -18,13 +24,6 @@ export type Options = [KeyRuleOptions];
 export type MessageIds = 'clockKey' | 'counterKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
 
 const ADVICE = DURABLE_KEY_ADVICE;
-
-const MESSAGE_BY_KIND: Record<SourceKind, Exclude<MessageIds, 'suggestDurableParameters'>> = {
-  clock: 'clockKey',
-  counter: 'counterKey',
-  perAttempt: 'perAttemptKey',
-  random: 'randomKey',
-};
 
 /** Parameter names that look like durable identifiers of the work: `orderId`, `run_id`, `id`. */
 const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
@@ -71,7 +70,7 @@ export default createRule<Options, MessageIds>({
       reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
       context.report({
         node: position.value,
-        messageId: MESSAGE_BY_KIND[source.kind],
+        messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
         data: { source: source.description, line: source.node.loc.start.line },
         suggest: buildSuggestions(position.value, source, sourceCode),
       });

@@ -1,6 +1,6 @@
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 
-import type { AllowedSource } from './nondeterministicSources.js';
+import type { AllowedSource, SourceKind } from './nondeterministicSources.js';
 
 /** The options `no-random-key` and `no-random-key-type-checked` share. */
 export interface KeyRuleOptions {
@@ -42,3 +42,11 @@ export const keyRuleDefaultOptions: [Required<KeyRuleOptions>] = [{ keyNames: []
 
 /** What every key rule tells the user to do instead. */
 export const DURABLE_KEY_ADVICE = 'Derive it from durable fields such as the run id and the item id.';
+
+/** The message each key rule reports a source of each kind with (both key rules use these ids). */
+export const MESSAGE_ID_BY_SOURCE_KIND = {
+  clock: 'clockKey',
+  counter: 'counterKey',
+  perAttempt: 'perAttemptKey',
+  random: 'randomKey',
+} as const satisfies Record<SourceKind, string>;
