@@ -35,10 +35,17 @@ export function resolveLocalFunction(callee: TSESTree.Node, sourceCode: SourceCo
   return property ? resolveLocalFunction(property.value, sourceCode, depth + 1) : undefined;
 }
 
-/** `function f() {}` or `const f = () => ...` (followed through further `const`s). */
+/**
+ * `function f() {}` or `const f = () => ...` (followed through further `const`s). Of a function
+ * with overload signatures, the implementation; a `declare function` has no body to follow.
+ */
 function resolveFunctionBinding(identifier: TSESTree.Identifier, sourceCode: SourceCode, depth: number): FunctionNode | undefined {
-  const def = ASTUtils.findVariable(sourceCode.getScope(identifier), identifier)?.defs[0];
-  if (def?.type === 'FunctionName') return def.node as TSESTree.FunctionDeclaration;
+  const defs = ASTUtils.findVariable(sourceCode.getScope(identifier), identifier)?.defs ?? [];
+  const def = defs[0];
+  if (def?.type === 'FunctionName') {
+    const implementation = defs.find((candidate) => candidate.node.type === AST_NODE_TYPES.FunctionDeclaration);
+    return implementation?.node as TSESTree.FunctionDeclaration | undefined;
+  }
   if (def?.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init) {
     return resolveLocalFunction(def.node.init, sourceCode, depth + 1);
   }

@@ -623,6 +623,20 @@ fetch(url, { headers: { 'Idempotency-Key': require('crypto').randomUUID() } });
 `,
     },
     {
+      // A crash found by a new-user trial: an overload signature or a declare function has no body.
+      name: 'a helper with overload signatures is followed into its implementation; a declared function is not followed',
+      code: `
+function makeKey(): string;
+function makeKey(x?: string): string { return x ?? 'k'; }
+declare function nanoid(): string;
+declare const api: { send(a: unknown, b: unknown): Promise<void> };
+export async function a() {
+  await api.send({}, { idempotencyKey: makeKey() });
+  await api.send({}, { idempotencyKey: nanoid() });
+}
+`,
+    },
+    {
       name: 'a batch loop whose counter indexes the items is not a retry counter, even with a try per item',
       code: `
 export async function refundAll(runId: string, items: { orderId: string }[]) {
@@ -744,6 +758,17 @@ export async function post(orderId: string) {
 }
 `,
       errors: [report('perAttemptKey', 3, 85, 'attempt', 3), report('perAttemptKey', 5, 53, 'i', 4)],
+    },
+    {
+      name: 'the implementation of an overloaded helper is traced',
+      code: `
+import { randomUUID } from 'node:crypto';
+function makeKey(): string;
+function makeKey(prefix: string): string;
+function makeKey(prefix = 'k'): string { return \`\${prefix}:\${randomUUID()}\`; }
+export const post = () => api.send({ idempotencyKey: makeKey() });
+`,
+      errors: [report('randomKey', 6, 54, 'randomUUID()', 5)],
     },
     {
       name: 'a while loop that counts its failures in the catch, whatever the counter is called',
