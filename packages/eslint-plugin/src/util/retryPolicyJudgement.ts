@@ -60,8 +60,9 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
   }
   // A config that is not visible (imported, built by a call) may well declare everything; AI SDK
   // and OpenAI Agents tools are declared outside their config, so theirs does not matter.
+  // A config that spreads another object may bring the annotations, `_meta` or `metadata` with it.
   const declaresInConfig = !['ai-sdk', 'openai-agents'].includes(tool.framework);
-  if (declaresInConfig && tool.configNode && !tool.config) return undefined;
+  if (declaresInConfig && tool.configNode && (!tool.config || hasSpread(tool.config))) return undefined;
   return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
 }
 

@@ -27,6 +27,22 @@ const TOOL_CLASS_REMEDY =
 
 ruleTester.run('require-retry-policy', rule, {
   valid: [
+    {
+      // Found by a new-user trial: the rule doc promised this, the judgement only looked for
+      // spreads inside annotations and policies.
+      name: 'a tool config that spreads another object may bring its declaration along',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { FastMCP } from 'fastmcp';
+import { tool } from '@langchain/core/tools';
+import { shared } from './presets.js';
+const server = new McpServer({ name: 's', version: '1' });
+const local = { annotations: { readOnlyHint: true } };
+server.registerTool('b', { ...local, description: 'x' }, h);
+server.registerTool('a', { ...shared, description: 'x' }, h);
+const fm = new FastMCP({ name: 'f', version: '1.0.0' });
+fm.addTool({ name: 'fm', description: 'fm', ...shared, execute });
+export const l = tool(fn, { name: 'l', description: 'l', schema, ...shared });`,
+    },
     // --- cases from real failures ---
     { name: 'B10.ts: MCP annotations state every hint, so R2 passes', code: B10 },
     { name: 'B12.ts: both tools state destructiveHint and idempotentHint (the lie is no-unsafe-retry-policy’s)', code: B12 },
