@@ -1,4 +1,4 @@
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
 import { createRunner } from '../src/runner.js';
 import { createNonDurableMemoryStore } from '../src/stores/memory.js';
@@ -14,7 +14,17 @@ const warnings: string[] = [];
 const onWarning = (warning: Error & { code?: string }) => {
   if (warning.code === 'RETRYSAFE_RECORD') warnings.push(warning.message);
 };
-process.on('warning', onWarning);
+// While these tests run, the warnings they provoke are collected here instead of printed (Node's
+// own listener prints every warning to stderr, which reads like a failure in a passing run).
+const printers = process.listeners('warning');
+beforeAll(() => {
+  process.removeAllListeners('warning');
+  process.on('warning', onWarning);
+});
+afterAll(() => {
+  process.off('warning', onWarning);
+  for (const printer of printers) process.on('warning', printer);
+});
 afterEach(() => {
   warnings.length = 0;
 });
