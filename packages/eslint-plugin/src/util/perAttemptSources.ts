@@ -158,14 +158,15 @@ function isRetryLoopCounter(def: TSESLint.Scope.Definition, name: TSESTree.Ident
  * catch { log } }`), so a `try` alone does not make a retry loop.
  */
 function isRetryLoop(loop: LoopNode, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return (leavesEarly(loop, sourceCode) || stopsOnSuccessFlag(loop, sourceCode)) && !walksItems(loop, counter, sourceCode);
+  return (leavesEarly(loop, sourceCode) || stopsOnSuccessFlag(loop, counter, sourceCode)) && !walksItems(loop, counter, sourceCode);
 }
 
 /**
- * `do { try { await send(); ok = true; } catch {} } while (!ok && ++k < 3)`: the loop's test reads a
- * variable that its body sets inside a `try` block, once the work has gone through.
+ * `do { try { await send(); ok = true; } catch {} } while (!ok && ++k < 3)`, `while (!res.ok && k < 3)
+ * { k++; res = await fetch(...) }`: the loop's test reads a variable, other than the counter, that
+ * the body sets: the outcome of the work it repeats.
  */
-function stopsOnSuccessFlag(loop: LoopNode, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+function stopsOnSuccessFlag(loop: LoopNode, counter: string, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
   const test = 'test' in loop ? loop.test : null;
   if (!test) return false;
   const read = new Set<string>();
@@ -175,26 +176,35 @@ function stopsOnSuccessFlag(loop: LoopNode, sourceCode: Readonly<TSESLint.Source
   };
   collect(test);
   walk(test, sourceCode, collect);
+  read.delete(counter);
   if (read.size === 0) return false;
   return containsNode(loop.body, sourceCode, (node) =>
-    node.type === AST_NODE_TYPES.TryStatement &&
-    containsNode(node.block, sourceCode, (inner) =>
-      inner.type === AST_NODE_TYPES.AssignmentExpression &&
-      inner.left.type === AST_NODE_TYPES.Identifier &&
-      read.has(inner.left.name),
-    ),
+    node.type === AST_NODE_TYPES.AssignmentExpression &&
+    node.left.type === AST_NODE_TYPES.Identifier &&
+    read.has(node.left.name),
   );
+}
+
+function isNegation(test: TSESTree.Expression): boolean {
+  return test.type === AST_NODE_TYPES.UnaryExpression && test.operator === '!';
 }
 
 type LoopNode = TSESTree.DoWhileStatement | TSESTree.ForInStatement | TSESTree.ForOfStatement | TSESTree.ForStatement | TSESTree.WhileStatement;
 
-/** A `return` in the loop's body, or a `break` that leaves this loop (not an inner loop or `switch`). */
+/**
+ * A `return` in the loop's body, or a `break` that leaves this loop (not an inner loop or `switch`),
+ * on success: an exit in a `catch`, or under a negated test (`if (!res.ok) break`), stops a batch at
+ * its first failure and does not count.
+ */
 function leavesEarly(loop: LoopNode, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
   const label = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? loop.parent.label.name : undefined;
   const visit = (node: TSESTree.Node, nested: boolean): boolean => {
     if (node.type === AST_NODE_TYPES.ReturnStatement) return true;
     if (node.type === AST_NODE_TYPES.BreakStatement) return node.label ? node.label.name === label : !nested;
-    if (isFunctionNode(node)) return false;
+    if (isFunctionNode(node) || node.type === AST_NODE_TYPES.CatchClause) return false;
+    if (node.type === AST_NODE_TYPES.IfStatement && isNegation(node.test)) {
+      return node.alternate !== null && visit(node.alternate, nested);
+    }
     const inner = nested || LOOP_TYPES.has(node.type) || node.type === AST_NODE_TYPES.SwitchStatement;
     return getChildNodes(node, sourceCode).some((child) => visit(child, inner));
   };

@@ -668,6 +668,20 @@ export async function batches(runId: string, items: { chargeId: string }[]) {
 `,
     },
     {
+      name: 'batches that stop at their first failure key each item by its position',
+      code: `
+export async function remind(runId: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}-reminder-\${i}\` } });
+    if (!res.ok) break;
+  }
+  for (let page = 0; page < 10; page++) {
+    try { await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}-page-\${page}\` } }); } catch { break; }
+  }
+}
+`,
+    },
+    {
       name: "defineTool's key function built from durable fields; a key property elsewhere is no key position",
       code: `
 import { defineTool, key } from '@retrysafe/spec';
@@ -839,6 +853,27 @@ export async function refund(orderId: string) {
 }
 `,
       errors: [report('perAttemptKey', 6, 78, 'k', 3)],
+    },
+    {
+      name: 'retries that stop on the outcome in the loop test: !res.ok, a done flag',
+      code: `
+export async function post(u: string, id: string) {
+  let k = 0;
+  let res = await fetch(u, { method: 'POST' });
+  while (!res.ok && k < 3) {
+    k++;
+    res = await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${id}-\${k}\` } });
+  }
+  let done = false;
+  let n = 0;
+  while (!done && n < 3) {
+    const r = await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${id}-\${n}\` } });
+    done = r.ok;
+    n++;
+  }
+}
+`,
+      errors: [report('perAttemptKey', 7, 74, 'k', 3), report('perAttemptKey', 12, 78, 'n', 10)],
     },
     {
       name: 'an attempt parameter of a retry callback, also renamed from a destructured property',
