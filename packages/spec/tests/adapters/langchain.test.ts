@@ -17,7 +17,7 @@ import type { RunContext } from '../../src/run.js';
 import { defineTool } from '../../src/tool.js';
 import { memoryProvider } from '../helpers/provider.js';
 import { incrementTool, refundTool, setStatusTool } from '../helpers/tools.js';
-import { chargeTool, sqliteFixture } from './support.js';
+import { chargeTool, sqliteFixture, ticketTool } from './support.js';
 
 const fixture = sqliteFixture();
 afterAll(() => fixture.close());
@@ -120,20 +120,6 @@ describe('toLangChainTool', () => {
   });
 
   describe('schemas', () => {
-    const ticketTool = (input: unknown, effects: string[]) =>
-      defineTool({
-        name: 'create_ticket',
-        sideEffects: 'internal_write',
-        idempotent: 'with_key',
-        retry: 'safe_with_same_key',
-        input: input as z.ZodType<{ subject: string }>,
-        key: ({ run, input: { subject } }) => key`${run.id}:${subject}:ticket`,
-        execute: async ({ subject }) => {
-          effects.push(subject);
-          return { ticket: effects.length };
-        },
-      });
-
     it('takes a Standard JSON Schema that is not zod (arktype): LangChain checks the JSON Schema, the runner the schema', async () => {
       const effects: string[] = [];
       const lcTool = toLangChainTool(ticketTool(type({ subject: 'string > 3' }), effects), { runner: fixture.runner, run: await fixture.jobRun() });

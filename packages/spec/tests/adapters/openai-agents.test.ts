@@ -18,7 +18,7 @@ import type { RunContext } from '../../src/run.js';
 import { defineTool } from '../../src/tool.js';
 import { memoryProvider } from '../helpers/provider.js';
 import { incrementTool, refundTool, setStatusTool } from '../helpers/tools.js';
-import { chargeTool, sqliteFixture } from './support.js';
+import { chargeTool, sqliteFixture, ticketTool } from './support.js';
 
 const fixture = sqliteFixture();
 afterAll(() => fixture.close());
@@ -192,24 +192,10 @@ describe('toOpenAIAgentsTool', () => {
   });
 
   describe('schemas', () => {
-    const counting = (input: Parameters<typeof defineTool>[0]['input'], effects: string[]) =>
-      defineTool({
-        name: 'create_ticket',
-        sideEffects: 'internal_write',
-        idempotent: 'with_key',
-        retry: 'safe_with_same_key',
-        input: input as z.ZodType<{ subject: string }>,
-        key: ({ run, input: { subject } }) => key`${run.id}:${subject}:ticket`,
-        execute: async ({ subject }) => {
-          effects.push(subject);
-          return { ticket: effects.length };
-        },
-      });
-
     it('takes a Standard JSON Schema that is not zod (arktype)', async () => {
       const effects: string[] = [];
       const run = await fixture.jobRun();
-      const agentsTool = toOpenAIAgentsTool(counting(type({ subject: 'string' }) as never, effects), { runner: fixture.runner, run });
+      const agentsTool = toOpenAIAgentsTool(ticketTool(type({ subject: 'string' }) as never, effects), { runner: fixture.runner, run });
       expect(agentsTool.parameters).toMatchObject({ type: 'object', properties: { subject: { type: 'string' } } });
       await invoke(agentsTool, run, { subject: 'Broken' });
       expect(await invoke(agentsTool, run, { subject: 'Broken' })).toEqual({ result: { ticket: 1 }, replayed: true });
@@ -219,7 +205,7 @@ describe('toOpenAIAgentsTool', () => {
     it('passes a zod 3 object to the SDK, which parses the arguments', async () => {
       const effects: string[] = [];
       const run = await fixture.jobRun();
-      const agentsTool = toOpenAIAgentsTool(counting(z3.object({ subject: z3.string().transform((s) => s.trim()) }) as never, effects), { runner: fixture.runner, run });
+      const agentsTool = toOpenAIAgentsTool(ticketTool(z3.object({ subject: z3.string().transform((s) => s.trim()) }) as never, effects), { runner: fixture.runner, run });
       expect(await invoke(agentsTool, run, { subject: ' Broken ' })).toEqual({ result: { ticket: 1 }, replayed: false });
       expect(await invoke(agentsTool, run, { subject: 'Broken' })).toEqual({ result: { ticket: 1 }, replayed: true });
       expect(String(await invoke(agentsTool, run, { subject: 3 }))).toMatch(/^Invalid input for tool "create_ticket".*\nNothing ran\./s);
@@ -228,10 +214,10 @@ describe('toOpenAIAgentsTool', () => {
 
     it('refuses a schema with no JSON Schema, saying what to pass', async () => {
       const run = await fixture.jobRun();
-      expect(() => toOpenAIAgentsTool(counting(v.object({ subject: v.string() }) as never, []), { runner: fixture.runner, run })).toThrow(
+      expect(() => toOpenAIAgentsTool(ticketTool(v.object({ subject: v.string() }) as never, []), { runner: fixture.runner, run })).toThrow(
         /\(valibot\) implements neither Standard JSON Schema.*Declare the input with zod/s,
       );
-      expect(() => toOpenAIAgentsTool(counting(z.string() as never, []), { runner: fixture.runner, run })).toThrow(/not an object schema/);
+      expect(() => toOpenAIAgentsTool(ticketTool(z.string() as never, []), { runner: fixture.runner, run })).toThrow(/not an object schema/);
     });
   });
 });

@@ -68,3 +68,22 @@ export function chargeTool(charges: string[]) {
     },
   });
 }
+
+/**
+ * A keyed tool over any input schema, typed as `{ subject: string }` (the schema tests hand it
+ * arktype, valibot, zod 3 or a non-object schema): records each subject it runs for in `effects`.
+ */
+export function ticketTool(input: unknown, effects: string[]) {
+  return defineTool({
+    name: 'create_ticket',
+    sideEffects: 'internal_write',
+    idempotent: 'with_key',
+    retry: 'safe_with_same_key',
+    input: input as z.ZodType<{ subject: string }>,
+    key: ({ run, input: { subject } }) => key`${run.id}:${subject}:ticket`,
+    execute: async ({ subject }) => {
+      effects.push(subject);
+      return { ticket: effects.length };
+    },
+  });
+}
