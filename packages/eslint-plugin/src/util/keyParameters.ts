@@ -10,7 +10,7 @@ import { getThisParameterCount, isImportReference, type ParameterReference, type
 import { getCalleeSymbol, getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
 import {
   createKeyNameMatcher,
-  DEFAULT_KEY_NAMES,
+  createKeyTextPattern,
   getKeyPositions,
   KEY_POSITION_NODE_TYPES,
   type KeyNameMatcher,
@@ -64,8 +64,7 @@ export class KeyParameterFinder {
     keyNames: readonly string[],
   ) {
     this.matchKeyName = createKeyNameMatcher(keyNames);
-    const words = [...DEFAULT_KEY_NAMES, ...keyNames, 'vouchDurable', SPEC_PACKAGE];
-    this.keyText = new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+    this.keyText = createKeyTextPattern(keyNames, ['vouchDurable', SPEC_PACKAGE]);
   }
 
   /**

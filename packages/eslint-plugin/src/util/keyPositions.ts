@@ -113,7 +113,17 @@ function buildKeyNameMatcher(extraKeyNames: readonly string[]): KeyNameMatcher {
   return (name) => (lengths.has(name.length) ? byLowerCase.get(name.toLowerCase()) : undefined);
 }
 
-const keyNamePatterns = new Map<string, RegExp>();
+/**
+ * A case-insensitive pattern that finds any key name (the defaults and `extraKeyNames`) or any of
+ * `alsoWords` in a file's text: a cheap test of whether the file can hold a key position at all,
+ * before anything in it is looked at.
+ */
+export function createKeyTextPattern(extraKeyNames: readonly string[] = [], alsoWords: readonly string[] = []): RegExp {
+  const words = [...DEFAULT_KEY_NAMES, ...extraKeyNames, ...alsoWords];
+  return new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+}
+
+const keyTextPatterns = new Map<string, RegExp>();
 
 /**
  * False when the file can hold no key position: it neither imports `@retrysafe/spec` nor spells
@@ -125,11 +135,8 @@ const keyNamePatterns = new Map<string, RegExp>();
 export function mayHaveKeyPositions(sourceCode: Readonly<TSESLint.SourceCode>, extraKeyNames: readonly string[] = []): boolean {
   if (importsSpecPackage(sourceCode)) return true;
   const cacheKey = extraKeyNames.join('\n');
-  let pattern = keyNamePatterns.get(cacheKey);
-  if (!pattern) {
-    const names = [...DEFAULT_KEY_NAMES, ...extraKeyNames].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    keyNamePatterns.set(cacheKey, (pattern = new RegExp(names.join('|'), 'i')));
-  }
+  let pattern = keyTextPatterns.get(cacheKey);
+  if (!pattern) keyTextPatterns.set(cacheKey, (pattern = createKeyTextPattern(extraKeyNames)));
   return pattern.test(sourceCode.text);
 }
 
