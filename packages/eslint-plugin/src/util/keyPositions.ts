@@ -3,6 +3,7 @@ import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { importsSpecPackage, SPEC_PACKAGE } from './brands.js';
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { resolveLocalFunction } from './localFunctions.js';
 import { getPropertyKeyName, getReturnedExpressions } from './valueTracer.js';
 
 /**
@@ -218,12 +219,18 @@ function getPropertyPosition(node: TSESTree.Property, context: KeyPositionContex
  * only this position catches it, and the runner cannot (a random key just never replays).
  */
 function isDefineToolConfig(object: TSESTree.ObjectExpression, context: KeyPositionContext): boolean {
-  const call = object.parent;
-  return (
-    call?.type === AST_NODE_TYPES.CallExpression &&
-    call.arguments[0] === object &&
-    getSpecExportName(call.callee, context) === 'defineTool'
-  );
+  if (isDefineToolArgument(object, context)) return true;
+  // `const config = { ... }; defineTool(config)`
+  const declarator = object.parent;
+  if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator || declarator.init !== object) return false;
+  return context.sourceCode
+    .getDeclaredVariables(declarator)
+    .some((variable) => variable.references.some((reference) => isDefineToolArgument(reference.identifier, context)));
+}
+
+function isDefineToolArgument(node: TSESTree.Node, context: KeyPositionContext): boolean {
+  const call = node.parent;
+  return call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === node && getSpecExportName(call.callee, context) === 'defineTool';
 }
 
 function getClassFieldPosition(node: TSESTree.PropertyDefinition, context: KeyPositionContext): KeyPosition[] {
@@ -273,12 +280,11 @@ function getHeaderEntryPositions(node: TSESTree.NewExpression, context: KeyPosit
   });
 }
 
+/** A function written in place or named (`key: makeKey`, a local function or `const` arrow): what it returns. */
 function expandFunctionValue(position: KeyPosition, sourceCode: Readonly<TSESLint.SourceCode>): KeyPosition[] {
-  const value = position.value;
-  if (value.type !== AST_NODE_TYPES.ArrowFunctionExpression && value.type !== AST_NODE_TYPES.FunctionExpression) {
-    return [position];
-  }
-  return getReturnedExpressions(value, sourceCode).map((returned) => ({ ...position, value: returned }));
+  const fn = resolveLocalFunction(position.value, sourceCode);
+  if (!fn) return [position];
+  return getReturnedExpressions(fn, sourceCode).map((returned) => ({ ...position, value: returned }));
 }
 
 /** The name `node` has among `@retrysafe/spec`'s exports (`key`, `vouchDurable`), if it is one. */

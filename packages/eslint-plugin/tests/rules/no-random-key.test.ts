@@ -812,6 +812,25 @@ module.exports.notify = defineTool({ name: 'notify', sideEffects: 'external', id
       errors: [report('randomKey', 4, 167, 'randomUUID()', 4), report('clockKey', 5, 175, 'Date.now()', 5)],
     },
     {
+      name: "defineTool's key function by reference, and a config held in a const (found by a new-user trial)",
+      filename: 'tools.js',
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { randomUUID } from 'node:crypto';
+const mk = () => randomUUID();
+function mk2() { return randomUUID(); }
+export const a = defineTool({ ...base, name: 'a', key: mk, execute });
+export const b = defineTool({ ...base, name: 'b', key: mk2, execute });
+const cfg = { ...base, name: 'f', key: () => \`f:\${Date.now()}\`, execute };
+export const f = defineTool(cfg);
+`,
+      errors: [
+        report('randomKey', 4, 18, 'randomUUID()', 4),
+        report('randomKey', 5, 25, 'randomUUID()', 5),
+        report('clockKey', 8, 46, 'Date.now()', 8),
+      ],
+    },
+    {
       name: "defineTool's key function in TypeScript, past a cast; a random part inside key`...` is reported once, on that part",
       code: `
 import { defineTool, key } from '@retrysafe/spec';
