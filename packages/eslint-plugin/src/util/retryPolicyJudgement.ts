@@ -54,6 +54,8 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
     return { messageId: 'incompletePolicy', loc, data: { tool: label, missing: formatList(missing) } };
   }
   if ((tool.framework === 'mcp' || tool.framework === 'mcp-low-level') && tool.annotationsNode) {
+    // `{ annotations: {...}, ...preset }`: a later spread may replace the annotations written here.
+    if (spreadsAfter(tool.config, tool.annotationsNode)) return undefined;
     const missing = missingAnnotations(tool);
     if (missing.length === 0) return undefined;
     return { messageId: 'incompleteAnnotations', loc: tool.annotationsNode.loc, data: { tool: label, missing: formatList(missing) } };
@@ -64,6 +66,13 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
   const declaresInConfig = !['ai-sdk', 'openai-agents'].includes(tool.framework);
   if (declaresInConfig && tool.configNode && (!tool.config || hasSpread(tool.config))) return undefined;
   return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
+}
+
+/** Whether `object` spreads another object after the property whose value is `value`. */
+function spreadsAfter(object: TSESTree.ObjectExpression | undefined, value: TSESTree.Node): boolean {
+  if (!object) return false;
+  const index = object.properties.findIndex((property) => property.type === AST_NODE_TYPES.Property && property.value === value);
+  return index !== -1 && object.properties.slice(index + 1).some((property) => property.type === AST_NODE_TYPES.SpreadElement);
 }
 
 function getRemedy(tool: ToolDefinition): string {

@@ -28,6 +28,17 @@ const TOOL_CLASS_REMEDY =
 ruleTester.run('require-retry-policy', rule, {
   valid: [
     {
+      name: 'a spread after the annotations may replace them',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { FastMCP } from 'fastmcp';
+import { shared } from './presets.js';
+const server = new McpServer({ name: 's', version: '1' });
+const readPreset = { annotations: { readOnlyHint: true } };
+server.registerTool('get_2', { annotations: { title: 'Get' }, ...readPreset }, h);
+const fm = new FastMCP({ name: 'f', version: '1.0.0' });
+fm.addTool({ name: 'get_4', annotations: { title: 'x' }, ...shared, execute });`,
+    },
+    {
       // Found by a new-user trial: the rule doc promised this, the judgement only looked for
       // spreads inside annotations and policies.
       name: 'a tool config that spreads another object may bring its declaration along',
@@ -492,6 +503,14 @@ export const t = lib.tools.create('x', { sideEffects: 'none', idempotent: true, 
     },
   ],
   invalid: [
+    {
+      name: 'annotations written after a spread replace what it brought, and are judged',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+const readPreset = { annotations: { readOnlyHint: true } };
+server.registerTool('get_1', { ...readPreset, annotations: { title: 'Get' } }, h);`,
+      errors: [{ messageId: 'incompleteAnnotations', line: 4, column: 60 }],
+    },
     // --- cases from real failures ---
     {
       name: 'B08.ts: OpenAI Agents refund tool with no policy (R2 on the tool({ line)',
