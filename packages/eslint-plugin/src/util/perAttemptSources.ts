@@ -185,16 +185,21 @@ function stopsOnSuccessFlag(loop: LoopNode, counter: string, sourceCode: Readonl
   );
 }
 
+/** A test of failure: `!res.ok`, `!res.ok || stopped`, `res.ok === false`. */
 function isNegation(test: TSESTree.Expression): boolean {
-  return test.type === AST_NODE_TYPES.UnaryExpression && test.operator === '!';
+  if (test.type === AST_NODE_TYPES.UnaryExpression) return test.operator === '!';
+  if (test.type === AST_NODE_TYPES.LogicalExpression) return test.operator === '||' && (isNegation(test.left) || isNegation(test.right));
+  if (test.type !== AST_NODE_TYPES.BinaryExpression || (test.operator !== '===' && test.operator !== '==')) return false;
+  return [test.left, test.right].some((side) => side.type === AST_NODE_TYPES.Literal && side.value === false);
 }
 
 type LoopNode = TSESTree.DoWhileStatement | TSESTree.ForInStatement | TSESTree.ForOfStatement | TSESTree.ForStatement | TSESTree.WhileStatement;
 
 /**
  * A `return` in the loop's body, or a `break` that leaves this loop (not an inner loop or `switch`),
- * on success: an exit in a `catch`, or under a negated test (`if (!res.ok) break`), stops a batch at
- * its first failure and does not count.
+ * on success: an exit in a `catch`, under a test of failure (`if (!res.ok) break`) or in the `else`
+ * of any other test (`if (res.ok) {...} else break`) stops a batch at its first failure and does
+ * not count.
  */
 function leavesEarly(loop: LoopNode, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
   const label = loop.parent?.type === AST_NODE_TYPES.LabeledStatement ? loop.parent.label.name : undefined;
@@ -202,8 +207,10 @@ function leavesEarly(loop: LoopNode, sourceCode: Readonly<TSESLint.SourceCode>):
     if (node.type === AST_NODE_TYPES.ReturnStatement) return true;
     if (node.type === AST_NODE_TYPES.BreakStatement) return node.label ? node.label.name === label : !nested;
     if (isFunctionNode(node) || node.type === AST_NODE_TYPES.CatchClause) return false;
-    if (node.type === AST_NODE_TYPES.IfStatement && isNegation(node.test)) {
-      return node.alternate !== null && visit(node.alternate, nested);
+    if (node.type === AST_NODE_TYPES.IfStatement) {
+      // The branch taken on success: the `else` of a negated test, the `then` of any other.
+      const onSuccess = isNegation(node.test) ? node.alternate : node.consequent;
+      return onSuccess !== null && visit(onSuccess, nested);
     }
     const inner = nested || LOOP_TYPES.has(node.type) || node.type === AST_NODE_TYPES.SwitchStatement;
     return getChildNodes(node, sourceCode).some((child) => visit(child, inner));

@@ -678,6 +678,18 @@ export async function remind(runId: string, count: number) {
   for (let page = 0; page < 10; page++) {
     try { await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}-page-\${page}\` } }); } catch { break; }
   }
+  for (let j = 0; j < count; j++) {
+    const res = await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}-a-\${j}\` } });
+    if (!res.ok || stopped) break;
+  }
+  for (let k = 0; k < count; k++) {
+    const res = await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}-b-\${k}\` } });
+    if (res.ok) { log(k); } else { break; }
+  }
+  for (let m = 0; m < count; m++) {
+    const res = await fetch(u, { method: 'POST', headers: { 'Idempotency-Key': \`\${runId}-c-\${m}\` } });
+    if (res.ok === false) break;
+  }
 }
 `,
     },
