@@ -1,7 +1,10 @@
 /**
- * The runtime's typed errors. Each says what happened to the effect (ran, did not run, may have
- * run) and what to do next; `decideRetry` reads them by `name`, so two copies of this package in
- * one process still agree.
+ * The runtime's typed errors, all under one base class, {@link RetrysafeError}, with a stable
+ * snake_case `code`, so that an agent loop can tell retrysafe's errors from a tool's own errors
+ * (`isRetrysafeError(e)`) and switch on what happened (`e.code`). Each error says what happened to
+ * the effect (ran, did not run, may have run) and what to do next; `decideRetry` reads them by
+ * `name`, and `isRetrysafeError` by a registered symbol, so two copies of this package in one
+ * process still agree.
  *
  * Status codes follow the IETF Idempotency-Key draft (draft-ietf-httpapi-idempotency-key-header):
  * 409 Conflict for a request still being processed under the same key, 422 Unprocessable Content
@@ -10,6 +13,61 @@
  * @module
  */
 import type { AttemptError, StoreInfo } from './stores/types.js';
+
+/**
+ * Every `code` a {@link RetrysafeError} can carry: the class name without `Error`, in snake_case.
+ * Codes are stable: a code is never renamed or reused for another meaning (new errors add codes).
+ *
+ * | code | error | the effect |
+ * |---|---|---|
+ * | `concurrent_call` | `ConcurrentCallError` (409) | did not run: another call holds the key |
+ * | `key_reuse` | `KeyReuseError` (422) | did not run: the key was first used with another input |
+ * | `attempts_exhausted` | `AttemptsExhaustedError` | did not run: `max_attempts` per key used up |
+ * | `store_unavailable` | `StoreUnavailableError` | did not run (fail closed) |
+ * | `unserializable_result` | `UnserializableResultError` | ran once; its result is not JSON |
+ * | `input_not_fingerprintable` | `InputNotFingerprintableError` | did not run |
+ * | `input_validation` | `InputValidationError` | did not run: the input does not match the schema |
+ * | `tool_policy` | `ToolPolicyError` | not a call: the declared policy contradicts itself |
+ * | `invalid_key` | `InvalidKeyError` | did not run: the derived key is empty, too long or not durable |
+ */
+export type RetrysafeErrorCode =
+  | 'concurrent_call'
+  | 'key_reuse'
+  | 'attempts_exhausted'
+  | 'store_unavailable'
+  | 'unserializable_result'
+  | 'input_not_fingerprintable'
+  | 'input_validation'
+  | 'tool_policy'
+  | 'invalid_key';
+
+// `Symbol.for`, so that an error made by another copy of this package in the process is
+// recognised too (`instanceof` holds only within one copy).
+const RETRYSAFE_ERROR = Symbol.for('retrysafe.error');
+
+/**
+ * The base class of every error retrysafe throws for a call or a declaration. Catch it to tell
+ * retrysafe's own errors from the tool's (a tool's error reaches the caller unchanged), then
+ * switch on `code`. Arguments of the wrong type (a `defineTool` config without `execute`, an
+ * `openRun` origin without an id, `createRunner` with a negative `lockMs`) are a bug where the call
+ * is written and throw the built-in `TypeError` or `RangeError` instead.
+ *
+ * Within one copy of the package `error instanceof RetrysafeError` works; across copies (two
+ * versions installed side by side) use {@link isRetrysafeError}.
+ */
+export abstract class RetrysafeError extends Error {
+  /** What happened, stable across versions; see {@link RetrysafeErrorCode}. */
+  abstract readonly code: RetrysafeErrorCode;
+}
+Object.defineProperty(RetrysafeError.prototype, RETRYSAFE_ERROR, { value: true });
+
+/**
+ * True when `value` is an error retrysafe threw, from this copy of the package or any other in
+ * the process (it checks a `Symbol.for('retrysafe.error')` brand, not the class).
+ */
+export function isRetrysafeError(value: unknown): value is RetrysafeError {
+  return typeof value === 'object' && value !== null && (value as { [RETRYSAFE_ERROR]?: unknown })[RETRYSAFE_ERROR] === true;
+}
 
 /** Fields every dedup error carries. */
 interface CallIdentity {
@@ -29,8 +87,9 @@ const scope = (id: CallIdentity) =>
  * second effect ran. Retry later with the same key: it replays the first call's result once it
  * completes. The IETF draft answers 409 Conflict here.
  */
-export class ConcurrentCallError extends Error implements CallIdentity {
+export class ConcurrentCallError extends RetrysafeError implements CallIdentity {
   override readonly name = 'ConcurrentCallError';
+  readonly code = 'concurrent_call';
   /** The draft's status for this case. */
   readonly httpStatus = 409;
   readonly tool: string;
@@ -65,8 +124,9 @@ export class ConcurrentCallError extends Error implements CallIdentity {
  * one's result would be wrong. The IETF draft answers 422 here; Stripe answers 400 with
  * "Keys for idempotent requests can only be used with the same parameters they were first used with".
  */
-export class KeyReuseError extends Error implements CallIdentity {
+export class KeyReuseError extends RetrysafeError implements CallIdentity {
   override readonly name = 'KeyReuseError';
+  readonly code = 'key_reuse';
   /** The draft's status for this case. */
   readonly httpStatus = 422;
   readonly tool: string;
@@ -97,8 +157,9 @@ export class KeyReuseError extends Error implements CallIdentity {
  * attempt failed or its process died mid-effect: check the downstream system for this key before
  * anyone runs the work again.
  */
-export class AttemptsExhaustedError extends Error implements CallIdentity {
+export class AttemptsExhaustedError extends RetrysafeError implements CallIdentity {
   override readonly name = 'AttemptsExhaustedError';
+  readonly code = 'attempts_exhausted';
   readonly tool: string;
   readonly key: string;
   readonly namespace: string;
@@ -133,8 +194,9 @@ export type StoreOperation = 'ready' | 'claim' | 'read' | 'purge' | 'openRun';
  * the effect did not run, and retrying the same call once the store is back is safe. The message
  * names the store (file path, URL without password, table or key prefix) and what to check.
  */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends RetrysafeError {
   override readonly name = 'StoreUnavailableError';
+  readonly code = 'store_unavailable';
   /** The store, as it describes itself. */
   readonly store: StoreInfo;
   /** The step that failed. */
@@ -160,8 +222,9 @@ export class StoreUnavailableError extends Error {
  * first call's error carries the live value in `result`. A replay throws this error too
  * (`replayed: true`, no `result`). Fix the tool to return JSON data (e.g. an ISO string for a date).
  */
-export class UnserializableResultError extends Error implements CallIdentity {
+export class UnserializableResultError extends RetrysafeError implements CallIdentity {
   override readonly name = 'UnserializableResultError';
+  readonly code = 'unserializable_result';
   readonly tool: string;
   readonly key: string;
   readonly namespace: string;
@@ -194,8 +257,9 @@ export class UnserializableResultError extends Error implements CallIdentity {
  * represent faithfully (a `Map`, a `bigint`, `NaN`, a cycle...). Nothing ran. Make the schema's
  * output plain JSON data (zod: transform such values to strings or arrays).
  */
-export class InputNotFingerprintableError extends Error {
+export class InputNotFingerprintableError extends RetrysafeError {
   override readonly name = 'InputNotFingerprintableError';
+  readonly code = 'input_not_fingerprintable';
   readonly tool: string;
   /** What is not JSON, e.g. `$.tags is a Set`. */
   readonly reason: string;

@@ -38,7 +38,18 @@ export { validateInput, InputValidationError } from './validate.js';
 export { createRunner, DEFAULT_LOCK_MS, DEFAULT_TTL_MS, type CallOptions, type CallOutcome, type CallResult, type ResultOf, type Runner, type RunnerOptions } from './runner.js';
 export { decideRetry, type CallFailure, type RetryAction, type RetryDecision } from './retry.js';
 export { openRun, DEFAULT_RUN_TTL_MS, type OpenedRun, type OpenRunOptions } from './runs.js';
-export { AttemptsExhaustedError, ConcurrentCallError, InputNotFingerprintableError, KeyReuseError, StoreUnavailableError, UnserializableResultError, type StoreOperation } from './errors.js';
+export {
+  AttemptsExhaustedError,
+  ConcurrentCallError,
+  InputNotFingerprintableError,
+  isRetrysafeError,
+  KeyReuseError,
+  RetrysafeError,
+  StoreUnavailableError,
+  UnserializableResultError,
+  type RetrysafeErrorCode,
+  type StoreOperation,
+} from './errors.js';
 export { fingerprint, findNonJson } from './fingerprint.js';
 export { claimBySwap, completeRecord, decideClaim, isLocked, releaseRecord, renewRecord, type SwapClaimOps } from './stores/claim.js';
 export type { AttemptError, ClaimRequest, ClaimResult, CompleteRequest, DedupRecord, DedupStatus, DedupStore, OpenRunRequest, RecordId, RunRecord, StoreInfo } from './stores/types.js';

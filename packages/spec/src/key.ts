@@ -15,6 +15,7 @@
  * @packageDocumentation
  */
 import { describe, isDurablePrimitive, type Durable } from './durable.js';
+import { RetrysafeError } from './errors.js';
 
 // Module-private brand key: only `key` (and an `as` cast, which `no-key-cast` forbids) makes one.
 declare const deterministicKeyBrand: unique symbol;
@@ -42,8 +43,9 @@ export type InvalidKeyReason = 'empty' | 'too_long' | 'not_durable_part' | 'inva
  * safely: an empty key, a key longer than {@link MAX_KEY_LENGTH}, or, from plain JavaScript, a part
  * that is not a string or a finite number.
  */
-export class InvalidKeyError extends Error {
+export class InvalidKeyError extends RetrysafeError {
   override readonly name = 'InvalidKeyError';
+  readonly code = 'invalid_key';
   /** Which rule the key broke. */
   readonly reason: InvalidKeyReason;
   /** The rejected key, or the text built so far for a rejected part. */

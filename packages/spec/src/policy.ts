@@ -9,6 +9,7 @@
  * @packageDocumentation
  */
 import type { PolicyContradictions } from './tool.js';
+import { RetrysafeError } from './errors.js';
 
 /**
  * What a tool changes outside its own return value.
@@ -118,8 +119,9 @@ export const CONTRADICTIONS = {
 } as const;
 
 /** Thrown when a declared policy contradicts itself or uses a value outside the vocabulary. */
-export class ToolPolicyError extends Error {
+export class ToolPolicyError extends RetrysafeError {
   override readonly name = 'ToolPolicyError';
+  readonly code = 'tool_policy';
   /** The tool the policy was declared for, by name where known. */
   readonly tool: string;
 

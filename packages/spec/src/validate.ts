@@ -5,13 +5,15 @@
  * @packageDocumentation
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { RetrysafeError } from './errors.js';
 
 /**
  * Thrown by {@link validateInput} when the raw input does not match the tool's schema. The message
  * lists every issue with its path; `issues` keeps them as the schema library reported them.
  */
-export class InputValidationError extends Error {
+export class InputValidationError extends RetrysafeError {
   override readonly name = 'InputValidationError';
+  readonly code = 'input_validation';
   /** The tool whose input was rejected. */
   readonly tool: string;
   /** The issues, as reported through `~standard.validate`. */
