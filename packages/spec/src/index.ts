@@ -1,8 +1,8 @@
 export { vouchDurable, type Durable, type DurableInput, type DurablePrimitive } from './durable.js';
 export { key, InvalidKeyError, MAX_KEY_LENGTH, type DeterministicKey, type InvalidKeyReason } from './key.js';
 export type { RunContext, RunOrigin, RunOriginKind } from './run.js';
+export { CONTRADICTIONS, type Contradiction, type PolicyContradictions } from './contradictions.js';
 export {
-  CONTRADICTIONS,
   DEFAULT_MAX_ATTEMPTS,
   declarePolicy,
   policyOf,
@@ -21,13 +21,11 @@ export {
   defineTool,
   type AnyKeyedTool,
   type AnyTool,
-  type Contradiction,
   type ExecuteContext,
   type ExecuteContextFor,
   type KeyArguments,
   type KeyedExecuteContext,
   type KeyedTool,
-  type PolicyContradictions,
   type PolicyFor,
   type Tool,
   type ToolDeclaration,

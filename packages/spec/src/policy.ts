@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import type { PolicyContradictions } from './tool.js';
+import { CONTRADICTIONS, type PolicyContradictions } from './contradictions.js';
 import { RetrysafeError } from './errors.js';
 
 /**
@@ -92,31 +92,6 @@ export const DEFAULT_MAX_ATTEMPTS = { safe: 3, safe_with_same_key: 3, never: 1 }
   Retry,
   number
 >;
-
-/**
- * The message of every contradiction. The type level shows them as `Contradiction<"...">` in the
- * compiler's error; the runtime check throws them in a {@link ToolPolicyError}.
- */
-export const CONTRADICTIONS = {
-  keyRequired:
-    "idempotent: 'with_key' needs a key function, key: ({ run, input }) => key`${run.id}:${input.id}:action`, built from durable state so that a retry reuses the key",
-  notRepeatableRetried:
-    "idempotent: false (not safely repeatable) allows only retry: 'never': an automatic retry could repeat the side effect",
-  keyedRetrySafe:
-    "idempotent: 'with_key' is retried only with the same key: declare retry: 'safe_with_same_key' (or 'never')",
-  sameKeyWithoutKey:
-    "retry: 'safe_with_same_key' needs idempotent: 'with_key' and a key: declare retry: 'safe' if the tool is naturally idempotent, 'never' if it is not",
-  noSideEffectsNotRepeatable:
-    "side effects 'none' make a tool naturally idempotent: declare idempotent: true (if calling it twice does harm, declare its side effects)",
-  keyOnNaturallyIdempotent:
-    "idempotent: true (naturally idempotent) takes no key: remove key, or declare idempotent: 'with_key' if the tool creates or accumulates",
-  keyOnNotRepeatable:
-    "idempotent: false (not safely repeatable) takes no key: if the key makes a repeat safe, declare idempotent: 'with_key' and retry: 'safe_with_same_key'",
-  neverRetriedMaxAttempts:
-    "retry: 'never' allows exactly one attempt: max attempts must be 1 or left out",
-  maxAttemptsNotPositiveInteger:
-    'max attempts counts every attempt, the first included: it must be a positive integer',
-} as const;
 
 /** Thrown when a declared policy contradicts itself or uses a value outside the vocabulary. */
 export class ToolPolicyError extends RetrysafeError {

@@ -9,12 +9,12 @@
  * @packageDocumentation
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { PolicyContradictions } from './contradictions.js';
 import type { DurableInput } from './durable.js';
 import { assertValidKey, type DeterministicKey } from './key.js';
 import {
   attachPolicy,
   toToolPolicy,
-  type CONTRADICTIONS,
   type Idempotency,
   type KeyedToolPolicy,
   type PolicyShape,
@@ -23,65 +23,6 @@ import {
   type ToolPolicy,
 } from './policy.js';
 import type { RunContext } from './run.js';
-
-declare const contradictionBrand: unique symbol;
-
-/**
- * The type a declaration property gets when it contradicts another one. No value has this type, so
- * the compiler reports the property, and its error names the contradiction:
- * `Type '"safe"' is not assignable to type '"safe" & Contradiction<"idempotent: false (not safely
- * repeatable) allows only retry: 'never': ...">'`.
- */
-export interface Contradiction<Message extends string> {
-  readonly [contradictionBrand]: Message;
-}
-
-/**
- * The contradiction rules at the type level (the runtime twin is in policy.ts, with the same
- * messages). Each property is intersected with the declaration's property of the same name: it is
- * `unknown` when the declaration is consistent and a {@link Contradiction} when it is not.
- * `HasKey` is `'unknown'` for framework tools, which bring their own key.
- */
-export type PolicyContradictions<SE, I, R, M, HasKey extends boolean | 'unknown'> = {
-  readonly idempotent?: [I] extends ['with_key']
-    ? [HasKey] extends [false]
-      ? Contradiction<(typeof CONTRADICTIONS)['keyRequired']>
-      : unknown
-    : [I] extends [false]
-      ? [SE] extends ['none']
-        ? Contradiction<(typeof CONTRADICTIONS)['noSideEffectsNotRepeatable']>
-        : unknown
-      : unknown;
-  readonly retry?: [I] extends [false]
-    ? [R] extends ['never']
-      ? unknown
-      : Contradiction<(typeof CONTRADICTIONS)['notRepeatableRetried']>
-    : [I] extends ['with_key']
-      ? [R] extends ['safe']
-        ? Contradiction<(typeof CONTRADICTIONS)['keyedRetrySafe']>
-        : unknown
-      : [R] extends ['safe_with_same_key']
-        ? Contradiction<(typeof CONTRADICTIONS)['sameKeyWithoutKey']>
-        : unknown;
-  readonly key?: [HasKey] extends [true]
-    ? [I] extends [true]
-      ? Contradiction<(typeof CONTRADICTIONS)['keyOnNaturallyIdempotent']>
-      : [I] extends [false]
-        ? Contradiction<(typeof CONTRADICTIONS)['keyOnNotRepeatable']>
-        : unknown
-    : unknown;
-  readonly maxAttempts?: [M] extends [never]
-    ? unknown
-    : number extends M
-      ? unknown // not a literal: checked at runtime
-      : `${M & number}` extends `-${string}` | '0' | `${string}.${string}`
-        ? Contradiction<(typeof CONTRADICTIONS)['maxAttemptsNotPositiveInteger']>
-        : [R] extends ['never']
-          ? [M] extends [1]
-            ? unknown
-            : Contradiction<(typeof CONTRADICTIONS)['neverRetriedMaxAttempts']>
-          : unknown;
-};
 
 /** What `execute` receives besides its input. */
 export interface ExecuteContext {
