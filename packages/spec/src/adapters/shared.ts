@@ -7,6 +7,8 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { declarePolicy, type Idempotency, type PolicyShape, type Retry, type SideEffects, type ToolPolicy } from '../policy.js';
+import { describeFailure } from '../failureText.js';
+import { ALREADY_VALIDATED } from '../guard.js';
 import { decideRetry, type RetryDecision } from '../retry.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
@@ -133,14 +135,6 @@ export function validatedByFramework<T extends AnyTool>(tool: T): T {
   return Object.freeze({ ...tool, input: ALREADY_VALIDATED }) as unknown as T;
 }
 
-const ALREADY_VALIDATED: StandardSchemaV1 = Object.freeze({
-  '~standard': Object.freeze({
-    version: 1 as const,
-    vendor: 'retrysafe-framework-validated',
-    validate: (value: unknown) => ({ value }),
-  }),
-});
-
 /** @internal Whether `schema` is a zod (3 or 4) object schema. */
 export function isZodObject(schema: unknown): boolean {
   if (typeof schema !== 'object' || schema === null) return false;
@@ -161,55 +155,13 @@ export function vendorOf(schema: StandardSchemaV1): string {
 }
 
 /**
- * @internal The text the model sees for a failed call: what happened to the effect and what to
- * do next, from the error's type and the retry decision (`decideRetry`). Store locations and key
- * text stay out of it. The tool's own error message is included only with `toolErrorMessages`
- * (a framework that hides tool errors from the model by default keeps doing so).
+ * @internal The text the model sees for a failed call (`describeFailure`), with the policy, the
+ * attempt and the decision `callForModel` remembered for the error.
  */
 export function failureText(toolName: string, error: unknown, options: { readonly toolErrorMessages: boolean }): string {
   const known = typeof error === 'object' && error !== null ? failures.get(error) : undefined;
-  const name = typeof (error as { name?: unknown } | null)?.name === 'string' ? (error as { name: string }).name : '';
-  const message = error instanceof Error ? error.message : String(error);
-  const tool = known?.tool ?? toolName;
-  switch (name) {
-    case 'ConcurrentCallError':
-      return (
-        `${tool} is already running with these arguments (409 Conflict). This call did not run it again, and nothing has failed. ` +
-        'Try again a little later with the same arguments to get its result.'
-      );
-    case 'InputValidationError':
-      return `${message}\nNothing ran. Fix the arguments and call ${tool} again.`;
-    case 'KeyReuseError':
-      return (
-        `${tool} did not run: in this run it already ran for the same item with different arguments (422: its idempotency key ` +
-        'was first used with another input). Do not call it again with these arguments; tell the user a person needs to check.'
-      );
-    case 'AttemptsExhaustedError':
-      return (
-        `${tool} did not run: every attempt allowed for this work is used up without completing, and the last one may have ` +
-        'taken effect. Do not call it again; tell the user a person needs to check whether it happened.'
-      );
-    case 'StoreUnavailableError':
-      return `${tool} did not run: its idempotency record store is unavailable, so nothing happened. Do not call it again now; tell the user the tool is unavailable.`;
-    case 'UnserializableResultError':
-      return `${tool} ran once, but its result could not be recorded. Do not call it again; tell the user a person needs to check the result.`;
-    case 'InvalidKeyError':
-    case 'InputNotFingerprintableError':
-    case 'ToolPolicyError':
-      return `${tool} did not run: the tool is misconfigured (${name}). Do not call it again; tell the user it needs fixing.`;
-  }
-  const failed = options.toolErrorMessages ? `${tool} failed: ${message}` : `${tool} failed`;
-  if (known === undefined) return `${failed}.`;
-  const { decision, policy, attempt } = known;
-  switch (decision.action) {
-    case 'retry':
-      return (
-        `${failed} (attempt ${attempt} of ${policy.max_attempts}). It is safe to call it again with the same arguments` +
-        (policy.idempotent === 'with_key' ? ': if an earlier attempt took effect, its result is returned instead of repeating it.' : '.')
-      );
-    case 'refuse':
-      return `${failed}. It changes nothing, so nothing needs checking; do not call it again with the same arguments.`;
-    case 'escalate':
-      return `${failed}, and its effect (${policy.side_effects}) may or may not have happened. Do not call it again; tell the user a person needs to check.`;
-  }
+  return describeFailure(
+    known === undefined ? { tool: toolName, error } : { tool: known.tool, error, policy: known.policy, attempt: known.attempt, decision: known.decision },
+    options,
+  );
 }
