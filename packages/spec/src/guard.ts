@@ -74,7 +74,7 @@ export type GuardedOutcome<R = unknown> =
       readonly error: unknown;
       /** Attempts made so far, this one included. */
       readonly attempt: number;
-      readonly key?: DeterministicKey | undefined;
+      readonly key?: DeterministicKey;
       /** `decideRetry(policy, { error, attempt })`. */
       readonly decision: RetryDecision;
     };
@@ -194,4 +194,27 @@ function runnerToolFor<Args, R>(call: GuardedCall<Args, R>): AnyTool {
 
 function inCall<R>(context: GuardedCallContext, body: () => R | PromiseLike<R>): Promise<R> {
   return callContext.run(context, async () => body());
+}
+
+/**
+ * What a framework guard throws, or hands the framework as the tool's error, for a failed guarded
+ * call: its `message` is the text the model reads (`describeFailure`: what happened to the effect,
+ * and whether calling again is safe), `cause` the error the call threw (the tool's own, or one of
+ * the runner's), `decision` what `decideRetry` made of it.
+ */
+export class GuardedCallError extends Error {
+  override readonly name = 'GuardedCallError';
+  /** The tool's name. */
+  readonly tool: string;
+  /** `decideRetry(policy, { error, attempt })`: retry, refuse or escalate. */
+  readonly decision: RetryDecision;
+  /** Attempts made so far, this one included. */
+  readonly attempt: number;
+
+  constructor(tool: string, message: string, failure: { readonly error: unknown; readonly decision: RetryDecision; readonly attempt: number }) {
+    super(message, { cause: failure.error });
+    this.tool = tool;
+    this.decision = failure.decision;
+    this.attempt = failure.attempt;
+  }
 }

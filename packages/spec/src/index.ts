@@ -39,7 +39,7 @@ export { callWithPolicy, retryByPolicy, type RetryLoopOptions, type RetryReport 
 export { describeFailure, type DescribeFailureOptions, type FailureToDescribe } from './failureText.js';
 // Guarded calls: tools with a declared policy but no key of their own, run through the runner.
 export { callKey } from './callKey.js';
-export { currentCall, guardedRecord, runGuarded, type GuardedCall, type GuardedCallContext, type GuardedOutcome } from './guard.js';
+export { currentCall, guardedRecord, GuardedCallError, runGuarded, type GuardedCall, type GuardedCallContext, type GuardedOutcome } from './guard.js';
 export { openRun, DEFAULT_RUN_TTL_MS, type OpenedRun, type OpenRunOptions } from './runs.js';
 export {
   AttemptsExhaustedError,

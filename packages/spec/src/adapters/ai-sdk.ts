@@ -27,9 +27,12 @@ import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
 import { InputValidationError } from '../validate.js';
+import { markRunsThroughRunner } from './guardShared.js';
 import { assertRetrysafeTool, callForModel, checkRun, declareToolPolicy, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
+export { aiSdkToolApproval, guardAiSdkTools, type AiSdkCallOptions, type AiSdkGuardOptions } from './ai-sdk-guard.js';
+export type { ApprovalRule, GuardedCallEvent, GuardOptions } from './guardShared.js';
 
 /** Options for {@link toAiSdkTool}. */
 export interface AiSdkToolOptions {
@@ -107,7 +110,7 @@ export function toAiSdkTool<T extends AnyTool>(retrysafeTool: T, options: AiSdkT
     const runContext: RunContext = await resolveRun(run, [executeOptions], executeOptions.toolCallId, 'toAiSdkTool');
     return callForModel(runner, retrysafeTool, input, runContext);
   };
-  return declareToolPolicy(
+  return markRunsThroughRunner(declareToolPolicy(
     // eslint-disable-next-line @retrysafe/require-retry-policy -- declared right here, through the spec's own declarePolicy (imported by path inside this package)
     tool({
       ...(retrysafeTool.description !== undefined ? { description: retrysafeTool.description } : {}),
@@ -115,5 +118,5 @@ export function toAiSdkTool<T extends AnyTool>(retrysafeTool: T, options: AiSdkT
       execute,
     }) as AiSdkTool<T>,
     retrysafeTool.policy,
-  );
+  ));
 }

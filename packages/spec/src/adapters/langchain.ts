@@ -20,6 +20,7 @@ import { tool, type DynamicStructuredTool, type ToolRunnableConfig } from '@lang
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
+import { markRunsThroughRunner } from './guardShared.js';
 import {
   assertRetrysafeTool,
   callForModel,
@@ -34,6 +35,8 @@ import {
 } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
+export { guardLangChainTools, type LangChainGuardOptions } from './langchain-guard.js';
+export type { ApprovalRule, GuardedCallEvent, GuardOptions } from './guardShared.js';
 
 /** Options for {@link toLangChainTool}. */
 export interface LangChainToolOptions {
@@ -95,12 +98,14 @@ export function toLangChainTool<T extends AnyTool>(retrysafeTool: T, options: La
     const runOfCall: RunContext = await resolveRun(run, [config], config.toolCall?.id, 'toLangChainTool');
     return callForModel(runner, runnerTool, input, runOfCall);
   };
-  return tool(call, {
-    name: retrysafeTool.name,
-    description: retrysafeTool.description ?? retrysafeTool.name,
-    schema: schema as never, // a zod object or a JSON Schema object, checked in schemaFor
-    metadata: { retrysafe: retrysafeTool.policy },
-  }) as unknown as LangChainTool<T>;
+  return markRunsThroughRunner(
+    tool(call, {
+      name: retrysafeTool.name,
+      description: retrysafeTool.description ?? retrysafeTool.name,
+      schema: schema as never, // a zod object or a JSON Schema object, checked in schemaFor
+      metadata: { retrysafe: retrysafeTool.policy },
+    }),
+  ) as unknown as LangChainTool<T>;
 }
 
 function schemaFor(retrysafeTool: AnyTool): { readonly schema: object; readonly parsedByLangChain: boolean } {

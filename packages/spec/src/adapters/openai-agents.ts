@@ -22,6 +22,7 @@ import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
+import { markRunsThroughRunner } from './guardShared.js';
 import {
   assertRetrysafeTool,
   callForModel,
@@ -38,6 +39,8 @@ import {
 } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
+export { guardOpenAIAgentsTools, type GuardedAgentsTool, type OpenAIAgentsGuardOptions } from './openai-agents-guard.js';
+export type { ApprovalRule, GuardedCallEvent, GuardOptions } from './guardShared.js';
 
 /** What the Agents SDK passes a tool call besides its arguments (its `ToolCallDetails`). */
 export type AgentsToolCallDetails = Parameters<FunctionTool['invoke']>[2];
@@ -135,7 +138,7 @@ export function toOpenAIAgentsTool<T extends AnyTool, Context = unknown>(
     options.errorFunction === undefined
       ? (_runContext: AgentsRunContext<Context>, error: unknown) => agentsFailureText(retrysafeTool.name, error)
       : options.errorFunction;
-  return declareToolPolicy(
+  return markRunsThroughRunner(declareToolPolicy(
     // eslint-disable-next-line @retrysafe/require-retry-policy -- declared right here, through the spec's own declarePolicy (imported by path inside this package)
     tool({
       name: retrysafeTool.name,
@@ -150,7 +153,7 @@ export function toOpenAIAgentsTool<T extends AnyTool, Context = unknown>(
       errorFunction,
     }),
     retrysafeTool.policy,
-  ) as unknown as OpenAIAgentsTool<T, Context>;
+  )) as unknown as OpenAIAgentsTool<T, Context>;
 }
 
 function parametersFor(retrysafeTool: AnyTool): { readonly parameters: object; readonly parsedBySdk: boolean } {

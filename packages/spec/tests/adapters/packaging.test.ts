@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const FRAMEWORKS = ['ai', '@openai/agents', '@langchain/core', '@modelcontextprotocol/sdk'] as const;
+const FRAMEWORKS = ['ai', '@openai/agents', '@langchain/core', '@modelcontextprotocol/sdk', '@mastra/core'] as const;
 
 const packageOf = (specifier: string): string =>
   specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string);
@@ -36,6 +36,7 @@ describe('adapter packaging', () => {
     ['adapters/openai-agents.ts', ['@openai/agents']],
     ['adapters/mcp.ts', ['@modelcontextprotocol/sdk']],
     ['adapters/langchain.ts', ['@langchain/core']],
+    ['adapters/mastra.ts', ['@mastra/core']],
     ['index.ts', []],
     ['testing.ts', []],
   ])('%s imports only its own framework', (file, own) => {
@@ -55,7 +56,7 @@ describe('adapter packaging', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    for (const name of ['ai-sdk', 'openai-agents', 'mcp', 'langchain']) {
+    for (const name of ['ai-sdk', 'openai-agents', 'mcp', 'langchain', 'mastra']) {
       expect(manifest.exports[`./adapters/${name}`]).toEqual({
         types: `./dist/adapters/${name}.d.ts`,
         import: `./dist/adapters/${name}.js`,
@@ -64,7 +65,8 @@ describe('adapter packaging', () => {
     }
     expect(manifest.exports['./adapters/shared']).toBeUndefined();
     expect(manifest.peerDependencies).toMatchObject({
-      ai: '^6.0.0',
+      ai: '^6.0.0 || ^7.0.0',
+      '@mastra/core': '^1.0.0',
       '@openai/agents': '>=0.20.0 <1',
       '@langchain/core': '^1.0.0',
       '@modelcontextprotocol/sdk': '^1.20.0',

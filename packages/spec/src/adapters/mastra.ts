@@ -1,0 +1,142 @@
+/**
+ * `@retrysafe/spec/adapters/mastra`: Mastra (`@mastra/core` 1.x) tools through the runner: a
+ * `defineTool` tool as a Mastra tool (`toMastraTool`), and Mastra's own `createTool` tools with
+ * declared policies, guarded in one line (`guardMastraTools`).
+ *
+ * ```ts
+ * import { Agent } from '@mastra/core/agent';
+ * import { guardMastraTools } from '@retrysafe/spec/adapters/mastra';
+ *
+ * const agent = new Agent({
+ *   name: 'support',
+ *   model,
+ *   tools: guardMastraTools({ issueRefund, searchOrders }, {
+ *     runner,
+ *     // The memory thread is the durable run: the same on every turn and after a restart.
+ *     run: (context) => openRun(store, { kind: 'custom', id: `thread:${context.agent?.threadId}` }),
+ *   }),
+ * });
+ * ```
+ *
+ * @module
+ */
+import { createTool, type Tool as MastraTool, type ToolExecutionContext } from '@mastra/core/tools';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ResultOf, Runner } from '../runner.js';
+import type { AnyTool } from '../tool.js';
+import { approvalNeeded, declaredPolicy, guardedModelCall, markRunsThroughRunner, runsThroughRunner, type GuardOptions } from './guardShared.js';
+import { assertRetrysafeTool, callForModel, checkRun, declareToolPolicy, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
+
+export type { ModelResult, RunSource } from './shared.js';
+export type { ApprovalRule, GuardedCallEvent, GuardOptions } from './guardShared.js';
+
+/** Options for {@link toMastraTool}. */
+export interface MastraToolOptions {
+  /** The runner every call goes through (`createRunner({ store })`). */
+  readonly runner: Runner;
+  /**
+   * The durable run: a `RunContext` from `openRun`, or a function of Mastra's execution context
+   * returning one (`context.agent?.threadId` for a memory thread, `context.workflow?.runId` for a
+   * workflow run). Never `context.agent?.toolCallId`, which is new on every model turn.
+   */
+  readonly run: RunSource<[context: ToolExecutionContext]>;
+}
+
+/** Options for {@link guardMastraTools}; `run` may be a function of Mastra's execution context. */
+export type MastraGuardOptions = GuardOptions<[context: ToolExecutionContext]>;
+
+/** The Mastra tool {@link toMastraTool} returns: raw input in, `{ result, replayed }` out. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is the tool's own, checked at run time
+export type MastraAdapterTool<T extends AnyTool> = MastraTool<StandardSchemaV1.InferInput<T['input']>, ModelResult<ResultOf<T>>, any, any, any, string>;
+
+/**
+ * Exposes a `defineTool` tool to Mastra as `createTool({ id, description, inputSchema, execute })`,
+ * every call going through `runner.call`: a with_key tool called twice in a run replays the first
+ * result (`{ result, replayed: true }`). The input schema must implement Standard JSON Schema
+ * (zod 4.6, arktype), which Mastra needs to describe the input to the model; Mastra validates the
+ * arguments with it, and the runner validates them once more with the tool's own schema, which is
+ * where transforms apply. Errors reject `execute` with the runner's typed error.
+ *
+ * @throws TypeError if `retrysafeTool` is not a `defineTool` tool, its schema has no JSON Schema,
+ *   or a static `run` has no id.
+ */
+export function toMastraTool<T extends AnyTool>(retrysafeTool: T, options: MastraToolOptions): MastraAdapterTool<T> {
+  assertRetrysafeTool(retrysafeTool, 'toMastraTool');
+  const { runner, run } = options;
+  if (!hasStandardJsonSchema(retrysafeTool.input)) {
+    throw new TypeError(
+      `toMastraTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(retrysafeTool.input)}) has no JSON Schema for the model. ` +
+        'Declare the input with zod 4 or a library that implements Standard JSON Schema (~standard.jsonSchema, such as arktype).',
+    );
+  }
+  if (typeof run !== 'function') checkRun(run, undefined, 'toMastraTool');
+  const tool = createTool({
+    id: retrysafeTool.name,
+    description: retrysafeTool.description ?? retrysafeTool.name,
+    inputSchema: retrysafeTool.input as never,
+    execute: async (input: unknown, context: ToolExecutionContext) => {
+      const runOfCall = await resolveRun(run, [context], context.agent?.toolCallId, 'toMastraTool');
+      return callForModel(runner, retrysafeTool, input, runOfCall);
+    },
+  });
+  return markRunsThroughRunner(declareToolPolicy(tool, retrysafeTool.policy)) as unknown as MastraAdapterTool<T>;
+}
+
+/**
+ * Guards Mastra tools: `new Agent({ tools: guardMastraTools(tools, { runner, run }) })`. Each tool
+ * must declare its policy (`declarePolicy(createTool({...}), policy)`); each comes back as a tool
+ * of the same type whose `execute` goes through the runner by that policy (`runGuarded`, keyed by
+ * the durable run, the tool's id and the canonical validated arguments). A consequential call runs
+ * once per run; the same call again resolves to `{ result, replayed: true }` without running;
+ * a naturally idempotent tool runs every time (`{ result, replayed: false }`). Invalid arguments
+ * get Mastra's own validation error, and nothing runs. A failure rejects with a
+ * `GuardedCallError` whose message says whether calling again is safe. `requireApproval` (for
+ * example `['money_out']`) sets Mastra's per-call approval (`requireApproval` / `needsApprovalFn`):
+ * a matching call needs approval unless it would replay.
+ *
+ * @throws TypeError if a tool declares no policy, or a static `run` has no id.
+ */
+export function guardMastraTools<const T extends Record<string, object>>(tools: T, options: MastraGuardOptions): T {
+  const guarded: Record<string, object> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = (tool as { execute?: unknown }).execute;
+    guarded[name] = typeof execute !== 'function' || runsThroughRunner(tool) ? tool : guardTool(tool as MastraTool, options);
+  }
+  return guarded as T;
+}
+
+function guardTool(tool: MastraTool, options: MastraGuardOptions): MastraTool {
+  const name = tool.id;
+  const policy = declaredPolicy(tool, name, 'guardMastraTools');
+  const execute = tool.execute!.bind(tool) as (input: unknown, context: ToolExecutionContext) => Promise<unknown>;
+  const runOf = (context: ToolExecutionContext) => resolveRun(options.run, [context], context.agent?.toolCallId, 'guardMastraTools');
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(tool) as object) as MastraTool, tool);
+  copy.execute = async (input: unknown, context: ToolExecutionContext) => {
+    const args = await validArguments(tool, input);
+    // Invalid arguments: Mastra's own execute answers its ValidationError, and nothing runs.
+    if (args === INVALID) return execute(input, context);
+    return guardedModelCall(
+      options,
+      { name, policy, args, run: await runOf(context), callId: context?.agent?.toolCallId, execute: () => execute(input, context) },
+      { toolErrorMessages: true },
+    );
+  };
+  if (options.requireApproval !== undefined) {
+    const own = tool.needsApprovalFn ?? (typeof tool.requireApproval === 'function' ? tool.requireApproval : undefined);
+    const approval = async (input: unknown, context?: { requestContext?: Record<string, unknown> }) =>
+      (own ? await own(input as never, context) : tool.requireApproval === true) ||
+      approvalNeeded(options, { name, policy, args: input, run: await runOf(context as unknown as ToolExecutionContext) });
+    copy.requireApproval = approval;
+    copy.needsApprovalFn = approval;
+  }
+  return declareToolPolicy(copy, policy);
+}
+
+const INVALID = Symbol('invalid');
+
+async function validArguments(tool: MastraTool, input: unknown): Promise<unknown> {
+  const schema = tool.inputSchema as StandardSchemaV1 | undefined;
+  if (schema === undefined) return input;
+  const checked = await schema['~standard'].validate(input);
+  return checked.issues === undefined ? checked.value : INVALID;
+}
