@@ -81,11 +81,11 @@ function guardTool(name: string, tool: AiSdkToolShape, options: AiSdkGuardOption
   const copy: AiSdkToolShape & Record<string, unknown> = {
     ...(tool as Record<string, unknown>),
     execute: async (input: unknown, callOptions: AiSdkCallOptions) => {
-      callOptions.abortSignal?.throwIfAborted();
       const answer = await guardedModelCall(
         options,
         { name, policy, args: input, run: await runOf(callOptions), callId: callOptions.toolCallId, execute: () => finalValue(execute(input, callOptions)) },
         { toolErrorMessages: true },
+        callOptions.abortSignal,
       );
       replays.set(callOptions.toolCallId, answer.replayed);
       return answer.result;

@@ -85,15 +85,17 @@ export async function guardedModelCall<R>(
   options: GuardSettings,
   call: NativeCall<R>,
   text: { readonly toolErrorMessages: boolean },
+  signal?: AbortSignal,
 ): Promise<ModelResult<R>> {
-  const outcome = await runGuarded(options.runner, {
+  signal?.throwIfAborted(); // not started: nothing to record
+  const outcome = await untilAborted(signal, runGuarded(options.runner, {
     tool: call.name,
     policy: call.policy,
     args: call.args,
     run: call.run,
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     execute: (_args, context) => call.execute(context),
-  });
+  }));
   const base = { tool: call.name, callId: call.callId, key: outcome.key };
   if (outcome.ok) {
     options.onCall?.({ ...base, ok: true, replayed: outcome.replayed });
@@ -102,6 +104,18 @@ export async function guardedModelCall<R>(
   options.onCall?.({ ...base, ok: false, replayed: false, action: outcome.decision.action });
   const message = describeFailure({ tool: call.name, error: outcome.error, policy: call.policy, attempt: outcome.attempt, decision: outcome.decision }, text);
   throw new GuardedCallError(call.name, message, outcome);
+}
+
+// A framework that gives up on a call (a tool timeout) aborts its signal: the guard answers at
+// once, while the effect, once started, runs on to completion and is recorded, so the model's
+// next call replays it instead of running it again.
+function untilAborted<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /**
