@@ -29,6 +29,7 @@ import type { AttemptError, StoreInfo } from './stores/types.js';
  * | `input_validation` | `InputValidationError` | did not run: the input does not match the schema |
  * | `tool_policy` | `ToolPolicyError` | not a call: the declared policy contradicts itself |
  * | `invalid_key` | `InvalidKeyError` | did not run: the derived key is empty, too long or not durable |
+ * | `guarded_call` | `GuardedCallError` | a framework guard's failed call; `cause` says what happened, `decision` what to do |
  */
 export type RetrysafeErrorCode =
   | 'concurrent_call'
@@ -39,7 +40,8 @@ export type RetrysafeErrorCode =
   | 'input_not_fingerprintable'
   | 'input_validation'
   | 'tool_policy'
-  | 'invalid_key';
+  | 'invalid_key'
+  | 'guarded_call';
 
 // `Symbol.for`, so that an error made by another copy of this package in the process is
 // recognised too (`instanceof` holds only within one copy).

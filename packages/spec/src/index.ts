@@ -35,11 +35,11 @@ export { validateInput, InputValidationError } from './validate.js';
 // Runtime: runner, retry decisions, durable runs, errors, fingerprints, the store interface.
 export { createRunner, DEFAULT_LOCK_MS, DEFAULT_TTL_MS, type CallOptions, type CallOutcome, type CallResult, type ResultOf, type Runner, type RunnerOptions } from './runner.js';
 export { decideRetry, type CallFailure, type RetryAction, type RetryDecision } from './retry.js';
-export { callWithPolicy, retryByPolicy, type RetryLoopOptions, type RetryReport } from './retryLoop.js';
-export { describeFailure, type DescribeFailureOptions, type FailureToDescribe } from './failureText.js';
+export { callWithPolicy, retryByPolicy, type RetryLoopOptions, type RetryReport } from './loop/retryLoop.js';
+export { describeFailure, type DescribeFailureOptions, type FailureToDescribe } from './loop/failureText.js';
 // Guarded calls: tools with a declared policy but no key of their own, run through the runner.
-export { callKey } from './callKey.js';
-export { currentCall, guardedRecord, GuardedCallError, runGuarded, type GuardedCall, type GuardedCallContext, type GuardedOutcome } from './guard.js';
+export { callKey } from './loop/callKey.js';
+export { currentCall, guardedRecord, GuardedCallError, runGuarded, type GuardedCall, type GuardedCallContext, type GuardedOutcome } from './loop/guard.js';
 export { openRun, DEFAULT_RUN_TTL_MS, type OpenedRun, type OpenRunOptions } from './runs.js';
 export {
   AttemptsExhaustedError,

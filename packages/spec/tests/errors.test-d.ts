@@ -5,6 +5,7 @@ import {
   type ConcurrentCallError,
   type InputNotFingerprintableError,
   type InputValidationError,
+  type GuardedCallError,
   type InvalidKeyError,
   type KeyReuseError,
   type RetrysafeError,
@@ -23,7 +24,8 @@ type Every =
   | InputNotFingerprintableError
   | InputValidationError
   | ToolPolicyError
-  | InvalidKeyError;
+  | InvalidKeyError
+  | GuardedCallError;
 
 describe('error codes', () => {
   test('each error has its own literal code', () => {
@@ -36,6 +38,7 @@ describe('error codes', () => {
     expectTypeOf<InputValidationError['code']>().toEqualTypeOf<'input_validation'>();
     expectTypeOf<ToolPolicyError['code']>().toEqualTypeOf<'tool_policy'>();
     expectTypeOf<InvalidKeyError['code']>().toEqualTypeOf<'invalid_key'>();
+    expectTypeOf<GuardedCallError['code']>().toEqualTypeOf<'guarded_call'>();
   });
 
   test('the exported union is exactly the codes of the errors', () => {

@@ -4,6 +4,7 @@ import * as spec from '../src/index.js';
 import {
   AttemptsExhaustedError,
   ConcurrentCallError,
+  GuardedCallError,
   InputNotFingerprintableError,
   InputValidationError,
   InvalidKeyError,
@@ -29,6 +30,7 @@ const samples: [RetrysafeError, string][] = [
   [new InputValidationError('issue_refund', [{ message: 'Required', path: ['orderId'] }]), 'input_validation'],
   [new ToolPolicyError('tool "x"', 'contradiction'), 'tool_policy'],
   [new InvalidKeyError('empty', '', 'empty key'), 'invalid_key'],
+  [new GuardedCallError('issue_refund', 'issue_refund failed.', { error: new Error('503'), attempt: 1, decision: { action: 'retry', reason: 'r' } }), 'guarded_call'],
 ];
 const snakeCase = (name: string) => name.replace(/Error$/, '').replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
 

@@ -3,10 +3,10 @@
  * runner by its class, keyed by the durable run, the tool and the canonical arguments.
  */
 import { describe, expect, it } from 'vitest';
-import { callKey } from '../src/callKey.js';
+import { callKey } from '../src/loop/callKey.js';
 import { vouchDurable } from '../src/durable.js';
 import { AttemptsExhaustedError, ConcurrentCallError, InputNotFingerprintableError, KeyReuseError } from '../src/errors.js';
-import { currentCall, guardedRecord, runGuarded, type GuardedCall } from '../src/guard.js';
+import { currentCall, guardedRecord, runGuarded, type GuardedCall } from '../src/loop/guard.js';
 import { MAX_KEY_LENGTH, type DeterministicKey } from '../src/key.js';
 import type { ToolPolicy } from '../src/policy.js';
 import { createRunner } from '../src/runner.js';

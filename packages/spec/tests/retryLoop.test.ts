@@ -1,10 +1,10 @@
 /** retryByPolicy and callWithPolicy: the reference loop's logic, public. */
 import { describe, expect, it } from 'vitest';
 import { ConcurrentCallError } from '../src/errors.js';
-import { describeFailure } from '../src/failureText.js';
-import { runGuarded } from '../src/guard.js';
+import { describeFailure } from '../src/loop/failureText.js';
+import { runGuarded } from '../src/loop/guard.js';
 import type { ToolPolicy } from '../src/policy.js';
-import { callWithPolicy, retryByPolicy } from '../src/retryLoop.js';
+import { callWithPolicy, retryByPolicy } from '../src/loop/retryLoop.js';
 import { createRunner } from '../src/runner.js';
 import { createNonDurableMemoryStore } from '../src/stores/memory.js';
 import { memoryProvider } from './helpers/provider.js';

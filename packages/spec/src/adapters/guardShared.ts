@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { describeFailure } from '../failureText.js';
-import { GuardedCallError, guardedRecord, runGuarded, type GuardedCallContext } from '../guard.js';
+import { describeFailure } from '../loop/failureText.js';
+import { GuardedCallError, guardedRecord, runGuarded, type GuardedCallContext } from '../loop/guard.js';
 import { policyOf, type SideEffects, type ToolPolicy } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { Runner } from '../runner.js';

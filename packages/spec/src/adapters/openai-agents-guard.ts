@@ -5,7 +5,7 @@
  * @module
  */
 import type { FunctionTool, RunContext as AgentsRunContext, Tool } from '@openai/agents';
-import { GuardedCallError } from '../guard.js';
+import { GuardedCallError } from '../loop/guard.js';
 import { approvalNeeded, declaredPolicy, guardedModelCall, runsThroughRunner, type GuardOptions } from './guardShared.js';
 import { declareToolPolicy, resolveRun, type ModelResult } from './shared.js';
 

@@ -7,8 +7,8 @@
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { declarePolicy, type Idempotency, type PolicyShape, type Retry, type SideEffects, type ToolPolicy } from '../policy.js';
-import { describeFailure } from '../failureText.js';
-import { ALREADY_VALIDATED } from '../guard.js';
+import { describeFailure } from '../loop/failureText.js';
+import { ALREADY_VALIDATED } from '../loop/guard.js';
 import { decideRetry, type RetryDecision } from '../retry.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { guardAiSdkTools, toAiSdkTool, type AiSdkCallOptions } from '../../src/adapters/ai-sdk.js';
-import { currentCall, GuardedCallError } from '../../src/guard.js';
+import { currentCall, GuardedCallError } from '../../src/loop/guard.js';
 import { declarePolicy, policyOf } from '../../src/policy.js';
 import { memoryProvider } from '../helpers/provider.js';
 import { refundTool } from '../helpers/tools.js';

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { guardLangChainTools } from '../../src/adapters/langchain.js';
 import { guardMastraTools, toMastraTool } from '../../src/adapters/mastra.js';
 import { guardOpenAIAgentsTools } from '../../src/adapters/openai-agents.js';
-import { currentCall, GuardedCallError } from '../../src/guard.js';
+import { currentCall, GuardedCallError } from '../../src/loop/guard.js';
 import { declarePolicy, policyOf } from '../../src/policy.js';
 import type { RunContext } from '../../src/run.js';
 import { memoryProvider } from '../helpers/provider.js';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { guardAiSdkTools, type AiSdkGuardOptions } from '../../src/adapters/ai-sdk.js';
-import { currentCall, guardedRecord } from '../../src/guard.js';
+import { currentCall, guardedRecord } from '../../src/loop/guard.js';
 import { declarePolicy, policyOf, type ToolPolicy } from '../../src/policy.js';
 import type { RunContext } from '../../src/run.js';
 import type { Runner } from '../../src/runner.js';

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import type { DeterministicKey } from './key.js';
-import type { PolicyShape } from './policy.js';
-import { decideRetry, type RetryDecision } from './retry.js';
-import type { CallOptions, CallOutcome, ResultOf, Runner } from './runner.js';
-import type { AnyTool } from './tool.js';
+import type { DeterministicKey } from '../key.js';
+import type { PolicyShape } from '../policy.js';
+import { decideRetry, type RetryDecision } from '../retry.js';
+import type { CallOptions, CallOutcome, ResultOf, Runner } from '../runner.js';
+import type { AnyTool } from '../tool.js';
 
 /** Options for {@link retryByPolicy} and {@link callWithPolicy}. */
 export interface RetryLoopOptions {

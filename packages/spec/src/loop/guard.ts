@@ -15,13 +15,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { callKey } from './callKey.js';
-import type { DeterministicKey } from './key.js';
-import type { KeyedToolPolicy, ToolPolicy } from './policy.js';
-import { decideRetry, type RetryDecision } from './retry.js';
-import type { RunContext } from './run.js';
-import type { CallResult, Runner } from './runner.js';
-import type { DedupRecord } from './stores/types.js';
-import type { AnyTool } from './tool.js';
+import { RetrysafeError } from '../errors.js';
+import type { DeterministicKey } from '../key.js';
+import type { KeyedToolPolicy, ToolPolicy } from '../policy.js';
+import { decideRetry, type RetryDecision } from '../retry.js';
+import type { RunContext } from '../run.js';
+import type { CallResult, Runner } from '../runner.js';
+import type { DedupRecord } from '../stores/types.js';
+import type { AnyTool } from '../tool.js';
 
 /** What a guarded tool's `execute` (and {@link currentCall}) knows about its call. */
 export interface GuardedCallContext {
@@ -202,8 +203,9 @@ function inCall<R>(context: GuardedCallContext, body: () => R | PromiseLike<R>):
  * and whether calling again is safe), `cause` the error the call threw (the tool's own, or one of
  * the runner's), `decision` what `decideRetry` made of it.
  */
-export class GuardedCallError extends Error {
+export class GuardedCallError extends RetrysafeError {
   override readonly name = 'GuardedCallError';
+  readonly code = 'guarded_call';
   /** The tool's name. */
   readonly tool: string;
   /** `decideRetry(policy, { error, attempt })`: retry, refuse or escalate. */

@@ -12,10 +12,10 @@
  * @module
  */
 import { hash } from 'node:crypto';
-import { vouchDurable } from './durable.js';
-import { InputNotFingerprintableError } from './errors.js';
-import { fingerprint } from './fingerprint.js';
-import { assertValidKey, MAX_KEY_LENGTH, type DeterministicKey } from './key.js';
+import { vouchDurable } from '../durable.js';
+import { InputNotFingerprintableError } from '../errors.js';
+import { fingerprint } from '../fingerprint.js';
+import { assertValidKey, MAX_KEY_LENGTH, type DeterministicKey } from '../key.js';
 
 /** The key's version tag, so that a future derivation can never collide with today's keys. */
 const CALL_KEY_VERSION = 'c1';

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { PolicyShape } from './policy.js';
-import { decideRetry, type RetryDecision } from './retry.js';
+import type { PolicyShape } from '../policy.js';
+import { decideRetry, type RetryDecision } from '../retry.js';
 
 /** A failed call, as {@link describeFailure} needs it. */
 export interface FailureToDescribe {
