@@ -90,6 +90,8 @@ export type CallOutcome<R = unknown> =
 
 /** Runs tools by class; see `createRunner`. */
 export interface Runner {
+  /** The namespace (tenant) calls are scoped to unless a call names its own (`RunnerOptions.namespace`). */
+  readonly namespace: string;
   /**
    * Validate the input and run the tool by its class. With_key: claim the key, replay a completed
    * call (`replayed: true`), or run the effect once and record its result. Naturally idempotent
@@ -235,6 +237,7 @@ export function createRunner(options: RunnerOptions): Runner {
   }
 
   const runner: Runner = {
+    namespace: runnerNamespace,
     async call(tool, rawInput, callOptions) {
       const call = isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions);
       return call as Promise<CallResult<ResultOf<typeof tool>>>;
