@@ -30,6 +30,9 @@ import type { AttemptError, StoreInfo } from './stores/types.js';
  * | `tool_policy` | `ToolPolicyError` | not a call: the declared policy contradicts itself |
  * | `invalid_key` | `InvalidKeyError` | did not run: the derived key is empty, too long or not durable |
  * | `guarded_call` | `GuardedCallError` | a framework guard's failed call; `cause` says what happened, `decision` what to do |
+ * | `answer_lost` | `AnswerLostError` (adapters/mcp) | unknown: the answer to an MCP `tools/call` never arrived |
+ * | `mcp_tool` | `McpToolError` (adapters/mcp) | ran and failed: the MCP server answered with an `isError` result |
+ * | `mcp_request` | `McpRequestError` (adapters/mcp) | did not run: the MCP server refused the request (a JSON-RPC error) |
  */
 export type RetrysafeErrorCode =
   | 'concurrent_call'
@@ -41,7 +44,10 @@ export type RetrysafeErrorCode =
   | 'input_validation'
   | 'tool_policy'
   | 'invalid_key'
-  | 'guarded_call';
+  | 'guarded_call'
+  | 'answer_lost'
+  | 'mcp_tool'
+  | 'mcp_request';
 
 // `Symbol.for`, so that an error made by another copy of this package in the process is
 // recognised too (`instanceof` holds only within one copy).

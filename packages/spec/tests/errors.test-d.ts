@@ -14,6 +14,7 @@ import {
   type ToolPolicyError,
   type UnserializableResultError,
 } from '../src/index.js';
+import type { AnswerLostError, McpRequestError, McpToolError } from '../src/adapters/mcp.js';
 
 type Every =
   | ConcurrentCallError
@@ -25,7 +26,10 @@ type Every =
   | InputValidationError
   | ToolPolicyError
   | InvalidKeyError
-  | GuardedCallError;
+  | GuardedCallError
+  | AnswerLostError
+  | McpToolError
+  | McpRequestError;
 
 describe('error codes', () => {
   test('each error has its own literal code', () => {
@@ -39,6 +43,9 @@ describe('error codes', () => {
     expectTypeOf<ToolPolicyError['code']>().toEqualTypeOf<'tool_policy'>();
     expectTypeOf<InvalidKeyError['code']>().toEqualTypeOf<'invalid_key'>();
     expectTypeOf<GuardedCallError['code']>().toEqualTypeOf<'guarded_call'>();
+    expectTypeOf<AnswerLostError['code']>().toEqualTypeOf<'answer_lost'>();
+    expectTypeOf<McpToolError['code']>().toEqualTypeOf<'mcp_tool'>();
+    expectTypeOf<McpRequestError['code']>().toEqualTypeOf<'mcp_request'>();
   });
 
   test('the exported union is exactly the codes of the errors', () => {

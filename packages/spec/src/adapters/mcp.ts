@@ -1,35 +1,38 @@
 /**
- * `@retrysafe/spec/adapters/mcp`: a `defineTool` tool registered on an MCP server
- * (`McpServer` from the MCP TypeScript SDK 1.x), with every call going through the runner and
- * the declared policy published in the MCP vocabulary: tool annotations, and the policy itself
- * under `_meta.retrysafe`, both visible to clients in `tools/list`.
+ * `@retrysafe/spec/adapters/mcp`: retrysafe on the MCP wire, for the MCP TypeScript SDK 1.x.
+ *
+ * Server side: `registerRetrysafeTool(server, tool, { runner })` registers a `defineTool` tool
+ * with every call going through the runner and its policy published in `tools/list` (tool
+ * annotations, and `_meta["io.github.retrysafe/policy"]`); `enableIdempotency(server, { runner })`
+ * makes every tool on the server, plain ones included, deduplicate calls that carry an
+ * idempotency key (`_meta["io.github.retrysafe/idempotencyKey"]`, or SEP-3182's
+ * `params.idempotencyKey`), scoped to the calling client. Client side: `retrysafeClient(client, {
+ * run })` gives each call a key stable across re-sends and re-sends a call whose answer was lost
+ * only when the tool's policy allows it. The wire format is in docs/mcp.md.
  *
  * ```ts
  * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
- * import { registerRetrysafeTool } from '@retrysafe/spec/adapters/mcp';
+ * import { enableIdempotency, registerRetrysafeTool } from '@retrysafe/spec/adapters/mcp';
  *
  * const server = new McpServer({ name: 'payments', version: '1.0.0' });
- * registerRetrysafeTool(server, issueRefund, {
- *   runner,
- *   // The client names the work in the request's _meta, and sends the same id when it retries.
- *   run: (extra) => {
- *     const origin = extra._meta?.['example.com/run'];
- *     if (typeof origin !== 'string') throw new Error('send _meta["example.com/run"]: an id of the work, the same on a retry');
- *     return openRun(store, { kind: 'request', id: origin });
- *   },
- * });
+ * enableIdempotency(server, { runner });
+ * registerRetrysafeTool(server, issueRefund, { runner });
  * ```
  *
- * The adapter imports nothing from the MCP SDK at run time: the server is passed in.
+ * The adapter imports nothing from the MCP SDK at run time: the server and client are passed in.
  *
  * @module
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { currentCall } from '../loop/guard.js';
+import { vouchDurable } from '../durable.js';
 import type { PolicyShape } from '../policy.js';
+import type { RunContext } from '../run.js';
 import type { Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
+import { ensureIdempotency, noteRetrysafeTool, type McpRequestExtra } from './mcp/server.js';
+import { ERROR_META, POLICY_META, type WireErrorMeta } from './mcp/wire.js';
 import {
   assertRetrysafeTool,
   callForModel,
@@ -45,9 +48,9 @@ import {
 } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
-
-/** What the MCP SDK passes a tool handler besides its arguments. */
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export { defaultScope, enableIdempotency, type IdempotencyOptions, type McpRequestExtra } from './mcp/server.js';
+export * from './mcp/wire.js';
+export * from './mcp/client.js';
 
 /** The hints {@link registerRetrysafeTool} lets you set because a retry policy cannot say them. */
 export type McpAnnotationOverrides = Pick<ToolAnnotations, 'title' | 'destructiveHint' | 'openWorldHint'>;
@@ -57,14 +60,18 @@ export interface McpToolOptions {
   /** The runner every call goes through (`createRunner({ store })`). */
   readonly runner: Runner;
   /**
-   * The run the calls belong to: a `RunContext` from `openRun(store, origin)`, or a function of
-   * the handler's `extra` returning one. An MCP server does not see the agent's run, so take it
-   * from something the client sends again when it retries the same work (a run origin in the
-   * request's `_meta`, for instance), or from the server's own job. Never from `extra.requestId`:
-   * a retried request has a new JSON-RPC id, and a key built from it would let a retry run the
-   * effect again.
+   * The run of a call that carries no idempotency key. A keyed call (see `enableIdempotency`)
+   * gets a run of its own from the client and the key, the same on every re-send, so a with_key
+   * tool's key (`key\`${run.id}:...\``) is stable across re-sends and differs between clients.
+   *
+   * For unkeyed calls: a `RunContext` from `openRun(store, origin)`, or a function of the
+   * handler's `extra` returning one, taken from something the client sends again when it retries
+   * the same work (a run origin in the request's `_meta`), or from the server's own job. Never
+   * from `extra.requestId`: a retried request has a new JSON-RPC id. Omitted: an unkeyed call of a
+   * with_key tool is refused with an `isError` result asking for a key; other tools run with the
+   * run id `mcp:unkeyed` (they have no record, so nothing is keyed by it).
    */
-  readonly run: RunSource<[extra: McpRequestExtra]>;
+  readonly run?: RunSource<[extra: McpRequestExtra]>;
   /**
    * `title`, and the two hints a retry policy does not determine: `destructiveHint` (a write may
    * be purely additive, such as creating a ticket; the policy does not say) and `openWorldHint`
@@ -103,33 +110,37 @@ export function annotationsFor(policy: PolicyShape): ToolAnnotations {
 
 /**
  * Registers a `defineTool` tool on an MCP server: `server.registerTool(name, { description,
- * inputSchema, annotations, _meta: { retrysafe: policy } }, handler)`, with every call going
- * through `runner.call`.
+ * inputSchema, annotations, _meta: { "io.github.retrysafe/policy": policy } }, handler)`, with
+ * every call going through `runner.call`, and idempotency over the wire enabled on the server
+ * (`enableIdempotency(server, { runner })`, unless it already is).
  *
  * - `inputSchema`: the tool's zod object schema (3 or 4; the MCP TypeScript SDK 1.x lists and
  *   validates tool inputs with zod). The SDK validates the arguments and answers invalid ones with
  *   an `isError` result naming the issues; the runner takes the validated value without
  *   validating it again.
  * - `annotations`: {@link annotationsFor}, plus the overrides in `options.annotations`.
- * - `_meta.retrysafe`: the policy in the seed's shape, which `tools/list` shows to clients and
- *   the `require-retry-policy` lint rule accepts as a declaration.
+ * - `_meta["io.github.retrysafe/policy"]`: the policy in the seed's shape, which `tools/list` shows to
+ *   clients (`retrysafeClient` reads it from a trusted server) and the `require-retry-policy`
+ *   lint rule accepts as a declaration.
+ * - The run: for a call with an idempotency key, a run derived from the client and the key; else
+ *   `options.run` (see {@link McpToolOptions.run}).
  * - The handler's result: `{ content: [{ type: 'text', text: JSON.stringify({ result, replayed })
- *   }], structuredContent: { result, replayed } }`, `replayed: true` when a with_key call returned
- *   the stored result of an earlier call (the seed: "the model needs to know the action happened,
- *   not that it failed").
+ *   }], structuredContent: { result, replayed } }`, `replayed: true` when the stored result of an
+ *   earlier call was returned (the seed: "the model needs to know the action happened, not that it
+ *   failed").
  * - Errors: a failed call is an `isError: true` result, not a protocol error, as the MCP
  *   specification asks of tool errors so that the model can see them: the text says what happened
- *   to the effect and whether to call again (a `ConcurrentCallError` says: in progress (409), try
- *   again later, nothing failed), and includes the tool's own error message, as the SDK does for a
- *   thrown error. `_meta.retrysafe.error` names the error for programmatic clients.
+ *   to the effect and whether to call again (`decideRetry`), and includes the tool's own error
+ *   message, as the SDK does for a thrown error. `_meta["io.github.retrysafe/error"].name` names
+ *   the error for programmatic clients.
  * - The returned `RegisteredTool` carries the policy: `policyOf(registered)` returns it.
  *
- * Behaviour from the seed and the MCP specification (tools: tool annotations, error handling;
- * https://modelcontextprotocol.io/specification/2025-06-18/server/tools).
+ * Behaviour from the seed and the MCP specification 2026-07-28 (server/tools: tool annotations,
+ * error handling).
  *
  * @param server - an `McpServer` (`@modelcontextprotocol/sdk/server/mcp.js`, 1.20 or later).
  * @param retrysafeTool - a tool built with `defineTool`, its input a zod object.
- * @param options - `{ runner, run, annotations? }`; see {@link McpToolOptions}.
+ * @param options - `{ runner, run?, annotations? }`; see {@link McpToolOptions}.
  * @returns what `server.registerTool` returns, with the policy declared on it.
  * @throws TypeError if `retrysafeTool` is not a `defineTool` tool, if its input is not a zod
  *   object, or if a static `run` has no id; the SDK's own error if the name is already registered.
@@ -143,7 +154,8 @@ export function registerRetrysafeTool(server: McpServer, retrysafeTool: AnyTool,
         'object, and the MCP TypeScript SDK 1.x lists and validates tool inputs with zod only. Declare the input with z.object({...}).',
     );
   }
-  if (typeof run !== 'function') checkRun(run, undefined, 'registerRetrysafeTool');
+  if (run !== undefined && typeof run !== 'function') checkRun(run, undefined, 'registerRetrysafeTool');
+  noteRetrysafeTool(ensureIdempotency(server, runner), retrysafeTool.name, retrysafeTool.policy);
   const validatedBySdk = validatedByFramework(retrysafeTool);
   const overrides = options.annotations ?? {};
   const annotations: ToolAnnotations = {
@@ -152,14 +164,15 @@ export function registerRetrysafeTool(server: McpServer, retrysafeTool: AnyTool,
   };
   const handler = async (args: unknown, extra: McpRequestExtra): Promise<CallToolResult> => {
     try {
-      const runOfCall = await resolveRun(run, [extra], undefined, 'registerRetrysafeTool');
+      const runOfCall = await runFor(retrysafeTool, run, extra);
       const answer: ModelResult = await callForModel(runner, validatedBySdk, args, runOfCall);
       return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: { ...answer } };
     } catch (error) {
+      const meta: WireErrorMeta = { name: errorName(error) };
       return {
         content: [{ type: 'text', text: failureText(retrysafeTool.name, error, { toolErrorMessages: true }) }],
         isError: true,
-        _meta: { retrysafe: { error: errorName(error) } },
+        _meta: { [ERROR_META]: meta },
       };
     }
   };
@@ -172,11 +185,30 @@ export function registerRetrysafeTool(server: McpServer, retrysafeTool: AnyTool,
       ...(retrysafeTool.description !== undefined ? { description: retrysafeTool.description } : {}),
       inputSchema: retrysafeTool.input,
       annotations,
-      _meta: { retrysafe: retrysafeTool.policy },
+      _meta: { [POLICY_META]: retrysafeTool.policy },
     },
     handler,
   );
   return declareToolPolicy(registered, retrysafeTool.policy);
+}
+
+const UNKEYED_RUN: RunContext = Object.freeze({ id: vouchDurable('mcp:unkeyed') });
+
+/** Thrown for an unkeyed call of a with_key tool on a server with no `run` for unkeyed calls. */
+class IdempotencyKeyRequiredError extends Error {
+  override readonly name = 'IdempotencyKeyRequiredError';
+}
+
+// The keyed call's run from the guard (the server's guarded call of this very tool), else the
+// configured run, else the fallback for tools that key nothing.
+async function runFor(tool: AnyTool, run: McpToolOptions['run'], extra: McpRequestExtra): Promise<RunContext> {
+  const guarded = currentCall();
+  if (guarded !== undefined && guarded.tool === tool.name) return guarded.run;
+  if (run !== undefined) return resolveRun(run, [extra], undefined, 'registerRetrysafeTool');
+  if (tool.policy.idempotent !== 'with_key') return UNKEYED_RUN;
+  throw new IdempotencyKeyRequiredError(
+    `${tool.name} did not run: it needs an idempotency key to be safe to call again. Send one in _meta["io.github.retrysafe/idempotencyKey"] (the same on every re-send of this call).`,
+  );
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -71,7 +71,8 @@ describe('registerRetrysafeTool', () => {
         description: 'Refund part of an order',
         inputSchema: expect.objectContaining({ type: 'object', required: ['orderId', 'amountCents'] }),
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-        _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3 } },
+        // The reverse-DNS key of MCP 2026-07-28's _meta rules; the bare `retrysafe` key is no longer written.
+        _meta: { 'io.github.retrysafe/policy': { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3 } },
       }),
     ]);
     expect(policyOf(registered)).toEqual({ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3 });
@@ -163,7 +164,7 @@ describe('registerRetrysafeTool', () => {
         },
       ],
       isError: true,
-      _meta: { retrysafe: { error: 'ConcurrentCallError' } },
+      _meta: { 'io.github.retrysafe/error': { name: 'ConcurrentCallError' } },
     });
     held.release();
     expect((await first).structuredContent).toMatchObject({ replayed: false });

@@ -1,0 +1,331 @@
+/**
+ * Idempotency over the MCP wire, server side: a `tools/call` that carries an idempotency key runs
+ * at most once per key, and the same key again gets the first result flagged as a replay.
+ *
+ * `enableIdempotency(server, { runner })` puts a guard in front of the SDK's own `tools/call`
+ * handler, so it covers every tool on the server, `registerRetrysafeTool` ones and those
+ * registered the plain way (`server.registerTool`). Each keyed call is a guarded call
+ * (`runGuarded`, the same primitive the framework guards use) keyed by the client's key behind a
+ * digest of the tenant and the calling client (see {@link IdempotencyOptions.scope}), with the
+ * arguments' fingerprint in the record. The SEP-3182 semantics
+ * (https://github.com/modelcontextprotocol/modelcontextprotocol/pull/3182, closed unmerged): same
+ * key and same arguments → the first result, never a second run; still running → a JSON-RPC error
+ * with `data.type: "idempotency_key_in_progress"` and a retry hint; other arguments → one with
+ * `"idempotency_key_conflict"`. A call without a key runs as it always did.
+ *
+ * @module
+ */
+import { hash } from 'node:crypto';
+import { emitWarning } from 'node:process';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { vouchDurable } from '../../durable.js';
+import { describeFailure } from '../../loop/failureText.js';
+import { runGuarded, type GuardedOutcome } from '../../loop/guard.js';
+import { assertValidKey, MAX_KEY_LENGTH, type DeterministicKey } from '../../key.js';
+import { policyOf, toToolPolicy, type PolicyDeclaration, type PolicyInput, type ToolPolicy } from '../../policy.js';
+import type { Runner } from '../../runner.js';
+import {
+  ATTEMPT_META,
+  CONFLICT_ERROR_CODE,
+  ERROR_META,
+  IDEMPOTENCY_EXTENSION,
+  IN_PROGRESS_ERROR_CODE,
+  INTERNAL_ERROR_CODE,
+  readPublishedPolicy,
+  readRequestKey,
+  REPLAYED_META,
+  UNKNOWN_TOOL_POLICY,
+  WireError,
+  type WireErrorMeta,
+} from './wire.js';
+
+/** What the MCP SDK passes a tool handler (and the guard) besides the arguments. */
+export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Options for {@link enableIdempotency}. */
+export interface IdempotencyOptions {
+  /** The runner whose store keeps the dedup records of keyed calls (`createRunner({ store })`). */
+  readonly runner: Runner;
+  /**
+   * The client a call comes from: keys are scoped to it, so one client's key never replays
+   * another's result (SEP-3182, Security Implications: "Servers MUST scope their idempotency
+   * records to whatever authorization boundary already governs access to the underlying tool
+   * call"). Return `undefined` when the call cannot be told apart from other clients' calls: a
+   * keyed call is then refused (`idempotency_key_unscoped`) and nothing runs.
+   *
+   * Default {@link defaultScope}: the authenticated OAuth client (and its `sub`, when the token
+   * verifier puts one in `authInfo.extra`); else the Streamable HTTP session; else, for a
+   * transport with no HTTP request behind it (stdio, in-memory), the one local client. Set it to
+   * your own user id when `clientId` names an application rather than a person.
+   */
+  readonly scope?: (extra: McpRequestExtra) => string | undefined;
+  /** The tenant the records belong to; default the runner's namespace. */
+  readonly namespace?: string | ((extra: McpRequestExtra) => string);
+  /**
+   * Policies of tools registered the plain way, by tool name, in the seed's shape. A tool may
+   * also carry its policy itself: `_meta: { "io.github.retrysafe/policy": policy }` in its
+   * config, or `declarePolicy(registeredTool, policy)`; its annotations are read last. A tool that
+   * says nothing is treated as not safely repeatable: one attempt per key.
+   */
+  readonly policies?: Readonly<Record<string, PolicyDeclaration>>;
+}
+
+interface GuardState {
+  readonly options: IdempotencyOptions;
+  /** Tools registered with `registerRetrysafeTool`: their policy, and their `{ result, replayed }` results. */
+  readonly retrysafeTools: Map<string, ToolPolicy>;
+}
+
+const guards = new WeakMap<McpServer, GuardState>();
+
+/**
+ * Makes an `McpServer` deduplicate `tools/call` requests that carry an idempotency key:
+ * `_meta["io.github.retrysafe/idempotencyKey"]`, or SEP-3182's `params.idempotencyKey`.
+ *
+ * - Same key, same arguments (RFC 8785 canonical JSON, so key order and number spelling do not
+ *   matter): the first call's result, with `_meta["io.github.retrysafe/replayed"]: true`; the
+ *   tool does not run again. A failed attempt is not stored: the same key may run it again, up to
+ *   the tool's `max_attempts` per key (a not-safely-repeatable tool: never), then an `isError`
+ *   result says a person must check. (SEP-3182 would replay the error instead; a failure here
+ *   leaves the effect undone as far as the tool can tell, and the policy bounds the retries.)
+ * - Still running: JSON-RPC error 409, `data: { type: "idempotency_key_in_progress",
+ *   idempotencyKey, tool, retryAfterMs }`. Nothing ran twice.
+ * - Other arguments: JSON-RPC error 422, `data: { type: "idempotency_key_conflict", ... }`.
+ * - A key that is not 1–255 well-formed characters: -32602 `idempotency_key_invalid`.
+ * - Capabilities: `tools.idempotency: {}` (SEP-3182) and
+ *   `extensions["io.github.retrysafe/idempotency"]: {}` (MCP 2026-07-28 extension negotiation).
+ *
+ * The effect of a started call is never cancelled by the client going away (MCP 2026-07-28
+ * treats a closed response stream as cancellation): it runs to its end and is recorded, so the
+ * re-sent request gets its result. Call this before `server.connect(...)` (capabilities cannot
+ * change after). Tools may be registered before or after.
+ *
+ * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.x; tested with 1.32).
+ * @param options - `{ runner, scope?, namespace?, policies? }`; see {@link IdempotencyOptions}.
+ * @throws TypeError if the server is already connected, was already enabled with other options, a
+ *   declared policy contradicts itself, or the SDK's request handler table is not where 1.x keeps it.
+ */
+export function enableIdempotency(server: McpServer, options: IdempotencyOptions): void {
+  const existing = guards.get(server);
+  if (existing !== undefined) {
+    if (existing.options === options) return;
+    throw new TypeError('enableIdempotency: this server already has idempotency enabled; call it once per server, before registering retrysafe tools.');
+  }
+  if (server.isConnected()) {
+    throw new TypeError('enableIdempotency: call it before server.connect(...): the capabilities it advertises cannot change after the handshake.');
+  }
+  install(server, options);
+}
+
+/**
+ * @internal `enableIdempotency` for `registerRetrysafeTool`: a no-op when the server already has
+ * it; after `connect` the guard still works but cannot be advertised, which is warned once.
+ */
+export function ensureIdempotency(server: McpServer, runner: Runner): GuardState {
+  const existing = guards.get(server);
+  if (existing !== undefined) return existing;
+  const options: IdempotencyOptions = { runner };
+  if (server.isConnected()) {
+    emitWarning('registerRetrysafeTool: the server is already connected, so its idempotency support cannot be advertised in its capabilities; call enableIdempotency(server, { runner }) before connect.', { code: 'RETRYSAFE_MCP_LATE' });
+  }
+  return install(server, options);
+}
+
+function install(server: McpServer, options: IdempotencyOptions): GuardState {
+  for (const [name, declared] of Object.entries(options.policies ?? {})) toToolPolicy(declared as PolicyInput, `tool "${name}"`);
+  const state: GuardState = { options, retrysafeTools: new Map() };
+  guards.set(server, state);
+  if (!server.isConnected()) {
+    server.server.registerCapabilities({ tools: { idempotency: {} }, extensions: { [IDEMPOTENCY_EXTENSION]: {} } } as Parameters<typeof server.server.registerCapabilities>[0]);
+  }
+  interpose(server, (request, extra, next) => guardedCall(server, state, request, extra, next));
+  return state;
+}
+
+type RawHandler = (request: { method: string; params?: unknown }, extra: McpRequestExtra) => Promise<unknown>;
+type Guard = (request: { method: string; params?: unknown }, extra: McpRequestExtra, next: RawHandler) => Promise<unknown>;
+
+// The SDK 1.x keeps each method's handler, wrapped around its schema parse, in the protocol's
+// `_requestHandlers` table: the guard sits in front of the `tools/call` entry, so it sees the raw
+// request (SEP-3182's `params.idempotencyKey` is dropped by the SDK's parse) and can answer with
+// a JSON-RPC error (McpServer turns a tool handler's throw into an `isError` result). It wraps the
+// entry now if McpServer has installed it, and again whenever a handler is (re)installed.
+function interpose(server: McpServer, guard: Guard): void {
+  const protocol = server.server as unknown as { _requestHandlers?: unknown; setRequestHandler: (...args: unknown[]) => unknown };
+  const table = protocol._requestHandlers;
+  if (!(table instanceof Map)) {
+    throw new TypeError('enableIdempotency: this @modelcontextprotocol/sdk keeps its request handlers elsewhere than 1.x does; retrysafe supports @modelcontextprotocol/sdk 1.20 to 1.x.');
+  }
+  const handlers = table as Map<string, RawHandler>;
+  const ours = new WeakSet<RawHandler>();
+  const wrap = () => {
+    const current = handlers.get('tools/call');
+    if (current === undefined || ours.has(current)) return;
+    const guarded: RawHandler = (request, extra) => guard(request, extra, current);
+    ours.add(guarded);
+    handlers.set('tools/call', guarded);
+  };
+  wrap();
+  const setRequestHandler = protocol.setRequestHandler;
+  protocol.setRequestHandler = function patched(this: unknown, ...args: unknown[]) {
+    const result = setRequestHandler.apply(this, args);
+    wrap();
+    return result;
+  };
+}
+
+/** @internal Records a `registerRetrysafeTool` tool with the server's guard. */
+export function noteRetrysafeTool(state: GuardState, name: string, policy: ToolPolicy): void {
+  state.retrysafeTools.set(name, policy);
+}
+
+async function guardedCall(server: McpServer, state: GuardState, request: { method: string; params?: unknown }, extra: McpRequestExtra, next: RawHandler): Promise<unknown> {
+  const key = readRequestKey(request.params);
+  const params = request.params as { name?: unknown; arguments?: unknown };
+  const name = params.name;
+  if (key === undefined || typeof name !== 'string' || registeredTool(server, name) === undefined) return next(request, extra);
+  const { options } = state;
+  const principal = (options.scope ?? defaultScope)(extra);
+  if (principal === undefined || principal === '') {
+    throw new WireError(
+      INTERNAL_ERROR_CODE,
+      'This server cannot tell its clients apart (no authenticated client, no session), so it does not accept idempotency keys; nothing ran. Its operator sets `scope` in enableIdempotency.',
+      { type: 'idempotency_key_unscoped' },
+    );
+  }
+  const tenant = typeof options.namespace === 'function' ? options.namespace(extra) : (options.namespace ?? options.runner.namespace);
+  const policy = policyFor(server, state, name);
+  const outcome = await runGuarded(options.runner, {
+    tool: name,
+    policy,
+    args: params.arguments ?? {},
+    key: scopedKey(tenant, principal, key),
+    // A run per client and key, so a retrysafe tool's own key (built from run.id) is the same on
+    // every re-send and never the same for two clients.
+    run: { id: vouchDurable(`mcp_${sha256(JSON.stringify([tenant, principal, key])).slice(0, 32)}`) },
+    namespace: tenant,
+    execute: async () => {
+      const result = (await next(request, extra)) as CallToolResult;
+      // A failed call is not stored for replay: its attempt is counted and the claim released.
+      if (result.isError === true) throw new ToolResultError(name, result);
+      return result;
+    },
+  });
+  // A naturally idempotent tool has no record, so no attempt count of its own to report.
+  const attempt = policy.idempotent === true ? undefined : outcome.attempt;
+  if (outcome.ok) return answer(outcome.result, outcome.replayed, attempt, state.retrysafeTools.has(name));
+  return failure(outcome, { key, tool: name, policy, retrysafe: state.retrysafeTools.has(name) });
+}
+
+/**
+ * The record's key: the client's key behind a digest of the tenant and the client, so that two
+ * clients' equal keys are two records, and a tool that passes its key downstream (`currentCall()`)
+ * never hands a provider another client's key. `m1:<96-bit digest>:<key>`, or
+ * `m1:<digest>:h:<sha256 of the key>` when that would pass 255 characters.
+ */
+function scopedKey(tenant: string, principal: string, key: string): DeterministicKey {
+  const scope = sha256(JSON.stringify([tenant, principal])).slice(0, 24);
+  const readable = `m1:${scope}:${key}`;
+  // The client vouches for its key: the same key is its promise that this is the same call.
+  return assertValidKey(vouchDurable(readable.length <= MAX_KEY_LENGTH ? readable : `m1:${scope}:h:${sha256(key)}`));
+}
+
+const sha256 = (text: string): string => hash('sha256', text, 'hex');
+
+/**
+ * The default {@link IdempotencyOptions.scope}: `JSON.stringify(["oauth", clientId, sub])` for an
+ * authenticated call (`sub` from `authInfo.extra.sub` when the token verifier sets it, else
+ * `null`), `"session:<id>"` for a Streamable HTTP session, `undefined` for an HTTP request with
+ * neither (stateless and unauthenticated: anyone), and `"local"` for a transport with no HTTP
+ * request (stdio: the local user who started the process).
+ */
+export function defaultScope(extra: McpRequestExtra): string | undefined {
+  const auth = extra.authInfo;
+  if (auth !== undefined) {
+    const sub = (auth.extra as { sub?: unknown } | undefined)?.sub;
+    return JSON.stringify(['oauth', auth.clientId, typeof sub === 'string' ? sub : null]);
+  }
+  if (typeof extra.sessionId === 'string' && extra.sessionId !== '') return `session:${extra.sessionId}`;
+  if (extra.requestInfo !== undefined) return undefined;
+  return 'local';
+}
+
+function registeredTool(server: McpServer, name: string): RegisteredTool | undefined {
+  const tools = (server as unknown as { _registeredTools?: Record<string, RegisteredTool> })._registeredTools;
+  return tools !== undefined && Object.hasOwn(tools, name) ? tools[name] : undefined;
+}
+
+function policyFor(server: McpServer, state: GuardState, name: string): ToolPolicy {
+  const own = state.retrysafeTools.get(name);
+  if (own !== undefined) return own;
+  const declared = state.options.policies?.[name];
+  if (declared !== undefined) return toToolPolicy(declared as PolicyInput, `tool "${name}"`);
+  const registered = registeredTool(server, name);
+  const attached = policyOf(registered);
+  if (attached !== undefined) return attached;
+  return (registered && readPublishedPolicy({ ...registered, name }).policy) ?? UNKNOWN_TOOL_POLICY;
+}
+
+/** A tool's `isError` result, thrown inside the guarded call so its attempt is released, not stored. */
+class ToolResultError extends Error {
+  override readonly name = 'McpToolError';
+  readonly result: CallToolResult;
+
+  constructor(tool: string, result: CallToolResult) {
+    const [first] = result.content;
+    super(first?.type === 'text' ? first.text : `${tool} returned an error result`);
+    this.result = result;
+  }
+}
+
+function answer(stored: unknown, replayed: boolean, attempt: number | undefined, retrysafe: boolean): CallToolResult {
+  const result = stored as CallToolResult;
+  const meta = { ...result._meta, [REPLAYED_META]: replayed, ...(attempt === undefined ? {} : { [ATTEMPT_META]: attempt }) };
+  if (!replayed) return { ...result, _meta: meta };
+  const structured = result.structuredContent as { result?: unknown; replayed?: unknown } | undefined;
+  if (retrysafe && structured !== undefined && 'replayed' in structured) {
+    // registerRetrysafeTool's `{ result, replayed }`: the model reads the flag in the answer itself.
+    const shown = { result: structured.result, replayed: true };
+    return { ...result, content: [{ type: 'text', text: JSON.stringify(shown) }], structuredContent: shown, _meta: meta };
+  }
+  const note = 'Replayed: this exact call had already run, so it did not run again; above is its first result (the action happened once).';
+  return { ...result, content: [...result.content, { type: 'text', text: note }], _meta: meta };
+}
+
+function failure(outcome: Extract<GuardedOutcome, { ok: false }>, call: { key: string; tool: string; policy: ToolPolicy; retrysafe: boolean }): CallToolResult {
+  const { error, attempt, decision } = outcome;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'ConcurrentCallError') {
+    const retryAfterMs = (error as { retryAfterMs: number }).retryAfterMs;
+    throw new WireError(IN_PROGRESS_ERROR_CODE, `${call.tool} is already running with this idempotency key; nothing ran twice. Re-send the same request after ${retryAfterMs} ms to get its result.`, {
+      type: 'idempotency_key_in_progress',
+      idempotencyKey: call.key,
+      tool: call.tool,
+      retryAfterMs,
+    });
+  }
+  if (name === 'KeyReuseError') {
+    const { fingerprint, storedFingerprint } = error as { fingerprint: string; storedFingerprint: string };
+    throw new WireError(CONFLICT_ERROR_CODE, `This idempotency key was first used with other arguments for ${call.tool}; nothing ran. Use a new key for other work.`, {
+      type: 'idempotency_key_conflict',
+      idempotencyKey: call.key,
+      tool: call.tool,
+      fingerprint,
+      storedFingerprint,
+    });
+  }
+  if (error instanceof ToolResultError) {
+    const advice = call.retrysafe ? [] : [{ type: 'text' as const, text: describeFailure({ tool: call.tool, error, policy: call.policy, attempt, decision }) }];
+    const meta: WireErrorMeta = { name: 'ToolError', attempt };
+    return { ...error.result, content: [...error.result.content, ...advice], _meta: { ...error.result._meta, [ERROR_META]: meta, [ATTEMPT_META]: attempt } };
+  }
+  const maxAttempts = (error as { maxAttempts?: unknown } | null)?.maxAttempts;
+  const meta: WireErrorMeta = { name: typeof name === 'string' ? name : 'Error', attempt, ...(typeof maxAttempts === 'number' ? { maxAttempts } : {}) };
+  return {
+    content: [{ type: 'text', text: describeFailure({ tool: call.tool, error, policy: call.policy, attempt, decision }, { toolErrorMessages: true }) }],
+    isError: true,
+    _meta: { [ERROR_META]: meta, [ATTEMPT_META]: attempt },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * Real MCP over Streamable HTTP on 127.0.0.1 for the wire tests: an `McpServer` behind the SDK's
+ * `StreamableHTTPServerTransport` on a node:http server, and a proxy in front of it that can lose
+ * an answer after the server has produced it (the server ran the tool; the client never hears).
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+
+export interface HttpMcp {
+  /** The MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface HttpMcpOptions {
+  /** Registers the tools (and `enableIdempotency`) on each new server. */
+  readonly build: (server: McpServer) => void;
+  /**
+   * `stateless` (default): a new server and transport per request, no session (the shape MCP
+   * 2026-07-28 asks for). `stateful`: one server per `Mcp-Session-Id`.
+   */
+  readonly mode?: 'stateless' | 'stateful';
+  /** Answer with one JSON object instead of an SSE stream. */
+  readonly json?: boolean;
+  /** Bearer tokens the server accepts, each naming its OAuth client (`authInfo.clientId`). */
+  readonly tokens?: Readonly<Record<string, string>>;
+}
+
+export async function startHttpMcp(options: HttpMcpOptions): Promise<HttpMcp> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const auth = authOf(req, options.tokens);
+    if (auth === null) return void res.writeHead(401).end();
+    if (auth !== undefined) (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+    const parsed = JSON.parse(await read(req)) as unknown;
+    if (options.mode === 'stateful') return stateful(req, res, parsed);
+    const mcp = new McpServer({ name: 'payments', version: '1.0.0' });
+    options.build(mcp);
+    // No sessionIdGenerator: stateless, as the SDK documents it.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: options.json === true });
+    res.on('close', () => void transport.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, parsed);
+  }
+  async function stateful(req: IncomingMessage, res: ServerResponse, parsed: unknown) {
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (transport === undefined) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: options.json === true,
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport as StreamableHTTPServerTransport),
+      });
+      const mcp = new McpServer({ name: 'payments', version: '1.0.0' });
+      options.build(mcp);
+      await mcp.connect(transport);
+    }
+    await transport.handleRequest(req, res, parsed);
+  }
+  const url = await listen(server);
+  return {
+    url: `${url}/mcp`,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((transport) => transport.close()));
+      await stop(server);
+    },
+  };
+}
+
+/** A `tools/call` body as the proxy saw it. */
+export interface SeenCall {
+  readonly id: unknown;
+  readonly name: string;
+  readonly params: Record<string, unknown>;
+}
+
+export interface DroppingProxy {
+  /** The proxy's MCP endpoint. */
+  readonly url: string;
+  /** Every `tools/call` forwarded, in order. */
+  calls(): SeenCall[];
+  /** Lose the answers to the next `count` `tools/call` requests (default 1). */
+  dropNext(count?: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Forwards every request to `upstream` and reads the whole upstream answer; for a `tools/call`
+ * marked by `dropNext`, it then destroys the client's connection instead of answering: the tool
+ * ran, its answer is lost.
+ */
+export async function startDroppingProxy(upstream: string): Promise<DroppingProxy> {
+  const seen: SeenCall[] = [];
+  let drops = 0;
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    void read(req).then((text) => {
+      const message = text === '' ? undefined : (JSON.parse(text) as { id?: unknown; method?: string; params?: Record<string, unknown> });
+      const isCall = message?.method === 'tools/call';
+      if (isCall) seen.push({ id: message?.id, name: String(message?.params?.['name']), params: message?.params ?? {} });
+      const drop = isCall && drops > 0;
+      if (drop) drops -= 1;
+      const forward = httpRequest(
+        { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host } },
+        (upstreamRes) => {
+          if (!drop) {
+            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+            return void upstreamRes.pipe(res);
+          }
+          // Read the whole answer (the server has finished the call), then never deliver it.
+          upstreamRes.resume();
+          upstreamRes.on('end', () => req.socket.destroy());
+        },
+      );
+      forward.on('error', () => req.socket.destroy());
+      forward.end(text);
+    });
+  });
+  const url = await listen(server);
+  return {
+    url: `${url}${target.pathname}`,
+    calls: () => [...seen],
+    dropNext: (count = 1) => void (drops += count),
+    close: () => stop(server),
+  };
+}
+
+function authOf(req: IncomingMessage, tokens: HttpMcpOptions['tokens']): AuthInfo | undefined | null {
+  if (tokens === undefined) return undefined;
+  const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const clientId = token === undefined ? undefined : tokens[token];
+  return clientId === undefined || token === undefined ? null : { token, clientId, scopes: [] };
+}
+
+function read(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
