@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const FRAMEWORKS = ['ai', '@openai/agents', '@langchain/core', '@modelcontextprotocol/sdk', '@mastra/core'] as const;
+const FRAMEWORKS = ['ai', '@openai/agents', '@langchain/core', '@modelcontextprotocol/sdk', '@mastra/core', '@ai-sdk/mcp'] as const;
 
 const packageOf = (specifier: string): string =>
   specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] as string);
@@ -35,6 +35,7 @@ describe('adapter packaging', () => {
     ['adapters/ai-sdk.ts', ['ai']],
     ['adapters/openai-agents.ts', ['@openai/agents']],
     ['adapters/mcp.ts', ['@modelcontextprotocol/sdk']],
+    ['adapters/ai-sdk-mcp.ts', ['@ai-sdk/mcp']],
     ['adapters/langchain.ts', ['@langchain/core']],
     ['adapters/mastra.ts', ['@mastra/core']],
     ['index.ts', []],
@@ -43,9 +44,14 @@ describe('adapter packaging', () => {
     expect(frameworksOf(file)).toEqual(own);
   });
 
-  it('imports the MCP SDK for types only: the server is passed in', () => {
-    const source = readFileSync(new URL('../../src/adapters/mcp.ts', import.meta.url), 'utf8');
-    const fromSdk = [...source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'@modelcontextprotocol\/sdk[^']*';/gm)];
+  it.each([
+    ['adapters/mcp.ts', '@modelcontextprotocol/sdk'],
+    ['adapters/mcp/server.ts', '@modelcontextprotocol/sdk'],
+    ['adapters/mcp/client.ts', '@modelcontextprotocol/sdk'],
+    ['adapters/ai-sdk-mcp.ts', '@ai-sdk/mcp'],
+  ])('%s imports %s for types only: the server or client is passed in', (file, framework) => {
+    const source = readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8');
+    const fromSdk = [...source.matchAll(new RegExp(`^import\\s+(type\\s+)?[^;]*?from\\s+'${framework.replace('/', '\\/')}[^']*';`, 'gm'))];
     expect(fromSdk.length).toBeGreaterThan(0);
     expect(fromSdk.every((match) => match[1] !== undefined)).toBe(true);
   });
@@ -56,7 +62,7 @@ describe('adapter packaging', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    for (const name of ['ai-sdk', 'openai-agents', 'mcp', 'langchain', 'mastra']) {
+    for (const name of ['ai-sdk', 'openai-agents', 'mcp', 'ai-sdk-mcp', 'langchain', 'mastra']) {
       expect(manifest.exports[`./adapters/${name}`]).toEqual({
         types: `./dist/adapters/${name}.d.ts`,
         import: `./dist/adapters/${name}.js`,
@@ -70,6 +76,7 @@ describe('adapter packaging', () => {
       '@openai/agents': '>=0.20.0 <1',
       '@langchain/core': '^1.0.0',
       '@modelcontextprotocol/sdk': '^1.20.0',
+      '@ai-sdk/mcp': '^2.0.0',
     });
     for (const framework of FRAMEWORKS) expect(manifest.peerDependenciesMeta[framework]).toEqual({ optional: true });
   });

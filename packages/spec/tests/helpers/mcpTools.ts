@@ -12,7 +12,7 @@ import { defineTool } from '../../src/tool.js';
 import { refundAt } from './ledger.js';
 
 /** `issue_refund` as a `defineTool` tool: with_key, its key passed to the provider. */
-export function ledgerRefundTool(ledgerUrl: string, options: { readonly maxAttempts?: 1 | 3 } = {}) {
+export function ledgerRefundTool(ledgerUrl: string, options: { readonly maxAttempts?: 1 | 3; readonly afterEffect?: () => void } = {}) {
   return defineTool({
     name: 'issue_refund',
     description: 'Refund part of an order',
@@ -22,7 +22,11 @@ export function ledgerRefundTool(ledgerUrl: string, options: { readonly maxAttem
     maxAttempts: options.maxAttempts ?? 1,
     input: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
     key: ({ run, input }) => key`${run.id}:${input.orderId}:refund`,
-    execute: ({ orderId, amountCents }, { key: idempotencyKey }) => refundAt(ledgerUrl, orderId, amountCents, idempotencyKey),
+    execute: async ({ orderId, amountCents }, { key: idempotencyKey }) => {
+      const refund = await refundAt(ledgerUrl, orderId, amountCents, idempotencyKey);
+      options.afterEffect?.();
+      return refund;
+    },
   });
 }
 

@@ -66,7 +66,7 @@ export interface RetrysafeMcpClient {
    * Calls a tool with a key that is the same on every re-send and acts on its policy; see
    * {@link retrysafeClient}. Resolves with the report, never rejects for a failed call.
    */
-  callTool(params: { readonly name: string; readonly arguments?: Record<string, unknown> }, options?: RetrysafeCallOptions): Promise<RetrysafeCallReport>;
+  callTool(params: { readonly name: string; readonly arguments?: Record<string, unknown> }, options?: RetrysafeCallOptions): Promise<RetrysafeCallReport<CallToolResult>>;
 }
 
 /**
@@ -117,7 +117,7 @@ export function retrysafeClient(client: Client, options: McpClientOptions = {}):
       return { ...tool, retrysafe: view };
     });
   };
-  const wire: WireConnection = {
+  const wire: WireConnection<CallToolResult> = {
     async send(name, args, key, { timeoutMs }) {
       await ensureConnected(client, options);
       const params = { name, arguments: args, _meta: { [IDEMPOTENCY_KEY_META]: key }, ...(deduplicates(client) ? { [SEP_3182_KEY_PARAM]: key } : {}) };

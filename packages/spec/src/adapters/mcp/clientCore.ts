@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callKey } from '../../loop/callKey.js';
 import { AttemptsExhaustedError, ConcurrentCallError, KeyReuseError, RetrysafeError } from '../../errors.js';
 import type { DeterministicKey } from '../../key.js';
@@ -23,6 +22,7 @@ import {
   REPLAYED_META,
   UNKNOWN_TOOL_POLICY,
   type HintAnnotations,
+  type WireToolResult,
 } from './wire.js';
 
 /**
@@ -80,7 +80,7 @@ export interface ToolPolicyView {
  * (`status: 'ok'` with `result` and `replayed`; or `'refused'` / `'escalated'` with the error and
  * the decision), plus the key it used and how many times a lost answer was re-sent.
  */
-export type RetrysafeCallReport = RetryReport<CallToolResult> & {
+export type RetrysafeCallReport<R extends WireToolResult = WireToolResult> = RetryReport<R> & {
   readonly key: string;
   /** Requests sent again, with the same key, because an answer was lost (not counted as attempts). */
   readonly resends: number;
@@ -109,10 +109,11 @@ export class McpToolError extends RetrysafeError {
   override readonly name = 'McpToolError';
   readonly code = 'mcp_tool';
   /** The result as the server sent it. */
-  readonly result: CallToolResult;
+  readonly result: WireToolResult;
 
-  constructor(tool: string, result: CallToolResult) {
-    const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  constructor(tool: string, result: WireToolResult) {
+    const parts = Array.isArray(result.content) ? result.content : [];
+    const text = parts.flatMap((part) => (part.type === 'text' && part.text !== undefined ? [part.text] : [])).join('\n');
     super(text !== '' ? text : `${tool} returned an error result`);
     this.result = result;
   }
@@ -135,6 +136,11 @@ export class McpRequestError extends RetrysafeError {
   }
 }
 
+/** @internal Thrown by a connection that is set up wrong: not an answer and not a lost one; the call rejects with it. */
+export class MisconfiguredClientError extends TypeError {
+  override readonly name = 'TypeError';
+}
+
 /** @internal The policy the client acts on for a listed tool. */
 export function policyView(
   tool: { readonly name: string; readonly _meta?: unknown; readonly annotations?: HintAnnotations | undefined },
@@ -150,9 +156,9 @@ export function policyView(
 }
 
 /** @internal One connection to a server, as the loop needs it; each wrapper implements it. */
-export interface WireConnection {
-  /** Sends one `tools/call` with the key (in `_meta`, and as SEP-3182's parameter when `sepParam`). */
-  send(name: string, args: Record<string, unknown>, key: string, options: { readonly timeoutMs: number }): Promise<CallToolResult>;
+export interface WireConnection<R extends WireToolResult = WireToolResult> {
+  /** Sends one `tools/call` with the key (in `_meta`, and as SEP-3182's parameter to a server that deduplicates). */
+  send(name: string, args: Record<string, unknown>, key: string, options: { readonly timeoutMs: number }): Promise<R>;
   /** Whether `error` means the answer was lost (the request may have run), rather than an answer. */
   isLost(error: unknown): boolean;
   /** Whether the server advertises idempotency (`tools.idempotency` or the retrysafe extension). */
@@ -179,14 +185,14 @@ export async function keyOf(name: string, args: Record<string, unknown>, options
  * only learns what the first request did), waits out a call in progress, and otherwise does what
  * `decideRetry` says (retry the safe ones, refuse, escalate).
  */
-export async function callByPolicy(
-  wire: WireConnection,
+export async function callByPolicy<R extends WireToolResult>(
+  wire: WireConnection<R>,
   name: string,
   args: Record<string, unknown>,
   key: string,
   view: ToolPolicyView,
   options: RetrysafeClientOptions,
-): Promise<RetrysafeCallReport> {
+): Promise<RetrysafeCallReport<R>> {
   // A server's dedup claim counts only when the caller trusts it or vouches for the tool itself.
   const honoured = wire.deduplicates() && (options.trust === 'trusted' || view.source === 'caller');
   const recorded = view.policy.idempotent !== true;
@@ -198,7 +204,7 @@ export async function callByPolicy(
   const timeoutMs = options.attemptTimeoutMs ?? 60_000;
   const maxResends = options.maxResends ?? 3;
   let resends = 0;
-  const attempt = async (n: number): Promise<CallOutcome<CallToolResult>> => {
+  const attempt = async (n: number): Promise<CallOutcome<R>> => {
     for (;;) {
       try {
         const result = await wire.send(name, args, key, { timeoutMs });
@@ -207,6 +213,7 @@ export async function callByPolicy(
         if (result.isError === true) return { ok: false, error: toolError(name, key, result, honoured), attempt: at, key: key as DeterministicKey };
         return { ok: true, result, replayed: meta[REPLAYED_META] === true, attempt: at, key: key as DeterministicKey };
       } catch (error) {
+        if (error instanceof MisconfiguredClientError) throw error;
         if (wire.isLost(error)) {
           if (resendable && resends < maxResends) {
             resends += 1;
@@ -236,7 +243,7 @@ function wireError(tool: string, key: string, error: unknown, attempt: number): 
   return new McpRequestError(error);
 }
 
-function toolError(tool: string, key: string, result: CallToolResult, honoured: boolean): Error {
+function toolError(tool: string, key: string, result: WireToolResult, honoured: boolean): Error {
   const named = metaOf(result)[ERROR_META] as { name?: unknown; attempt?: unknown; maxAttempts?: unknown } | undefined;
   if (honoured && named?.name === 'AttemptsExhaustedError' && typeof named.attempt === 'number' && typeof named.maxAttempts === 'number') {
     return new AttemptsExhaustedError({ tool, key, namespace: '', attempts: named.attempt, maxAttempts: named.maxAttempts, errors: [] });

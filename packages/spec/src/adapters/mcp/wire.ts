@@ -248,6 +248,17 @@ export const UNKNOWN_TOOL_POLICY: ToolPolicy = Object.freeze({
   max_attempts: 1,
 });
 
+/**
+ * A `tools/call` result as the client wrappers read it, whichever SDK produced it (the MCP SDK's
+ * and `@ai-sdk/mcp`'s `CallToolResult` both fit).
+ */
+export interface WireToolResult {
+  readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>;
+  readonly isError?: boolean | undefined;
+  readonly structuredContent?: unknown;
+  readonly _meta?: Record<string, unknown> | undefined;
+}
+
 /** The `_meta` of a result, as a record (an absent or non-object `_meta` reads as empty). */
 export function metaOf(result: unknown): Record<string, unknown> {
   const meta = typeof result === 'object' && result !== null ? (result as { _meta?: unknown })._meta : undefined;
