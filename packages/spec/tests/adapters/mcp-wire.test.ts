@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableIdempotency, registerRetrysafeTool } from '../../src/adapters/mcp.js';
 import { startProviderStandIn, type ProviderStandIn } from '../helpers/ledger.js';
-import { startHttpMcp, type HttpMcp } from '../helpers/mcpHttp.js';
+import { postJsonRpc, startHttpMcp, type HttpMcp } from '../helpers/mcpHttp.js';
 import { gate, ledgerRefundTool, registerPlainRead, registerPlainRefund } from '../helpers/mcpTools.js';
 import { sqliteFixture } from './support.js';
 
@@ -39,15 +39,7 @@ afterAll(async () => {
 let ids = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now()}-${(ids += 1)}`;
 
-/** One JSON-RPC request, as raw JSON both ways. */
-async function rpc(method: string, params: Record<string, unknown>, token = 'token-a'): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(http.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: (ids += 1), method, params }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const rpc = (method: string, params: Record<string, unknown>, token = 'token-a') => postJsonRpc(http.url, method, params, { authorization: `Bearer ${token}` });
 
 const call = (name: string, args: Record<string, unknown>, extra: Record<string, unknown>, token?: string) => rpc('tools/call', { name, arguments: args, ...extra }, token);
 const withKey = (key: string) => ({ _meta: { 'io.github.retrysafe/idempotencyKey': key } });
@@ -202,12 +194,8 @@ describe('the wire: a server that cannot tell clients apart', () => {
     });
     try {
       const before = ledger.requests().length;
-      const response = await fetch(open.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_refund', arguments: { orderId: 'o_9', amountCents: 1 }, ...withKey(unique('u')) } }),
-      });
-      expect(((await response.json()) as { error: unknown }).error).toEqual({ code: -32603, message: expect.stringContaining('cannot tell its clients apart'), data: { type: 'idempotency_key_unscoped' } });
+      const { body } = await postJsonRpc(open.url, 'tools/call', { name: 'create_refund', arguments: { orderId: 'o_9', amountCents: 1 }, ...withKey(unique('u')) });
+      expect(body['error']).toEqual({ code: -32603, message: expect.stringContaining('cannot tell its clients apart'), data: { type: 'idempotency_key_unscoped' } });
       expect(ledger.requests().length).toBe(before);
     } finally {
       await open.close();

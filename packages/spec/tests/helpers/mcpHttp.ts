@@ -134,6 +134,23 @@ export async function startDroppingProxy(upstream: string): Promise<DroppingProx
   };
 }
 
+/** One raw JSON-RPC request over Streamable HTTP, JSON both ways (the server answers with JSON). */
+export async function postJsonRpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ readonly status: number; readonly body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: (rpcIds += 1), method, params }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+let rpcIds = 0;
+
 function authOf(req: IncomingMessage, tokens: HttpMcpOptions['tokens']): AuthInfo | undefined | null {
   if (tokens === undefined) return undefined;
   const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];

@@ -1,0 +1,151 @@
+/**
+ * `enableIdempotency` for tools registered the plain way: where a tool's policy comes from (the
+ * options, `declarePolicy`, its `_meta`, nothing), what a failed attempt does under it, and how
+ * keys are scoped (tenant namespace, Streamable HTTP session). Real MCP SDK 1.32 servers over
+ * Streamable HTTP on 127.0.0.1; effects counted by the provider stand-in's ledger.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { enableIdempotency, retrysafeClient, type IdempotencyOptions } from '../../src/adapters/mcp.js';
+import { declarePolicy } from '../../src/policy.js';
+import { startProviderStandIn, type ProviderStandIn } from '../helpers/ledger.js';
+import { postJsonRpc, startHttpMcp, type HttpMcpOptions } from '../helpers/mcpHttp.js';
+import { registerPlainRefund } from '../helpers/mcpTools.js';
+import { sqliteFixture } from './support.js';
+
+const fixture = sqliteFixture();
+let ledger: ProviderStandIn;
+beforeAll(async () => {
+  ledger = await startProviderStandIn();
+});
+afterAll(async () => {
+  await ledger.close();
+  await fixture.close();
+});
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function serve(register: (server: McpServer) => void, options: Partial<IdempotencyOptions> & Pick<HttpMcpOptions, 'mode'> = {}) {
+  const { mode, ...idempotency } = options;
+  const http = await startHttpMcp({
+    json: true,
+    tokens: { 'token-a': 'client-a' },
+    ...(mode !== undefined ? { mode } : {}),
+    build: (server) => {
+      enableIdempotency(server, { runner: fixture.runner, ...idempotency });
+      register(server);
+    },
+  });
+  cleanups.push(() => http.close());
+  return http;
+}
+
+let keys = 0;
+const freshKey = () => `k-${process.pid}-${Date.now()}-${(keys += 1)}`;
+const args = { orderId: 'o_1', amountCents: 100 };
+
+async function keyedCall(url: string, key: string, headers: Record<string, string> = {}) {
+  const { body } = await postJsonRpc(url, 'tools/call', { name: 'create_refund', arguments: args, _meta: { 'io.github.retrysafe/idempotencyKey': key } }, { authorization: 'Bearer token-a', ...headers });
+  return body['result'] as { isError?: boolean; content: { text: string }[]; _meta: Record<string, unknown> };
+}
+
+describe('enableIdempotency: where a plain tool gets its policy', () => {
+  it('treats a tool that declares nothing as not safely repeatable: after a failed attempt the key never runs it again', async () => {
+    const http = await serve((server) => registerPlainRefund(server, ledger.url, { policy: null }));
+    const key = freshKey();
+    const requests = ledger.requests().length;
+    ledger.failNext(1);
+    const failed = await keyedCall(http.url, key);
+    expect(failed).toMatchObject({ isError: true, _meta: { 'io.github.retrysafe/error': { name: 'ToolError', attempt: 1 }, 'io.github.retrysafe/attempt': 1 } });
+    expect(failed.content.at(-1)?.text).toMatch(/may or may not have happened\. Do not call it again/);
+    const again = await keyedCall(http.url, key);
+    expect(again).toEqual({
+      content: [{ type: 'text', text: expect.stringMatching(/every attempt allowed for this work is used up.*Do not call it again/s) }],
+      isError: true,
+      _meta: { 'io.github.retrysafe/error': { name: 'AttemptsExhaustedError', attempt: 1, maxAttempts: 1 }, 'io.github.retrysafe/attempt': 1 },
+    });
+    expect(ledger.requests().length - requests).toBe(1);
+  });
+
+  it('takes a policy from the options: a with_key tool that failed runs again under the same key, then replays', async () => {
+    const policies = { create_refund: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3 } } as const;
+    const http = await serve((server) => registerPlainRefund(server, ledger.url, { policy: null }), { policies });
+    const key = freshKey();
+    const effects = ledger.effects().length;
+    ledger.failNext(1);
+    const failed = await keyedCall(http.url, key);
+    expect(failed.content.at(-1)?.text).toMatch(/attempt 1 of 3\)\. It is safe to call it again with the same arguments/);
+    expect(await keyedCall(http.url, key)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': false, 'io.github.retrysafe/attempt': 2 } });
+    expect(await keyedCall(http.url, key)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': true, 'io.github.retrysafe/attempt': 2 } });
+    expect(ledger.effects().length - effects).toBe(1);
+  });
+
+  it('reads declarePolicy on the registered tool: a naturally idempotent one runs on every call', async () => {
+    const http = await serve((server) => declarePolicy(registerPlainRefund(server, ledger.url, { policy: null }), { side_effects: 'internal_write', idempotent: true, retry: 'safe' }));
+    const key = freshKey();
+    const effects = ledger.effects().length;
+    await keyedCall(http.url, key);
+    await keyedCall(http.url, key);
+    expect(ledger.effects().length - effects).toBe(2);
+  });
+
+  it('lets retrysafeClient retry a failed with_key call by its policy, with the same key: one refund', async () => {
+    const policies = { create_refund: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3 } } as const;
+    const http = await serve((server) => registerPlainRefund(server, ledger.url, { policy: null }), { policies });
+    const client = new Client({ name: 'agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: 'Bearer token-a' } } }));
+    cleanups.push(() => client.close());
+    const effects = ledger.effects().length;
+    ledger.failNext(1);
+    const report = await retrysafeClient(client, { run: await fixture.jobRun(), policies, maxDelayMs: 10 }).callTool({ name: 'create_refund', arguments: args });
+    expect(report).toMatchObject({ status: 'ok', replayed: false, attempts: 2, resends: 0 });
+    expect(ledger.effects().length - effects).toBe(1);
+  });
+
+  it('refuses a contradictory policy in the options', async () => {
+    const bad = { create_refund: { side_effects: 'money_out', idempotent: false, retry: 'safe' } } as never;
+    const { McpServer: Server } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    expect(() => enableIdempotency(new Server({ name: 'x', version: '1' }), { runner: fixture.runner, policies: bad })).toThrow(/not safely repeatable/);
+  });
+});
+
+describe('enableIdempotency: how keys are scoped', () => {
+  it('scopes to the tenant namespace: the same client and key in two tenants are two calls', async () => {
+    const http = await serve((server) => registerPlainRefund(server, ledger.url), { namespace: (extra) => String(extra.requestInfo?.headers['x-tenant']) });
+    const key = freshKey();
+    const effects = ledger.effects().length;
+    await keyedCall(http.url, key, { 'x-tenant': 'acme' });
+    expect(await keyedCall(http.url, key, { 'x-tenant': 'globex' })).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': false } });
+    expect(await keyedCall(http.url, key, { 'x-tenant': 'acme' })).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': true } });
+    expect(ledger.effects().length - effects).toBe(2);
+  });
+
+  it('scopes to the Streamable HTTP session when nobody is authenticated: another session is another client', async () => {
+    const http = await startHttpMcp({
+      mode: 'stateful',
+      build: (server) => {
+        enableIdempotency(server, { runner: fixture.runner });
+        registerPlainRefund(server, ledger.url);
+      },
+    });
+    cleanups.push(() => http.close());
+    const session = async () => {
+      const client = new Client({ name: 'agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      cleanups.push(() => client.close());
+      return client;
+    };
+    const [first, second] = [await session(), await session()];
+    const key = freshKey();
+    const call = (client: Client) => client.callTool({ name: 'create_refund', arguments: args, _meta: { 'io.github.retrysafe/idempotencyKey': key } });
+    const effects = ledger.effects().length;
+    await call(first);
+    expect(await call(second)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': false } });
+    expect(await call(first)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': true } });
+    expect(ledger.effects().length - effects).toBe(2);
+  });
+});
