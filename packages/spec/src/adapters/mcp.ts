@@ -49,7 +49,33 @@ import {
 
 export type { ModelResult, RunSource } from './shared.js';
 export { defaultScope, enableIdempotency, type IdempotencyOptions, type McpRequestExtra } from './mcp/server.js';
-export * from './mcp/wire.js';
+export {
+  ATTEMPT_META,
+  checkWireKey,
+  CONFLICT_ERROR_CODE,
+  ERROR_META,
+  IDEMPOTENCY_EXTENSION,
+  IDEMPOTENCY_KEY_META,
+  idempotencyErrorData,
+  IN_PROGRESS_ERROR_CODE,
+  INTERNAL_ERROR_CODE,
+  INVALID_PARAMS_ERROR_CODE,
+  LEGACY_POLICY_META,
+  POLICY_META,
+  readPublishedPolicy,
+  readRequestKey,
+  REPLAYED_META,
+  RETRYSAFE_META_PREFIX,
+  SEP_3182_KEY_PARAM,
+  UNKNOWN_TOOL_POLICY,
+  type HintAnnotations,
+  type IdempotencyErrorData,
+  type PublishedPolicy,
+  type PublishedPolicySource,
+  type WireErrorMeta,
+  type WireKeyProblem,
+  type WireToolResult,
+} from './mcp/wire.js';
 export * from './mcp/client.js';
 
 /** The hints {@link registerRetrysafeTool} lets you set because a retry policy cannot say them. */

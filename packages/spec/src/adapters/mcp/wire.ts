@@ -117,7 +117,10 @@ export interface WireErrorMeta {
   readonly maxAttempts?: number;
 }
 
-/** A JSON-RPC error as a thrown value: the MCP SDKs send `code`, `message` and `data` of what a handler throws. */
+/**
+ * @internal A JSON-RPC error as a thrown value: the MCP SDK sends the `code`, `message` and `data`
+ * of what a request handler throws. Its `code` is the JSON-RPC integer.
+ */
 export class WireError extends Error {
   override readonly name = 'McpWireError';
   /** The JSON-RPC error code. */
