@@ -47,13 +47,18 @@ export function getDeclaredPolicy(sourceCode: SourceCode, node: TSESTree.Node): 
   return undefined;
 }
 
-/** The policy object under `retrysafe` in a container such as LangChain's `metadata` or MCP's `_meta`. */
+/**
+ * The policy object in a container such as LangChain's `metadata` or MCP's `_meta`: under
+ * `io.github.retrysafe/policy` (the reverse-DNS key of MCP 2026-07-28's `_meta` rules, which
+ * `@retrysafe/spec/adapters/mcp` publishes and reads) or the bare `retrysafe` of earlier releases.
+ */
 export function getNestedPolicy(
   sourceCode: SourceCode,
   container: TSESTree.Node | undefined,
   via: PolicyDeclaration['via'],
 ): PolicyDeclaration | undefined {
-  const policy = findProperty(resolveObject(sourceCode, container), 'retrysafe')?.value;
+  const object = resolveObject(sourceCode, container);
+  const policy = (findProperty(object, 'io.github.retrysafe/policy') ?? findProperty(object, 'retrysafe'))?.value;
   return policy && { via, node: policy, object: resolveObject(sourceCode, policy) };
 }
 

@@ -111,6 +111,15 @@ server.registerTool('issue_refund', {
 }, async () => ({ content: [] }));`,
     },
     {
+      // The key @retrysafe/spec/adapters/mcp publishes and docs/mcp.md recommends (MCP 2026-07-28 _meta rules).
+      name: 'MCP registerTool: _meta["io.github.retrysafe/policy"] declares a full policy',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('create_ticket', {
+  _meta: { 'io.github.retrysafe/policy': { side_effects: 'internal_write', idempotent: 'with_key', retry: 'safe_with_same_key' } },
+}, async () => ({ content: [] }));`,
+    },
+    {
       name: 'MCP registerTool: annotations held in a const',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
@@ -573,6 +582,13 @@ export function register(server: McpServer) {
 declare const server: McpServer;
 server.registerTool('issue_refund', { _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key' } } }, async () => ({ content: [] }));`,
       errors: [{ messageId: 'incompletePolicy', line: 3, column: 59, data: { tool: 'Tool `issue_refund`', missing: '`retry`' } }],
+    },
+    {
+      name: 'MCP registerTool: an incomplete _meta["io.github.retrysafe/policy"]',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('issue_refund', { _meta: { 'io.github.retrysafe/policy': { side_effects: 'money_out', retry: 'never' } } }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'incompletePolicy', line: 3, column: 78, data: { tool: 'Tool `issue_refund`', missing: '`idempotent`' } }],
     },
     {
       name: 'MCP v2 (@modelcontextprotocol/server) registerTool without annotations',
