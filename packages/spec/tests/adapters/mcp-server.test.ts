@@ -8,11 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { enableIdempotency, retrysafeClient, type IdempotencyOptions } from '../../src/adapters/mcp.js';
+import { enableIdempotency, registerRetrysafeTool, retrysafeClient, type IdempotencyOptions } from '../../src/adapters/mcp.js';
 import { declarePolicy } from '../../src/policy.js';
 import { startProviderStandIn, type ProviderStandIn } from '../helpers/ledger.js';
 import { postJsonRpc, startHttpMcp, type HttpMcpOptions } from '../helpers/mcpHttp.js';
-import { registerPlainRefund } from '../helpers/mcpTools.js';
+import { ledgerRefundTool, registerPlainRefund } from '../helpers/mcpTools.js';
 import { sqliteFixture } from './support.js';
 
 const fixture = sqliteFixture();
@@ -104,6 +104,16 @@ describe('enableIdempotency: where a plain tool gets its policy', () => {
     const report = await retrysafeClient(client, { run: await fixture.jobRun(), policies, maxDelayMs: 10 }).callTool({ name: 'create_refund', arguments: args });
     expect(report).toMatchObject({ status: 'ok', replayed: false, attempts: 2, resends: 0 });
     expect(ledger.effects().length - effects).toBe(1);
+  });
+
+  it('lets an explicit enableIdempotency take over from registerRetrysafeTool, once', async () => {
+    const { McpServer: Server } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const server = new Server({ name: 'x', version: '1' });
+    registerRetrysafeTool(server, ledgerRefundTool(ledger.url), { runner: fixture.runner });
+    const options = { runner: fixture.runner, namespace: 'acme' };
+    enableIdempotency(server, options);
+    enableIdempotency(server, options);
+    expect(() => enableIdempotency(server, { runner: fixture.runner })).toThrow(/already has idempotency enabled/);
   });
 
   it('refuses a contradictory policy in the options', async () => {

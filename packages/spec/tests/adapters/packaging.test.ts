@@ -48,6 +48,7 @@ describe('adapter packaging', () => {
     ['adapters/mcp.ts', '@modelcontextprotocol/sdk'],
     ['adapters/mcp/server.ts', '@modelcontextprotocol/sdk'],
     ['adapters/mcp/client.ts', '@modelcontextprotocol/sdk'],
+    ['adapters/mcp/sdkHooks.ts', '@modelcontextprotocol/sdk'],
     ['adapters/ai-sdk-mcp.ts', '@ai-sdk/mcp'],
   ])('%s imports %s for types only: the server or client is passed in', (file, framework) => {
     const source = readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8');

@@ -17,15 +17,15 @@
  */
 import { hash } from 'node:crypto';
 import { emitWarning } from 'node:process';
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { vouchDurable } from '../../durable.js';
 import { describeFailure } from '../../loop/failureText.js';
 import { runGuarded, type GuardedOutcome } from '../../loop/guard.js';
 import { assertValidKey, MAX_KEY_LENGTH, type DeterministicKey } from '../../key.js';
 import { policyOf, toToolPolicy, type PolicyDeclaration, type PolicyInput, type ToolPolicy } from '../../policy.js';
 import type { Runner } from '../../runner.js';
+import { interpose, registeredTool, type McpRequestExtra, type RawHandler } from './sdkHooks.js';
 import {
   ATTEMPT_META,
   CONFLICT_ERROR_CODE,
@@ -41,8 +41,7 @@ import {
   type WireErrorMeta,
 } from './wire.js';
 
-/** What the MCP SDK passes a tool handler (and the guard) besides the arguments. */
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type { McpRequestExtra } from './sdkHooks.js';
 
 /** Options for {@link enableIdempotency}. */
 export interface IdempotencyOptions {
@@ -73,7 +72,9 @@ export interface IdempotencyOptions {
 }
 
 interface GuardState {
-  readonly options: IdempotencyOptions;
+  options: IdempotencyOptions;
+  /** Made by `registerRetrysafeTool` with only its runner: an explicit `enableIdempotency` replaces its options. */
+  implicit: boolean;
   /** Tools registered with `registerRetrysafeTool`: their policy, and their `{ result, replayed }` results. */
   readonly retrysafeTools: Map<string, ToolPolicy>;
 }
@@ -108,15 +109,17 @@ const guards = new WeakMap<McpServer, GuardState>();
  *   declared policy contradicts itself, or the SDK's request handler table is not where 1.x keeps it.
  */
 export function enableIdempotency(server: McpServer, options: IdempotencyOptions): void {
-  const existing = guards.get(server);
-  if (existing !== undefined) {
-    if (existing.options === options) return;
-    throw new TypeError('enableIdempotency: this server already has idempotency enabled; call it once per server, before registering retrysafe tools.');
-  }
   if (server.isConnected()) {
     throw new TypeError('enableIdempotency: call it before server.connect(...): the capabilities it advertises cannot change after the handshake.');
   }
-  install(server, options);
+  checkPolicies(options);
+  const existing = guards.get(server);
+  if (existing === undefined) return void install(server, options, false);
+  if (existing.options === options) return;
+  if (!existing.implicit) throw new TypeError('enableIdempotency: this server already has idempotency enabled; call it once per server.');
+  // registerRetrysafeTool enabled it with only its runner; these options take over.
+  existing.options = options;
+  existing.implicit = false;
 }
 
 /**
@@ -126,54 +129,24 @@ export function enableIdempotency(server: McpServer, options: IdempotencyOptions
 export function ensureIdempotency(server: McpServer, runner: Runner): GuardState {
   const existing = guards.get(server);
   if (existing !== undefined) return existing;
-  const options: IdempotencyOptions = { runner };
   if (server.isConnected()) {
     emitWarning('registerRetrysafeTool: the server is already connected, so its idempotency support cannot be advertised in its capabilities; call enableIdempotency(server, { runner }) before connect.', { code: 'RETRYSAFE_MCP_LATE' });
   }
-  return install(server, options);
+  return install(server, { runner }, true);
 }
 
-function install(server: McpServer, options: IdempotencyOptions): GuardState {
+function checkPolicies(options: IdempotencyOptions): void {
   for (const [name, declared] of Object.entries(options.policies ?? {})) toToolPolicy(declared as PolicyInput, `tool "${name}"`);
-  const state: GuardState = { options, retrysafeTools: new Map() };
+}
+
+function install(server: McpServer, options: IdempotencyOptions, implicit: boolean): GuardState {
+  const state: GuardState = { options, implicit, retrysafeTools: new Map() };
   guards.set(server, state);
   if (!server.isConnected()) {
     server.server.registerCapabilities({ tools: { idempotency: {} }, extensions: { [IDEMPOTENCY_EXTENSION]: {} } } as Parameters<typeof server.server.registerCapabilities>[0]);
   }
   interpose(server, (request, extra, next) => guardedCall(server, state, request, extra, next));
   return state;
-}
-
-type RawHandler = (request: { method: string; params?: unknown }, extra: McpRequestExtra) => Promise<unknown>;
-type Guard = (request: { method: string; params?: unknown }, extra: McpRequestExtra, next: RawHandler) => Promise<unknown>;
-
-// The SDK 1.x keeps each method's handler, wrapped around its schema parse, in the protocol's
-// `_requestHandlers` table: the guard sits in front of the `tools/call` entry, so it sees the raw
-// request (SEP-3182's `params.idempotencyKey` is dropped by the SDK's parse) and can answer with
-// a JSON-RPC error (McpServer turns a tool handler's throw into an `isError` result). It wraps the
-// entry now if McpServer has installed it, and again whenever a handler is (re)installed.
-function interpose(server: McpServer, guard: Guard): void {
-  const protocol = server.server as unknown as { _requestHandlers?: unknown; setRequestHandler: (...args: unknown[]) => unknown };
-  const table = protocol._requestHandlers;
-  if (!(table instanceof Map)) {
-    throw new TypeError('enableIdempotency: this @modelcontextprotocol/sdk keeps its request handlers elsewhere than 1.x does; retrysafe supports @modelcontextprotocol/sdk 1.20 to 1.x.');
-  }
-  const handlers = table as Map<string, RawHandler>;
-  const ours = new WeakSet<RawHandler>();
-  const wrap = () => {
-    const current = handlers.get('tools/call');
-    if (current === undefined || ours.has(current)) return;
-    const guarded: RawHandler = (request, extra) => guard(request, extra, current);
-    ours.add(guarded);
-    handlers.set('tools/call', guarded);
-  };
-  wrap();
-  const setRequestHandler = protocol.setRequestHandler;
-  protocol.setRequestHandler = function patched(this: unknown, ...args: unknown[]) {
-    const result = setRequestHandler.apply(this, args);
-    wrap();
-    return result;
-  };
 }
 
 /** @internal Records a `registerRetrysafeTool` tool with the server's guard. */
@@ -250,11 +223,6 @@ export function defaultScope(extra: McpRequestExtra): string | undefined {
   if (typeof extra.sessionId === 'string' && extra.sessionId !== '') return `session:${extra.sessionId}`;
   if (extra.requestInfo !== undefined) return undefined;
   return 'local';
-}
-
-function registeredTool(server: McpServer, name: string): RegisteredTool | undefined {
-  const tools = (server as unknown as { _registeredTools?: Record<string, RegisteredTool> })._registeredTools;
-  return tools !== undefined && Object.hasOwn(tools, name) ? tools[name] : undefined;
 }
 
 function policyFor(server: McpServer, state: GuardState, name: string): ToolPolicy {
