@@ -158,6 +158,40 @@ export interface RetrysafeAiSdkMcpClient {
  *   {@link retrysafeTransport} (the key would never reach the server).
  */
 export function retrysafeMcpClient(client: MCPClient, options: AiSdkMcpClientOptions = {}): RetrysafeAiSdkMcpClient {
+  const connection = connect(client, options);
+  const callTool: RetrysafeAiSdkMcpClient['callTool'] = async ({ name, arguments: args = {} }, call = {}) => {
+    if (!connection.views.has(name)) await connection.listAll();
+    const view = connection.views.get(name) ?? policyView({ name }, options);
+    return callByPolicy(connection.wire, name, args, await keyOf(name, args, options, call), view, options);
+  };
+  return {
+    get client() {
+      return connection.current();
+    },
+    listTools: async () => {
+      const { tools } = await connection.listAll();
+      return tools.map((tool) => ({ ...tool, retrysafe: connection.views.get(tool.name) as ToolPolicyView }));
+    },
+    callTool,
+    async tools(toolOptions = {}) {
+      const tools = connection.current().toolsFromDefinitions(await connection.listAll());
+      for (const [name, tool] of Object.entries(tools)) {
+        const execute = async (args: unknown, executeOptions: { toolCallId?: string; context?: unknown } = {}) => {
+          const run = await runOf(toolOptions.run, executeOptions);
+          const report = await callTool({ name, arguments: args as Record<string, unknown> }, run === undefined ? {} : { run });
+          return report.status === 'ok' ? report.result : failedResult(name, report);
+        };
+        tools[name] = { ...tool, execute } as typeof tool;
+      }
+      return tools;
+    },
+    close: () => connection.current().close(),
+  };
+}
+
+// The client in use (a new one after the old one's connection closed and `reconnect` made
+// another), its tools' policies, and the wire the policy loop sends through.
+function connect(client: MCPClient, options: AiSdkMcpClientOptions) {
   let current = client;
   let closed = false;
   const views = new Map<string, ToolPolicyView>();
@@ -166,18 +200,6 @@ export function retrysafeMcpClient(client: MCPClient, options: AiSdkMcpClientOpt
     await current.close().catch(() => {});
     current = await options.reconnect();
     closed = false;
-  };
-  const listAll = async () => {
-    await ensureConnected();
-    let page = await current.listTools();
-    const tools = [...page.tools];
-    while (page.nextCursor !== undefined) {
-      page = await current.listTools({ params: { cursor: page.nextCursor } });
-      tools.push(...page.tools);
-    }
-    views.clear();
-    for (const tool of tools) views.set(tool.name, policyView(tool, options));
-    return { ...page, tools };
   };
   const deduplicates = () => {
     const capabilities = current.initializeResult?.capabilities as { extensions?: Record<string, unknown>; tools?: { idempotency?: unknown } } | undefined;
@@ -201,35 +223,19 @@ export function retrysafeMcpClient(client: MCPClient, options: AiSdkMcpClientOpt
     isLost,
     deduplicates,
   };
-  const callTool: RetrysafeAiSdkMcpClient['callTool'] = async ({ name, arguments: args = {} }, call = {}) => {
-    if (!views.has(name)) await listAll();
-    const view = views.get(name) ?? policyView({ name }, options);
-    return callByPolicy(wire, name, args, await keyOf(name, args, options, call), view, options);
+  const listAll = async () => {
+    await ensureConnected();
+    let page = await current.listTools();
+    const tools = [...page.tools];
+    while (page.nextCursor !== undefined) {
+      page = await current.listTools({ params: { cursor: page.nextCursor } });
+      tools.push(...page.tools);
+    }
+    views.clear();
+    for (const tool of tools) views.set(tool.name, policyView(tool, options));
+    return { ...page, tools };
   };
-  return {
-    get client() {
-      return current;
-    },
-    listTools: async () => {
-      const { tools } = await listAll();
-      return tools.map((tool) => ({ ...tool, retrysafe: views.get(tool.name) as ToolPolicyView }));
-    },
-    callTool,
-    async tools(toolOptions = {}) {
-      const definitions = await listAll();
-      const tools = current.toolsFromDefinitions(definitions);
-      for (const [name, tool] of Object.entries(tools)) {
-        const execute = async (args: unknown, executeOptions: { toolCallId?: string; context?: unknown } = {}) => {
-          const run = await runOf(toolOptions.run, executeOptions);
-          const report = await callTool({ name, arguments: args as Record<string, unknown> }, run === undefined ? {} : { run });
-          return report.status === 'ok' ? report.result : failedResult(name, report);
-        };
-        tools[name] = { ...tool, execute } as typeof tool;
-      }
-      return tools;
-    },
-    close: () => current.close(),
-  };
+  return { wire, views, listAll, current: () => current };
 }
 
 // Not a lost answer: the request went out without its key, and a re-send would not carry one either.
