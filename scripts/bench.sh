@@ -31,6 +31,7 @@ case "$which" in
     ;;
   lint) node bench/lint.mjs "$@" ;;
   runtime) node bench/runtime.mjs "$@" ;;
-  *) echo "usage: pnpm bench [all|lint|runtime] [flags for that bench]" >&2; exit 2 ;;
+  mcp-wire) node bench/mcp-wire.mjs "$@" ;;
+  *) echo "usage: pnpm bench [all|lint|runtime|mcp-wire] [flags for that bench]" >&2; exit 2 ;;
 esac
 echo "bench: done; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
