@@ -101,12 +101,14 @@ const guards = new WeakMap<McpServer, GuardState>();
  * The effect of a started call is never cancelled by the client going away (MCP 2026-07-28
  * treats a closed response stream as cancellation): it runs to its end and is recorded, so the
  * re-sent request gets its result. Call this before `server.connect(...)` (capabilities cannot
- * change after). Tools may be registered before or after.
+ * change after). Tools may be registered before or after; `registerRetrysafeTool` enables it with
+ * only its runner when it is not enabled yet, and a later `enableIdempotency` replaces those options.
  *
  * @param server - an `McpServer` from `@modelcontextprotocol/sdk/server/mcp.js` (1.x; tested with 1.32).
  * @param options - `{ runner, scope?, namespace?, policies? }`; see {@link IdempotencyOptions}.
- * @throws TypeError if the server is already connected, was already enabled with other options, a
- *   declared policy contradicts itself, or the SDK's request handler table is not where 1.x keeps it.
+ * @throws TypeError if the server is already connected, was already enabled by an earlier
+ *   `enableIdempotency` with other options, a declared policy contradicts itself, or the SDK keeps
+ *   its request handlers or tools elsewhere than 1.x does.
  */
 export function enableIdempotency(server: McpServer, options: IdempotencyOptions): void {
   if (server.isConnected()) {
