@@ -106,6 +106,20 @@ describe('enableIdempotency: where a plain tool gets its policy', () => {
     expect(ledger.effects().length - effects).toBe(1);
   });
 
+  it('leaves an unknown or disabled tool to the SDK: refused, no record, and the key still free once the tool is enabled', async () => {
+    let disabled = true;
+    const http = await serve((server) => {
+      const registered = registerPlainRefund(server, ledger.url, { policy: null });
+      if (disabled) registered.disable();
+    });
+    const key = freshKey();
+    expect((await keyedCall(http.url, key)).content[0]?.text).toMatch(/disabled/);
+    const { body } = await postJsonRpc(http.url, 'tools/call', { name: 'no_such_tool', arguments: {}, _meta: { 'io.github.retrysafe/idempotencyKey': key } }, { authorization: 'Bearer token-a' });
+    expect(JSON.stringify(body)).toMatch(/not found/);
+    disabled = false;
+    expect(await keyedCall(http.url, key)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': false, 'io.github.retrysafe/attempt': 1 } });
+  });
+
   it('lets an explicit enableIdempotency take over from registerRetrysafeTool, once', async () => {
     const { McpServer: Server } = await import('@modelcontextprotocol/sdk/server/mcp.js');
     const server = new Server({ name: 'x', version: '1' });

@@ -160,7 +160,8 @@ async function guardedCall(server: McpServer, state: GuardState, request: { meth
   const key = readRequestKey(request.params);
   const params = request.params as { name?: unknown; arguments?: unknown };
   const name = params.name;
-  if (key === undefined || typeof name !== 'string' || registeredTool(server, name) === undefined) return next(request, extra);
+  // An unknown or disabled tool is the SDK's to refuse; it runs nothing, so it needs no record.
+  if (key === undefined || typeof name !== 'string' || registeredTool(server, name)?.enabled !== true) return next(request, extra);
   const { options } = state;
   const principal = (options.scope ?? defaultScope)(extra);
   if (principal === undefined || principal === '') {
