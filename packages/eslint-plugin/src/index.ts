@@ -1,3 +1,6 @@
+// First: it explains a missing or unsupported `typescript` before the parser fails to load it.
+import './configs/typescriptSupport.js';
+
 import type { TSESLint } from '@typescript-eslint/utils';
 import { createRequire } from 'node:module';
 
