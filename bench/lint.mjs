@@ -424,8 +424,10 @@ async function configFor(variant, corpusRoot) {
     case 'b':
       return [base, retrysafe.configs.recommended];
     case 'c': {
-      const config = retrysafe.configs['recommended-type-checked'];
-      return [base, config, { files, languageOptions: { parserOptions: { ...config.languageOptions?.parserOptions, ...typed } } }];
+      // The config gives the type-aware rules TypeScript files only; here they run on every corpus
+      // file (mostly published JavaScript), as they did when the config typed every file.
+      const [untyped, typeAware] = retrysafe.configs['recommended-type-checked'];
+      return [base, untyped, { ...typeAware, files, languageOptions: { parserOptions: { ...typeAware.languageOptions?.parserOptions, ...typed } } }];
     }
     case 'd':
       return [base, ...tseslint.configs.recommended.map((c) => ({ ...c, files: c.files ?? files }))];

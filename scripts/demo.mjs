@@ -106,7 +106,7 @@ async function lintRealPackages() {
       cwd: packageDir,
       overrideConfigFile: true,
       ignore: false,
-      overrideConfig: [retrysafe.configs.strict],
+      overrideConfig: [retrysafe.configs.recommended],
     });
     const files = listSourceFiles(packageDir);
     const results = await eslint.lintFiles(files);

@@ -1,5 +1,5 @@
 // Lints the published JavaScript and TypeScript of large real packages with every @retrysafe rule
-// that needs no type information (`configs.strict`), to measure robustness (crashes must be 0) and
+// that needs no type information (`configs.recommended`, which holds them all), to measure robustness (crashes must be 0) and
 // precision (every finding is judged in docs/evaluation.md).
 //
 //   node scripts/evaluate-real-code.mjs                 # the bench packages (bench/package.json)
@@ -139,7 +139,7 @@ async function evaluatePackage({ name: givenName, from, dir }, plugin, pluginDir
     ignore: false,
     // The packages' own `eslint-disable` comments name rules that are not loaded here.
     allowInlineConfig: false,
-    overrideConfig: [plugin.configs.strict, inventory.config],
+    overrideConfig: [plugin.configs.recommended, inventory.config],
   });
   const files = listSourceFiles(packageDir);
   const summary = { name, version, files: files.length, lines: 0, findings: [], crashes: [], other: [], seen: inventory.counts, ms: 0 };
@@ -190,7 +190,7 @@ for (const target of options.packages) {
 const total = (key) => summaries.reduce((sum, summary) => sum + (Array.isArray(summary[key]) ? summary[key].length : summary[key]), 0);
 const totals = { files: total('files'), lines: total('lines'), findings: total('findings'), crashes: total('crashes'), other: total('other') };
 if (options.json) {
-  console.log(JSON.stringify({ rules: Object.keys(plugin.configs.strict.rules), packages: summaries, totals }, null, 2));
+  console.log(JSON.stringify({ rules: Object.keys(plugin.configs.recommended.rules), packages: summaries, totals }, null, 2));
 } else {
   console.log(`\nTotal: ${totals.files} files, ${totals.lines} lines, ${totals.findings} finding(s), ${totals.crashes} crash(es)`);
 }

@@ -1,12 +1,14 @@
 import retrysafe from '@retrysafe/eslint-plugin';
 
 export default [
-  retrysafe.configs['recommended-type-checked'],
+  ...retrysafe.configs['recommended-type-checked'],
   {
+    // The same project service options for every typed file: typescript-eslint starts one service,
+    // with the options of the first file it types. vitest.config.ts is in no tsconfig.json.
+    files: ['**/*.{ts,mts,cts,tsx}'],
     languageOptions: {
       parserOptions: {
-        // The config files are in no tsconfig.json: type them with a default project.
-        projectService: { allowDefaultProject: ['*.config.*'] },
+        projectService: { allowDefaultProject: ['*.config.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -2,9 +2,10 @@
 export default {
   configEmoji: [
     ['recommended', '✅'],
-    ['strict', '🔒'],
     ['recommended-type-checked', '☑️'],
   ],
+  // It only turns rules off (for files without type information): a column of it says nothing.
+  ignoreConfig: ['disable-type-checked'],
   pathRuleList: ['README.md', '../../README.md'],
   ruleDocSectionOptions: false,
   ruleDocTitleFormat: 'desc-parens-prefix-name',

@@ -4,15 +4,13 @@ import './configs/typescriptSupport.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 import { createRequire } from 'node:module';
 
-import { buildLanguageOptions, buildRuleLevels, type ConfigName, LINTED_FILES } from './configs/buildConfigs.js';
+import { buildConfigs, type ConfigName, type PluginConfigs } from './configs/buildConfigs.js';
 import { rules } from './rules/index.js';
 
 const { name, version } = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
 
 /** The prefix of every rule id in a user's config: `@retrysafe/no-random-key`. */
 const namespace = '@retrysafe';
-
-const configNames: readonly ConfigName[] = ['recommended', 'strict', 'recommended-type-checked'];
 
 /**
  * The ESLint plugin object (`{ meta, rules, configs }`). Use one of its flat configs:
@@ -22,24 +20,21 @@ const configNames: readonly ConfigName[] = ['recommended', 'strict', 'recommende
  * import retrysafe from '@retrysafe/eslint-plugin';
  * export default [retrysafe.configs.recommended];
  * ```
+ *
+ * `configs['recommended-type-checked']` is a list of two config objects, spread into the array
+ * (`...retrysafe.configs['recommended-type-checked']`) as typescript-eslint's configs are: an
+ * eslint.config file's array cannot nest one. `configs['disable-type-checked']` turns the
+ * type-aware rules and type information off for the files it is given.
  */
-const plugin = {
+const plugin: { meta: { name: string; version: string; namespace: string }; rules: typeof rules; configs: PluginConfigs } = {
   meta: { name, version, namespace },
   rules,
-  configs: {} as Record<ConfigName, TSESLint.FlatConfig.Config>,
+  configs: {} as PluginConfigs,
 };
 
-for (const configName of configNames) {
-  plugin.configs[configName] = {
-    name: `${namespace}/${configName}`,
-    files: LINTED_FILES,
-    plugins: { [namespace]: plugin as unknown as TSESLint.FlatConfig.Plugin },
-    languageOptions: buildLanguageOptions(configName),
-    rules: buildRuleLevels(rules, configName, namespace),
-  };
-}
+plugin.configs = buildConfigs(plugin as unknown as TSESLint.FlatConfig.Plugin, rules, namespace);
 
 // Only a default export: CommonJS `require()` and tools such as eslint-doc-generator then see the
 // plugin object itself.
 export default plugin;
-export type { ConfigName };
+export type { ConfigName, PluginConfigs };

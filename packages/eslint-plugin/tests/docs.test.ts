@@ -59,7 +59,7 @@ function isTypeAware(ruleId: string): boolean {
 
 function lintUntyped(ruleId: string, code: string): Linter.LintMessage[] {
   const linter = new Linter({ configType: 'flat' });
-  const config = { ...plugin.configs.strict, rules: { [`@retrysafe/${ruleId}`]: 'error' } } as Linter.Config;
+  const config = { ...plugin.configs.recommended, rules: { [`@retrysafe/${ruleId}`]: 'error' } } as Linter.Config;
   return linter.verify(code, [config], { filename: 'example.ts' });
 }
 
@@ -73,6 +73,9 @@ function prepareTypedDir(): void {
 }
 afterAll(() => rmSync(typedDir, { recursive: true, force: true }));
 
+// recommended-type-checked: the parser and plugin for every file, then type information for TypeScript.
+const [untypedConfig, typedConfig] = plugin.configs['recommended-type-checked'];
+
 async function lintTyped(ruleId: string, code: string, index: number): Promise<Linter.LintMessage[]> {
   prepareTypedDir();
   const file = path.join(typedDir, `doc-example-${ruleId}-${index}.ts`);
@@ -81,12 +84,10 @@ async function lintTyped(ruleId: string, code: string, index: number): Promise<L
     cwd: typedDir,
     overrideConfigFile: true,
     overrideConfig: [
+      { ...untypedConfig, rules: {} } as Linter.Config,
       {
-        ...plugin.configs['recommended-type-checked'],
-        languageOptions: {
-          ...plugin.configs['recommended-type-checked'].languageOptions,
-          parserOptions: { projectService: true, tsconfigRootDir: typedDir },
-        },
+        ...typedConfig,
+        languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: typedDir } },
         rules: { [`@retrysafe/${ruleId}`]: 'error' },
       } as Linter.Config,
     ],

@@ -42,30 +42,44 @@ describe('configs generated from rule metadata', () => {
   /** The rule levels a config must hold: each rule at its metadata's severity, `'error'` by default. */
   const levelsOf = (ids: readonly string[]): Record<string, string> =>
     Object.fromEntries(ids.map((id) => [`@retrysafe/${id}`, docsOf(id).severity ?? 'error']));
+  const recommendedUntyped = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended' && !docsOf(id).requiresTypeChecking);
+  const typeAware = ruleFiles.filter((id) => docsOf(id).requiresTypeChecking === true);
+  const configObjects = (): Linter.Config[] => Object.values(plugin.configs).flat() as Linter.Config[];
+  const [untyped, typed] = plugin.configs['recommended-type-checked'];
+
+  it('ships recommended, recommended-type-checked and disable-type-checked', () => {
+    // `strict` is gone: it listed what recommended lists (every rule meets the recommended bar).
+    expect(Object.keys(plugin.configs).sort()).toEqual(['disable-type-checked', 'recommended', 'recommended-type-checked']);
+  });
 
   it('recommended turns on every recommended rule that needs no types, at its severity', () => {
-    const expected = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended' && !docsOf(id).requiresTypeChecking);
-    expect(plugin.configs.recommended.rules).toEqual(levelsOf(expected));
-    expect(expected).toEqual(expect.arrayContaining(['no-random-key', 'require-retry-policy']));
+    expect(plugin.configs.recommended.rules).toEqual(levelsOf(recommendedUntyped));
+    expect(recommendedUntyped).toEqual(expect.arrayContaining(['no-random-key', 'require-retry-policy']));
   });
 
-  it('strict turns on every rule that needs no types, at its severity', () => {
-    const expected = ruleFiles.filter((id) => docsOf(id).recommended !== undefined && !docsOf(id).requiresTypeChecking);
-    expect(Object.keys(plugin.configs.strict.rules ?? {})).toEqual(expected.map((id) => `@retrysafe/${id}`));
-    expect(plugin.configs.strict.rules).toEqual(levelsOf(expected));
+  it('recommended-type-checked is recommended on every file, then the type-aware rules with the project service on TypeScript files', () => {
+    expect(plugin.configs['recommended-type-checked']).toHaveLength(2);
+    expect(untyped?.rules).toEqual(levelsOf(recommendedUntyped));
+    expect(untyped?.files).toEqual(plugin.configs.recommended.files);
+    const expectedTyped = typeAware.filter((id) => docsOf(id).recommended === 'recommended');
+    expect(Object.keys(typed?.rules ?? {})).toEqual(expectedTyped.map((id) => `@retrysafe/${id}`));
+    expect(typed?.rules).toEqual(levelsOf(expectedTyped));
+    expect(typed?.files).toEqual(['**/*.{ts,mts,cts,tsx}']);
+    expect(typed?.languageOptions?.parserOptions).toEqual({ projectService: true });
   });
 
-  it('recommended-type-checked adds the type-aware rules and the project service', () => {
-    const expected = ruleFiles.filter((id) => docsOf(id).recommended === 'recommended');
-    expect(Object.keys(plugin.configs['recommended-type-checked'].rules ?? {})).toEqual(expected.map((id) => `@retrysafe/${id}`));
-    expect(plugin.configs['recommended-type-checked'].rules).toEqual(levelsOf(expected));
-    expect(plugin.configs['recommended-type-checked'].languageOptions?.parserOptions).toMatchObject({ projectService: true });
+  it('disable-type-checked turns every type-aware rule off and type information off', () => {
+    const disable = plugin.configs['disable-type-checked'];
+    expect(disable.rules).toEqual(Object.fromEntries(typeAware.map((id) => [`@retrysafe/${id}`, 'off'])));
+    expect(typeAware.length).toBeGreaterThan(0);
+    expect(disable.languageOptions?.parserOptions).toEqual({ program: null, project: false, projectService: false });
+    expect(disable.files).toBeUndefined();
   });
 
   it('a rule that guesses (meta.docs.severity: warn) warns in every config; the others are errors', () => {
     const warning = ruleFiles.filter((id) => docsOf(id).severity === 'warn');
     expect(warning).toEqual(['no-misleading-idempotent-hint']);
-    for (const config of Object.values(plugin.configs)) {
+    for (const config of configObjects().filter((object) => object !== plugin.configs['disable-type-checked'])) {
       for (const [ruleId, level] of Object.entries(config.rules ?? {})) {
         expect(level, `${config.name}: ${ruleId}`).toBe(warning.includes(ruleId.replace('@retrysafe/', '')) ? 'warn' : 'error');
       }
@@ -73,9 +87,10 @@ describe('configs generated from rule metadata', () => {
     expect(plugin.configs.recommended.rules?.['@retrysafe/no-misleading-idempotent-hint']).toBe('warn');
   });
 
-  it('lints JavaScript as well as TypeScript files', () => {
-    for (const config of Object.values(plugin.configs)) {
-      expect(config.files).toEqual(['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}']);
+  it('lints JavaScript as well as TypeScript files, and every config object names the plugin', () => {
+    expect(plugin.configs.recommended.files).toEqual(['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}']);
+    for (const config of configObjects()) {
+      expect(config.name).toMatch(/^@retrysafe\//);
       expect(config.plugins?.['@retrysafe']).toBe(plugin);
     }
   });

@@ -1,6 +1,6 @@
 // A slice of the real code that scripts/evaluate-real-code.mjs lints (see docs/evaluation.md): files
 // published on the npm registry, installed in bench/ and examples/agent-tools/, linted unchanged with
-// every rule that needs no type information (configs.strict). Each file was picked because it
+// every rule that needs no type information (configs.recommended holds them all). Each file was picked because it
 // exercises the rules: MCP servers with and without annotations, a toolkit that proxies remote tools
 // (ESM and compiled CommonJS), SDK code that builds idempotency keys, and example servers full of
 // random ids that are not keys. Nothing may crash, and the findings must be exactly the ones judged
@@ -108,7 +108,7 @@ function packageDir(entry: SliceFile): string {
 
 describe('real code (a slice of scripts/evaluate-real-code.mjs)', () => {
   it('lints with every rule that needs no type information', () => {
-    const ids = Object.keys(plugin.configs.strict.rules ?? {});
+    const ids = Object.keys(plugin.configs.recommended.rules ?? {});
     const untyped = Object.entries(plugin.rules)
       .filter(([, rule]) => (rule.meta.docs as { requiresTypeChecking?: boolean } | undefined)?.requiresTypeChecking !== true)
       .map(([id]) => `@retrysafe/${id}`);
@@ -121,7 +121,7 @@ describe('real code (a slice of scripts/evaluate-real-code.mjs)', () => {
       const file = path.join(dir, entry.file);
       expect(existsSync(file), `${file} is not installed: run pnpm install`).toBe(true);
       const linter = new Linter({ configType: 'flat', cwd: dir });
-      const messages = linter.verify(readFileSync(file, 'utf8'), [plugin.configs.strict as Linter.Config], {
+      const messages = linter.verify(readFileSync(file, 'utf8'), [plugin.configs.recommended as Linter.Config], {
         filename: file,
         // The package's own eslint-disable comments name rules that are not loaded here.
         allowInlineConfig: false,

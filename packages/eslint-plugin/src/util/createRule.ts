@@ -2,8 +2,8 @@ import { ESLintUtils } from '@typescript-eslint/utils';
 
 /** Extra `meta.docs` fields every retrysafe rule declares. */
 export interface RetrysafeRuleDocs {
-  /** Whether the rule is on in `recommended` (`'recommended'`) or only in `strict` (`'strict'`). */
-  recommended?: 'recommended' | 'strict';
+  /** `'recommended'`: the rule is on in the recommended configs (the type-checked one when it needs types). */
+  recommended?: 'recommended';
   /** The rule needs type information and lives only in the `*-type-checked` configs. */
   requiresTypeChecking?: boolean;
   /**
