@@ -1,5 +1,14 @@
 export { vouchDurable, type Durable, type DurableInput, type DurablePrimitive } from './durable.js';
-export { key, InvalidKeyError, MAX_KEY_LENGTH, type DeterministicKey, type InvalidKeyReason } from './key.js';
+export {
+  key,
+  InvalidKeyError,
+  MAX_KEY_LENGTH,
+  NOT_DURABLE_KEY_PART,
+  type DeterministicKey,
+  type DurableKeyParts,
+  type InvalidKeyReason,
+  type NotDurableKeyPart,
+} from './key.js';
 export type { RunContext, RunOrigin, RunOriginKind } from './run.js';
 export { CONTRADICTIONS, type Contradiction, type PolicyContradictions } from './contradictions.js';
 export {

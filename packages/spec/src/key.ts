@@ -58,6 +58,29 @@ export class InvalidKeyError extends RetrysafeError {
   }
 }
 
+declare const notDurableKeyPartBrand: unique symbol;
+
+/**
+ * What `tsc` says about a key part that is not {@link Durable}, so that the error names the problem
+ * instead of TypeScript's bare "not assignable to parameter of type 'Durable<string | number>'".
+ */
+export const NOT_DURABLE_KEY_PART =
+  'a key part must be durable: run.id, a field of the validated input, or vouchDurable(value) for a value read back from storage; randomUUID(), Date.now() and other plain strings or numbers can differ on a retry';
+
+/**
+ * The type `key` gives a part that is not {@link Durable}. No value has it, so the compiler reports
+ * the part, and its error reads: `Argument of type 'number' is not assignable to parameter of type
+ * 'NotDurableKeyPart<"a key part must be durable: run.id, a field of the validated input, ...">'`.
+ */
+export interface NotDurableKeyPart<Message extends string> {
+  readonly [notDurableKeyPartBrand]: Message;
+}
+
+/** The parameter types of `key`: each part as it is when durable, {@link NotDurableKeyPart} otherwise. */
+export type DurableKeyParts<Parts extends readonly unknown[]> = {
+  [I in keyof Parts]: Parts[I] extends Durable<string | number> ? Parts[I] : NotDurableKeyPart<typeof NOT_DURABLE_KEY_PART>;
+};
+
 /**
  * Builds a {@link DeterministicKey} from literal text and durable parts:
  *
@@ -67,9 +90,9 @@ export class InvalidKeyError extends RetrysafeError {
  *
  * Every `${...}` must be a `Durable<string | number>`: `run.id`, a field of the tool's validated
  * input, or a value passed through `vouchDurable`. `tsc` rejects a plain `string` or `number`, a
- * `Date`, `Date.now()` and `randomUUID()`: each of them can differ on the retry, which gets a new
- * key and so a second effect (the seed's "Run resumption — the key must be derived from durable
- * state").
+ * `Date`, `Date.now()` and `randomUUID()`, with an error on the part that names the problem
+ * ({@link NotDurableKeyPart}): each of them can differ on the retry, which gets a new key and so a
+ * second effect (the seed's "Run resumption — the key must be derived from durable state").
  *
  * Scope the key to the run and the item ("Keys scoped to the run make [queue redelivery]
  * survivable"), and end it with the action, so that two tools never share a key.
@@ -78,7 +101,10 @@ export class InvalidKeyError extends RetrysafeError {
  * @throws {@link InvalidKeyError} if the key is empty or longer than {@link MAX_KEY_LENGTH} (255,
  *   Stripe's limit), or if a part is not a string or a finite number at runtime.
  */
-export function key(literals: TemplateStringsArray, ...parts: ReadonlyArray<Durable<string | number>>): DeterministicKey {
+export function key<const Parts extends readonly unknown[]>(
+  literals: TemplateStringsArray,
+  ...parts: DurableKeyParts<Parts>
+): DeterministicKey {
   // A tagged template's cooked text is undefined for an invalid escape such as `\u{`.
   if (literals.includes(undefined as unknown as string)) {
     throw new InvalidKeyError(

@@ -162,7 +162,7 @@ describe('keys and execute that ignore the types', () => {
       idempotent: 'with_key',
       retry: 'safe_with_same_key',
       input,
-      // @ts-expect-error -- Date.now() differs on the retry
+      // @ts-expect-error -- NotDurableKeyPart: Date.now() differs on the retry
       key: ({ run }) => key`${run.id}:${Date.now()}:refund`,
       execute: async () => undefined,
     });

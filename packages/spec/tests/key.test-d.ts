@@ -26,58 +26,58 @@ describe('key`...` accepts durable parts', () => {
 
 describe('key`...` rejects what a retry can change', () => {
   test('a plain string', () => {
-    // @ts-expect-error -- a plain string may be regenerated on the retry
+    // @ts-expect-error -- NotDurableKeyPart: a plain string may be regenerated on the retry
     key`${run.id}:${plainString}`;
   });
 
   test('a plain number', () => {
-    // @ts-expect-error -- a plain number may be regenerated on the retry
+    // @ts-expect-error -- NotDurableKeyPart: a plain number may be regenerated on the retry
     key`${run.id}:${plainNumber}`;
   });
 
   test('a Date', () => {
-    // @ts-expect-error -- new Date() is a new value on every attempt
+    // @ts-expect-error -- NotDurableKeyPart: new Date() is a new value on every attempt
     key`${run.id}:${new Date()}`;
-    // @ts-expect-error -- so is its ISO string
+    // @ts-expect-error -- NotDurableKeyPart: so is its ISO string
     key`${run.id}:${new Date().toISOString()}`;
   });
 
   test('Date.now()', () => {
-    // @ts-expect-error -- the time differs on the retry
+    // @ts-expect-error -- NotDurableKeyPart: the time differs on the retry
     key`${run.id}:${Date.now()}`;
   });
 
   test('randomUUID()', () => {
-    // @ts-expect-error -- the seed's ❌ key = uuid4(): a new key on every attempt
+    // @ts-expect-error -- NotDurableKeyPart: the seed's ❌ key = uuid4(): a new key on every attempt
     key`${randomUUID()}`;
-    // @ts-expect-error -- even next to durable parts
+    // @ts-expect-error -- NotDurableKeyPart: even next to durable parts
     key`${run.id}:${orderId}:${randomUUID()}`;
   });
 
   test('Math.random()', () => {
-    // @ts-expect-error -- random per attempt
+    // @ts-expect-error -- NotDurableKeyPart: random per attempt
     key`${run.id}:${Math.random()}`;
   });
 
   test('values derived from durable ones, unless vouched for', () => {
-    // @ts-expect-error -- toUpperCase() returns a plain string
+    // @ts-expect-error -- NotDurableKeyPart: toUpperCase() returns a plain string
     key`${run.id}:${orderId.toUpperCase()}`;
-    // @ts-expect-error -- so does String()
+    // @ts-expect-error -- NotDurableKeyPart: so does String()
     key`${run.id}:${String(orderId)}`;
     expectTypeOf(key`${run.id}:${vouchDurable(orderId.toUpperCase())}`).toEqualTypeOf<DeterministicKey>();
   });
 
   test('a possibly missing part', () => {
-    // @ts-expect-error -- "undefined" in a key collides across items
+    // @ts-expect-error -- NotDurableKeyPart: "undefined" in a key collides across items
     key`${run.id}:${maybeOrderId}`;
   });
 
   test('a bigint, a boolean or an object', () => {
-    // @ts-expect-error -- key takes Durable<string | number> only
+    // @ts-expect-error -- NotDurableKeyPart: key takes Durable<string | number> only
     key`${run.id}:${vouchDurable(10n)}`;
-    // @ts-expect-error -- not key material
+    // @ts-expect-error -- NotDurableKeyPart: not key material
     key`${run.id}:${true}`;
-    // @ts-expect-error -- "[object Object]" would collide for every item
+    // @ts-expect-error -- NotDurableKeyPart: "[object Object]" would collide for every item
     key`${run.id}:${{ orderId }}`;
   });
 });

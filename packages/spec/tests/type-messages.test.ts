@@ -1,9 +1,11 @@
 // What the compilers actually say. The type tests' `@ts-expect-error` directives are removed in a
 // copy, both compilers check it, and every error must sit on a line a directive covered; a line
 // marked `// @ts-expect-error -- Contradiction: <key>` must name `Contradiction<"<message>">` with
-// the message from CONTRADICTIONS, so the text a user reads is the text we document.
+// the message from CONTRADICTIONS, and a line marked `// @ts-expect-error -- NotDurableKeyPart: ...`
+// must name `NotDurableKeyPart<"<NOT_DURABLE_KEY_PART>">`, so the text a user reads is the text we
+// document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTRADICTIONS } from '../src/index.js';
+import { CONTRADICTIONS, NOT_DURABLE_KEY_PART } from '../src/index.js';
 import {
   copyWithoutDirectives,
   expectedErrors,
@@ -59,4 +61,19 @@ describe.each<Compiler>(['tsc', 'tsgo'])('%s error messages', (compiler) => {
       expect(texts.join('\n')).toContain(`Contradiction<"${message}">`);
     },
   );
+
+  const notDurable = expected.filter((entry) => entry.notDurableKeyPart);
+
+  it.each(notDurable.map((entry) => [`${entry.file}:${entry.line}`, entry] as const))(
+    '%s says the key part is not durable, and where durable parts come from',
+    (_label, { file, line }) => {
+      const texts = diagnostics.filter((d) => d.file === file && d.line === line).map((d) => d.text);
+      expect(texts.join('\n')).toContain(`NotDurableKeyPart<"${NOT_DURABLE_KEY_PART}">`);
+    },
+  );
+
+  it("never shows TypeScript's bare Durable<string | number> parameter", () => {
+    expect(notDurable.length).toBeGreaterThan(10);
+    expect(diagnostics.filter((d) => d.text.includes("parameter of type 'Durable<string | number>'"))).toEqual([]);
+  });
 });

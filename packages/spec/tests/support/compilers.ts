@@ -100,6 +100,8 @@ export interface ExpectedError {
   readonly line: number;
   /** The `CONTRADICTIONS` key named by `// @ts-expect-error -- Contradiction: <key>`, if any. */
   readonly contradiction: string | undefined;
+  /** Marked `// @ts-expect-error -- NotDurableKeyPart: <why>`: a key part that is not durable. */
+  readonly notDurableKeyPart: boolean;
 }
 
 /** Every `@ts-expect-error` directive in the given files. */
@@ -108,8 +110,9 @@ export function expectedErrors(files: readonly string[]): ExpectedError[] {
     readFileSync(join(testsDir, file), 'utf8')
       .split('\n')
       .flatMap((text, index) => {
-        const match = /\/\/ @ts-expect-error(?: -- Contradiction: (\w+))?/.exec(text);
-        return match ? [{ file: `tests/${file}`, line: index + 2, contradiction: match[1] }] : [];
+        const match = /\/\/ @ts-expect-error(?: -- (?:Contradiction: (\w+)|(NotDurableKeyPart):))?/.exec(text);
+        if (!match) return [];
+        return [{ file: `tests/${file}`, line: index + 2, contradiction: match[1], notDurableKeyPart: match[2] !== undefined }];
       }),
   );
 }
