@@ -28,7 +28,18 @@ import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
 import { InputValidationError } from '../validate.js';
 import { markRunsThroughRunner } from './guardShared.js';
-import { assertRetrysafeTool, callForModel, checkRun, declareToolPolicy, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
+import {
+  assertRetrysafeTool,
+  callForModel,
+  checkRun,
+  declareToolPolicy,
+  hasStandardJsonSchema,
+  resolveRun,
+  standardJsonSchemaAdvice,
+  vendorOf,
+  type ModelResult,
+  type RunSource,
+} from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
 export { aiSdkToolApproval, guardAiSdkTools, type AiSdkCallOptions, type AiSdkGuardOptions } from './ai-sdk-guard.js';
@@ -89,8 +100,8 @@ export function toAiSdkTool<T extends AnyTool>(retrysafeTool: T, options: AiSdkT
   const schema: StandardSchemaV1 = retrysafeTool.input;
   if (vendorOf(schema) !== 'zod' && !hasStandardJsonSchema(schema)) {
     throw new TypeError(
-      `toAiSdkTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(schema)}) has no JSON Schema for the model. ` +
-        'Declare the input with zod, or with a library that implements Standard JSON Schema (~standard.jsonSchema, such as arktype).',
+      `toAiSdkTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(schema)}) has no JSON Schema for the model: ` +
+        `the AI SDK takes zod or a Standard JSON Schema (~standard.jsonSchema). ${standardJsonSchemaAdvice(schema)}`,
     );
   }
   if (typeof run !== 'function') checkRun(run, undefined, 'toAiSdkTool');

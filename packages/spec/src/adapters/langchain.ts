@@ -29,6 +29,7 @@ import {
   isZodObject,
   resolveRun,
   validatedByFramework,
+  standardJsonSchemaAdvice,
   vendorOf,
   type ModelResult,
   type RunSource,
@@ -121,7 +122,6 @@ function schemaFor(retrysafeTool: AnyTool): { readonly schema: object; readonly 
   throw new TypeError(
     `toLangChainTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(input)}) is neither a zod object nor a ` +
       'Standard JSON Schema (~standard.jsonSchema, @standard-schema/spec 1.1), and LangChain needs one of them to describe the ' +
-      "arguments to the model. Declare the input with z.object({...}), with a library that implements Standard JSON Schema " +
-      "(such as arktype), or through your schema library's Standard JSON Schema adapter.",
+      `arguments to the model. ${standardJsonSchemaAdvice(input)}`,
   );
 }

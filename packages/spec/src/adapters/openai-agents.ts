@@ -33,6 +33,7 @@ import {
   isZodObject,
   resolveRun,
   validatedByFramework,
+  standardJsonSchemaAdvice,
   vendorOf,
   type ModelResult,
   type RunSource,
@@ -174,7 +175,6 @@ function parametersFor(retrysafeTool: AnyTool): { readonly parameters: object; r
   throw new TypeError(
     `toOpenAIAgentsTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(schema)}) implements neither Standard ` +
       'JSON Schema (~standard.jsonSchema, @standard-schema/spec 1.1) nor is it a zod object, and @openai/agents needs one of ' +
-      'them to describe the parameters to the model. Declare the input with zod (z.object({...})), with a library that ' +
-      "implements Standard JSON Schema (such as arktype), or through your schema library's Standard JSON Schema adapter.",
+      `them to describe the parameters to the model. ${standardJsonSchemaAdvice(schema)}`,
   );
 }

@@ -155,6 +155,17 @@ export function vendorOf(schema: StandardSchemaV1): string {
 }
 
 /**
+ * @internal How to give a schema a Standard JSON Schema, for the adapters' errors: the library's
+ * own wrapper where there is one (valibot's schemas carry none themselves; `toStandardJsonSchema`
+ * from `@valibot/to-json-schema` adds it), or the general advice.
+ */
+export function standardJsonSchemaAdvice(schema: StandardSchemaV1): string {
+  return vendorOf(schema) === 'valibot'
+    ? "Wrap the valibot schema with toStandardJsonSchema from '@valibot/to-json-schema' (input: toStandardJsonSchema(v.object({...}))), or declare the input with zod."
+    : "Declare the input with zod, with a library that implements Standard JSON Schema (such as arktype), or through your schema library's Standard JSON Schema adapter.";
+}
+
+/**
  * @internal The text the model sees for a failed call (`describeFailure`), with the policy, the
  * attempt and the decision `callForModel` remembered for the error.
  */

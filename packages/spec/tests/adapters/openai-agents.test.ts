@@ -215,7 +215,7 @@ describe('toOpenAIAgentsTool', () => {
     it('refuses a schema with no JSON Schema, saying what to pass', async () => {
       const run = await fixture.jobRun();
       expect(() => toOpenAIAgentsTool(ticketTool(v.object({ subject: v.string() }) as never, []), { runner: fixture.runner, run })).toThrow(
-        /\(valibot\) implements neither Standard JSON Schema.*Declare the input with zod/s,
+        /\(valibot\) implements neither Standard JSON Schema.*toStandardJsonSchema from '@valibot\/to-json-schema'/s,
       );
       expect(() => toOpenAIAgentsTool(ticketTool(z.string() as never, []), { runner: fixture.runner, run })).toThrow(/not an object schema/);
     });
