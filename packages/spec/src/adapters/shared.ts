@@ -84,7 +84,7 @@ export function checkRun(run: unknown, callId: string | undefined, adapter: stri
       `${adapter}: run must be a RunContext ({ id }) from openRun(store, origin), or a function returning one; got ${describeRun(run)}.`,
     );
   }
-  if (callId !== undefined && callId !== '' && id.includes(callId)) {
+  if (callId !== undefined && containsAsSegments(id, callId)) {
     throw new TypeError(
       `${adapter}: run id ${JSON.stringify(id)} contains the tool call id ${JSON.stringify(callId)}, which is new on every ` +
         'model turn: a key built from it is new on every retry, so nothing is ever replayed. Open the run once per job ' +
@@ -92,6 +92,24 @@ export function checkRun(run: unknown, callId: string | undefined, adapter: stri
     );
   }
   return run as RunContext;
+}
+
+// A letter or a digit: what a segment of an id is made of (`job`, `order`, `17` in `job:order-17`).
+const SEGMENT_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * @internal Whether `callId` occurs in `id` as whole segments: bounded on each side by the start or
+ * end of `id` or by a separator (any character that is not a letter or a digit). `call_9f8e` is in
+ * `job:call_9f8e`; the call id `1` is not in `job:order-17`, where a substring test found it.
+ */
+export function containsAsSegments(id: string, callId: string): boolean {
+  if (callId === '') return false; // indexOf('') matches everywhere, and past the end too
+  for (let at = id.indexOf(callId); at !== -1; at = id.indexOf(callId, at + 1)) {
+    const before = id.charAt(at - 1);
+    const after = id.charAt(at + callId.length);
+    if (!SEGMENT_CHARACTER.test(before) && !SEGMENT_CHARACTER.test(after)) return true;
+  }
+  return false;
 }
 
 function describeRun(run: unknown): string {
