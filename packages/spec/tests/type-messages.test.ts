@@ -27,7 +27,7 @@ beforeAll(() => {
 });
 afterAll(() => removeCopy(copyDir));
 
-describe.each<Compiler>(['tsc', 'tsgo'])('%s error messages', (compiler) => {
+describe.each<Compiler>(['tsc', 'tsc7'])('%s error messages', (compiler) => {
   let diagnostics: Diagnostic[] = [];
   beforeAll(() => {
     diagnostics = parseDiagnostics(runCompiler(compiler, ['-p', 'tsconfig.json'], copyDir).output);

@@ -1,7 +1,9 @@
-// Runs tsc (TypeScript 6) and tsgo (TypeScript 7) on the type tests, for tests that check what the
-// compilers say rather than only whether they accept the code.
+// Runs tsc from TypeScript 6 and from TypeScript 7 on the type tests, for tests that check what the
+// compilers say rather than only whether they accept the code. TypeScript 7 is the release users
+// install (typescript@7.0.2), from examples/ts7-project: a package that holds it beside TypeScript 6
+// the way users do (docs/typescript-7.md), so that no `tsc` of the workspace is silently repointed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 export const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const testsDir = join(packageDir, 'tests');
 
-export type Compiler = 'tsc' | 'tsgo';
+/** `tsc` is TypeScript 6 (the workspace's `typescript`), `tsc7` TypeScript 7.0.2. */
+export type Compiler = 'tsc' | 'tsc7';
 
 export interface CompilerRun {
   readonly status: number | null;
@@ -18,22 +21,19 @@ export interface CompilerRun {
 
 /** Runs a compiler with `args` in `cwd`; diagnostics are printed plain (`--pretty false`). */
 export function runCompiler(compiler: Compiler, args: readonly string[], cwd: string): CompilerRun {
-  const [command, prefix] =
-    compiler === 'tsc'
-      ? [process.execPath, [join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin/tsc')]]
-      : [findBin('tsgo'), []];
-  const result = spawnSync(command, [...prefix, ...args, '--pretty', 'false'], { cwd, encoding: 'utf8' });
+  const tscOf = (packageJson: string): string => join(dirname(createRequire(import.meta.url).resolve(packageJson)), 'bin/tsc');
+  const tsc = compiler === 'tsc' ? tscOf('typescript/package.json') : typescript7Tsc();
+  const result = spawnSync(process.execPath, [tsc, ...args, '--pretty', 'false'], { cwd, encoding: 'utf8' });
   if (result.error) throw result.error;
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-// tsgo is a workspace-root dev dependency: look for its bin from the package upwards.
-function findBin(name: string): string {
-  for (let dir = packageDir; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules/.bin', name);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`${name} not found in any node_modules/.bin above ${packageDir}`);
-  }
+function typescript7Tsc(): string {
+  const project = resolve(packageDir, '../../examples/ts7-project/package.json');
+  const manifest = createRequire(project).resolve('@typescript/native/package.json');
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  if (!version.startsWith('7.')) throw new Error(`examples/ts7-project's @typescript/native is ${version}, not TypeScript 7`);
+  return join(dirname(manifest), 'bin/tsc');
 }
 
 /** Every `*.test-d.ts` under tests/, as paths relative to tests/. */
