@@ -25,7 +25,18 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ResultOf, Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
 import { approvalNeeded, declaredPolicy, guardedModelCall, markRunsThroughRunner, runsThroughRunner, type GuardOptions } from './guardShared.js';
-import { assertRetrysafeTool, callForModel, checkRun, declareToolPolicy, hasStandardJsonSchema, resolveRun, vendorOf, type ModelResult, type RunSource } from './shared.js';
+import {
+  assertRetrysafeTool,
+  callForModel,
+  checkRun,
+  declareToolPolicy,
+  hasStandardJsonSchema,
+  resolveRun,
+  standardJsonSchemaAdvice,
+  vendorOf,
+  type ModelResult,
+  type RunSource,
+} from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
 export type { ApprovalRule, GuardedCallEvent, GuardOptions } from './guardShared.js';
@@ -65,8 +76,8 @@ export function toMastraTool<T extends AnyTool>(retrysafeTool: T, options: Mastr
   const { runner, run } = options;
   if (!hasStandardJsonSchema(retrysafeTool.input)) {
     throw new TypeError(
-      `toMastraTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(retrysafeTool.input)}) has no JSON Schema for the model. ` +
-        'Declare the input with zod 4 or a library that implements Standard JSON Schema (~standard.jsonSchema, such as arktype).',
+      `toMastraTool(): the input schema of tool "${retrysafeTool.name}" (${vendorOf(retrysafeTool.input)}) has no JSON Schema for the model: ` +
+        `Mastra takes a Standard JSON Schema (~standard.jsonSchema, as zod 4 and arktype implement it). ${standardJsonSchemaAdvice(retrysafeTool.input)}`,
     );
   }
   if (typeof run !== 'function') checkRun(run, undefined, 'toMastraTool');

@@ -1,6 +1,6 @@
 /**
- * valibot schemas carry no Standard JSON Schema of their own, so the AI SDK, OpenAI Agents and
- * LangChain adapters cannot describe them to the model. Each adapter's error names the fix,
+ * valibot schemas carry no Standard JSON Schema of their own, so the AI SDK, OpenAI Agents,
+ * LangChain and Mastra adapters cannot describe them to the model. Each adapter's error names the fix,
  * `toStandardJsonSchema` from `@valibot/to-json-schema`, and the wrapped schema works through
  * each adapter: the model is shown its JSON Schema, the runner validates with valibot, and a
  * repeated call is replayed.
@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toAiSdkTool } from '../../src/adapters/ai-sdk.js';
 import { toLangChainTool } from '../../src/adapters/langchain.js';
+import { toMastraTool } from '../../src/adapters/mastra.js';
 import { toOpenAIAgentsTool } from '../../src/adapters/openai-agents.js';
 import { sqliteFixture, ticketTool } from './support.js';
 
@@ -30,6 +31,7 @@ describe('a valibot input schema', () => {
     expect(() => toAiSdkTool(ticketTool(plain(), []), options)).toThrow(ADVICE);
     expect(() => toOpenAIAgentsTool(ticketTool(plain(), []), options)).toThrow(ADVICE);
     expect(() => toLangChainTool(ticketTool(plain(), []), options)).toThrow(ADVICE);
+    expect(() => toMastraTool(ticketTool(plain(), []), options)).toThrow(ADVICE);
   });
 
   it('wrapped with toStandardJsonSchema, runs through the AI SDK adapter: described, validated, replayed', async () => {
@@ -61,6 +63,15 @@ describe('a valibot input schema', () => {
     expect(lcTool.schema).toMatchObject(SUBJECT_SCHEMA);
     expect(await lcTool.invoke({ subject: 'Broken' })).toEqual({ result: { ticket: 1 }, replayed: false });
     expect(await lcTool.invoke({ subject: 'Broken' })).toEqual({ result: { ticket: 1 }, replayed: true });
+    expect(effects).toEqual(['Broken']);
+  });
+
+  it('wrapped with toStandardJsonSchema, runs through the Mastra adapter', async () => {
+    const effects: string[] = [];
+    const mastraTool = toMastraTool(ticketTool(wrapped(), effects), { runner: fixture.runner, run: await fixture.jobRun() });
+    const context = (toolCallId: string) => ({ toolCallId, messages: [] }) as never;
+    expect(await mastraTool.execute?.({ subject: 'Broken' }, context('call_m1'))).toEqual({ result: { ticket: 1 }, replayed: false });
+    expect(await mastraTool.execute?.({ subject: 'Broken' }, context('call_m2'))).toEqual({ result: { ticket: 1 }, replayed: true });
     expect(effects).toEqual(['Broken']);
   });
 });
