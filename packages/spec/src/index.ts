@@ -41,7 +41,7 @@ export {
   type UnkeyedTool,
 } from './tool.js';
 export { validateInput, InputValidationError } from './validate.js';
-// Runtime: runner, retry decisions, durable runs, errors, fingerprints, the store interface.
+// Runtime: runner, retry decisions, durable runs, errors, fingerprints.
 export { createRunner, DEFAULT_LOCK_MS, DEFAULT_TTL_MS, type CallOptions, type CallOutcome, type CallResult, type ResultOf, type Runner, type RunnerOptions } from './runner.js';
 export { decideRetry, type CallFailure, type RetryAction, type RetryDecision } from './retry.js';
 export { callWithPolicy, retryByPolicy, type RetryLoopOptions, type RetryReport } from './loop/retryLoop.js';
@@ -63,5 +63,5 @@ export {
   type StoreOperation,
 } from './errors.js';
 export { fingerprint, findNonJson } from './fingerprint.js';
-export { claimBySwap, completeRecord, decideClaim, isLocked, releaseRecord, renewRecord, type SwapClaimOps } from './stores/claim.js';
-export type { AttemptError, ClaimRequest, ClaimResult, CompleteRequest, DedupRecord, DedupStatus, DedupStore, OpenRunRequest, RecordId, RunRecord, StoreInfo } from './stores/types.js';
+// What a store is to its user; writing one takes `@retrysafe/spec/stores/protocol`.
+export type { AttemptError, DedupRecord, DedupStatus, DedupStore, RecordId, StoreInfo } from './stores/types.js';

@@ -52,6 +52,23 @@ function findCycle(files: readonly string[]): string[] | undefined {
   return undefined;
 }
 
+describe('the root entry', () => {
+  it('lists no store internals: they are on @retrysafe/spec/stores/protocol', async () => {
+    const root = await import('../src/index.js');
+    const protocol = await import('../src/stores/protocol.js');
+    expect(Object.keys(protocol).filter((name) => name in root)).toEqual([]);
+    for (const name of ['createDedupStore', 'decideClaim', 'completeRecord', 'releaseRecord', 'renewRecord', 'isLocked', 'mergeRun']) {
+      expect(protocol).toHaveProperty(name);
+    }
+    const manifest = JSON.parse(readFileSync(join(srcDir, '../package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(manifest.exports['./stores/protocol']).toEqual({
+      types: './dist/stores/protocol.d.ts',
+      import: './dist/stores/protocol.js',
+      default: './dist/stores/protocol.js',
+    });
+  });
+});
+
 describe('packages/spec/src layout', () => {
   const files = sourceFiles(srcDir);
 

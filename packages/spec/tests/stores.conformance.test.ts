@@ -223,6 +223,7 @@ describe('store modules', () => {
     ['stores/postgres.ts', 'pg'],
     ['stores/redis.ts', 'ioredis'],
     ['stores/memory.ts', undefined],
+    ['stores/protocol.ts', undefined],
     ['index.ts', undefined],
     ['testing.ts', undefined],
   ])('%s loads only its own driver', (file, own) => {

@@ -8,18 +8,8 @@
  *
  * @module
  */
-import { completeRecord, decideClaim, releaseRecord, renewRecord, stillHeld } from './claim.js';
-import type {
-  ClaimRequest,
-  ClaimResult,
-  CompleteRequest,
-  DedupRecord,
-  DedupStore,
-  OpenRunRequest,
-  RecordId,
-  RunRecord,
-  StoreInfo,
-} from './types.js';
+import { createDedupStore, mergeRun, stillHeld, type DedupStoreBackend } from './protocol.js';
+import type { DedupRecord, DedupStore, RecordId, StoredRun } from './types.js';
 
 /** The non-durable memory store; see `createNonDurableMemoryStore`. */
 export interface NonDurableMemoryStore extends DedupStore {
@@ -38,59 +28,67 @@ export interface NonDurableMemoryStore extends DedupStore {
  */
 export function createNonDurableMemoryStore(): NonDurableMemoryStore {
   const records = new Map<string, DedupRecord>();
-  const runs = new Map<string, Omit<RunRecord, 'created'>>();
-  let closed = false;
-
-  const info: StoreInfo = {
-    kind: 'memory',
-    location: 'process memory (not durable: unit tests only)',
-    durable: false,
-    checkHint: 'The non-durable memory store was closed; create a new one (and use a durable store outside unit tests).',
+  const store = createDedupStore(memoryBackend(records));
+  return {
+    ...store,
+    get size() {
+      return records.size;
+    },
   };
+}
+
+function memoryBackend(records: Map<string, DedupRecord>): DedupStoreBackend {
+  const runs = new Map<string, StoredRun>();
+  let closed = false;
   const open = (): void => {
     if (closed) throw new Error('the non-durable memory store is closed');
   };
   const idOf = (id: RecordId): string => JSON.stringify([id.namespace, id.tool, id.key]);
-  // Copies keep callers from mutating stored state, as a real store's serialisation would.
-  const copy = <T>(value: T): T => structuredClone(value);
-  const swapIfHeld = (held: DedupRecord, next: (current: DedupRecord) => DedupRecord) => {
-    open();
-    const current = records.get(idOf(held));
-    if (!stillHeld(current, held)) return undefined;
-    const updated = next(current);
-    records.set(idOf(held), updated);
-    return copy(updated);
+  // Copies keep callers from mutating stored state, as a real store's serialisation would; each
+  // copy remembers the stored record it was made from, so `swap` compares by identity.
+  const copiedFrom = new WeakMap<DedupRecord, DedupRecord>();
+  const copyOf = (stored: DedupRecord): DedupRecord => {
+    const copy = structuredClone(stored);
+    copiedFrom.set(copy, stored);
+    return copy;
+  };
+  const replace = (next: DedupRecord): DedupRecord => {
+    records.set(idOf(next), next);
+    return copyOf(next);
   };
 
   return {
-    info,
-    get size() {
-      return records.size;
+    info: {
+      kind: 'memory',
+      location: 'process memory (not durable: unit tests only)',
+      durable: false,
+      checkHint: 'The non-durable memory store was closed; create a new one (and use a durable store outside unit tests).',
     },
     async ready() {
       open();
     },
-    async claim(request: ClaimRequest): Promise<ClaimResult> {
+    async insertOrRead(fresh) {
       open();
-      const { result, write } = decideClaim(records.get(idOf(request)), request);
-      if (write !== 'none') records.set(idOf(request), result.record);
-      return copy(result);
+      const existing = records.get(idOf(fresh));
+      if (existing !== undefined) return { inserted: false, record: copyOf(existing) };
+      records.set(idOf(fresh), structuredClone(fresh));
+      return { inserted: true };
     },
-    async complete(held: DedupRecord, request: CompleteRequest) {
-      return swapIfHeld(held, (current) => completeRecord(current, request));
-    },
-    async release(held, { now, error }) {
-      return swapIfHeld(held, (current) => releaseRecord(current, now, error));
-    },
-    async renew(held, { now, lockMs }) {
-      return swapIfHeld(held, (current) => renewRecord(current, now, lockMs));
-    },
-    async get(id: RecordId, now: number) {
+    async read(id) {
       open();
       const record = records.get(idOf(id));
-      return record && record.expiresAt > now ? copy(record) : undefined;
+      return { record: record && copyOf(record) };
     },
-    async purgeExpired(now: number) {
+    async swap(expected, next) {
+      open();
+      const source = copiedFrom.get(expected);
+      return source !== undefined && records.get(idOf(expected)) === source ? replace(next) : undefined;
+    },
+    async writeIfHeld(held, next) {
+      open();
+      return stillHeld(records.get(idOf(held)), held) ? replace(next) : undefined;
+    },
+    async purgeExpired(now) {
       open();
       let purged = 0;
       for (const map of [records, runs] as Map<string, { expiresAt: number }>[]) {
@@ -103,17 +101,12 @@ export function createNonDurableMemoryStore(): NonDurableMemoryStore {
       }
       return purged;
     },
-    async openRun(request: OpenRunRequest): Promise<RunRecord> {
+    async upsertRun(fresh) {
       open();
-      const id = JSON.stringify([request.namespace, request.origin]);
-      const existing = runs.get(id);
-      const live = existing !== undefined && existing.expiresAt > request.now;
-      const expiresAt = Math.max(live ? existing.expiresAt : 0, request.now + request.ttlMs);
-      const record = live
-        ? { ...existing, expiresAt }
-        : { namespace: request.namespace, origin: request.origin, id: request.candidateId, createdAt: request.now, expiresAt };
-      runs.set(id, record);
-      return { ...record, created: !live };
+      const id = JSON.stringify([fresh.namespace, fresh.origin]);
+      const run = mergeRun(runs.get(id), fresh);
+      runs.set(id, { namespace: run.namespace, origin: run.origin, id: run.id, createdAt: run.createdAt, expiresAt: run.expiresAt });
+      return run;
     },
     async close() {
       closed = true;

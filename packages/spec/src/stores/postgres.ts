@@ -12,7 +12,7 @@
  * @module
  */
 import pg from 'pg';
-import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
+import { createDedupStore, type DedupStoreBackend } from './protocol.js';
 import {
   checkTablePrefix,
   COMPARED_COLUMNS,
@@ -21,10 +21,16 @@ import {
   recordValues,
   rowToRecord,
   rowToRun,
+  migrationsFrom,
+  POSTGRES_DIALECT,
+  runValues,
+  schemaSql,
+  SCHEMA_VERSION,
+  upsertRunSql,
   type DedupRow,
   type RunRow,
 } from './rows.js';
-import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, OpenRunRequest, RunRecord } from './types.js';
+import type { DedupStore } from './types.js';
 
 /** Options for `createPostgresStore`: give a connection string or your own pool. */
 export interface PostgresStoreOptions {
@@ -38,12 +44,15 @@ export interface PostgresStoreOptions {
   readonly connectTimeoutMs?: number;
 }
 
-const SCHEMA_VERSION = 1;
 /**
  * Create the PostgreSQL dedup store. Nothing connects until the first call (or `ready()`); an
  * unreachable server makes every call reject and the runner then does not run the effect.
  */
 export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
+  return createDedupStore(postgresBackend(options));
+}
+
+function postgresBackend(options: PostgresStoreOptions): DedupStoreBackend {
   const prefix = checkTablePrefix(options.tablePrefix ?? 'retrysafe_');
   const ownPool = options.pool === undefined;
   if (ownPool && !options.connectionString) {
@@ -74,25 +83,6 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
     await ready();
     return pool.query<R>({ name: `retrysafe_${prefix}${name}`, text: sql[name], values });
   };
-  // The holder writes its computed record only while it still owns the lock.
-  const writeIfHeld = async (held: DedupRecord, next: DedupRecord) => {
-    const { rows } = await query<DedupRow>('writeIfHeld', [...recordValues(next), held.owner ?? null]);
-    return rows[0] ? rowToRecord(rows[0]) : undefined;
-  };
-
-  const swapOps: SwapClaimOps = {
-    async insertOrRead(fresh) {
-      const { rows } = await query<DedupRow & { outcome: string }>('claim', recordValues(fresh));
-      const row = rows[0];
-      if (row?.outcome === 'claimed') return { inserted: true };
-      // No row: a concurrent insert committed after this statement's snapshot; the loop reads again.
-      return { inserted: false, existing: row ? rowToRecord(row) : undefined };
-    },
-    async swap(expected, next) {
-      const { rowCount } = await query('swap', [...recordValues(next), ...comparedValues(expected)]);
-      return rowCount === 1;
-    },
-  };
 
   return {
     info: {
@@ -102,18 +92,23 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
       checkHint: `Check that PostgreSQL is running and accepts connections at ${location.split(' ')[0]}, and that the user may create and write the tables ${prefix}dedup, ${prefix}runs and ${prefix}meta.`,
     },
     ready,
-    claim: (request: ClaimRequest): Promise<ClaimResult> => claimBySwap(request, swapOps),
-    async complete(held, request) {
-      return writeIfHeld(held, completeRecord(held, request));
+    async insertOrRead(fresh) {
+      const { rows } = await query<DedupRow & { outcome: string }>('claim', recordValues(fresh));
+      const row = rows[0];
+      if (row?.outcome === 'claimed') return { inserted: true };
+      // No row: a concurrent insert committed after this statement's snapshot; the protocol reads again.
+      return { inserted: false, record: row ? rowToRecord(row) : undefined };
     },
-    async release(held, { now, error }) {
-      return writeIfHeld(held, releaseRecord(held, now, error));
+    async read(id) {
+      const { rows } = await query<DedupRow>('read', [id.namespace, id.tool, id.key]);
+      return { record: rows[0] ? rowToRecord(rows[0]) : undefined };
     },
-    async renew(held, { now, lockMs }) {
-      return writeIfHeld(held, renewRecord(held, now, lockMs));
+    async swap(expected, next) {
+      const { rowCount } = await query('swap', [...recordValues(next), ...comparedValues(expected)]);
+      return rowCount === 1 ? next : undefined;
     },
-    async get(id, now) {
-      const { rows } = await query<DedupRow>('get', [id.namespace, id.tool, id.key, now]);
+    async writeIfHeld(held, next) {
+      const { rows } = await query<DedupRow>('writeIfHeld', [...recordValues(next), held.owner ?? null]);
       return rows[0] ? rowToRecord(rows[0]) : undefined;
     },
     async purgeExpired(now) {
@@ -121,17 +116,11 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
       const runsResult = await query('purgeRuns', [now]);
       return (dedupResult.rowCount ?? 0) + (runsResult.rowCount ?? 0);
     },
-    async openRun(request: OpenRunRequest): Promise<RunRecord> {
-      const { rows } = await query<RunRow>('openRun', [
-        request.namespace,
-        request.origin,
-        request.candidateId,
-        request.now,
-        request.ttlMs,
-      ]);
+    async upsertRun(fresh) {
+      const { rows } = await query<RunRow>('upsertRun', runValues(fresh));
       const row = rows[0];
-      if (!row) throw new Error(`opening run ${request.origin} on ${prefix}runs returned no row`);
-      return rowToRun(row, row.id === request.candidateId);
+      if (!row) throw new Error(`opening run ${fresh.origin} on ${prefix}runs returned no row`);
+      return rowToRun(row, row.id === fresh.id);
     },
     async close() {
       if (ownPool) await pool.end();
@@ -174,73 +163,25 @@ function statements(prefix: string) {
       UPDATE ${t} SET (${DEDUP_COLUMNS.join(', ')}) = (${casts.join(', ')})
       WHERE ${pk} AND owner = $${n + 1} AND status = 'in_progress'
       RETURNING *`,
-    get: `SELECT * FROM ${t} WHERE ${pk} AND expires_at > $4::bigint`,
+    read: `SELECT * FROM ${t} WHERE ${pk}`,
     purgeDedup: `DELETE FROM ${t} WHERE expires_at <= $1::bigint`,
     purgeRuns: `DELETE FROM ${prefix}runs WHERE expires_at <= $1::bigint`,
-    openRun: `
-      INSERT INTO ${prefix}runs AS r (namespace, origin, id, created_at, expires_at)
-      VALUES ($1, $2, $3, $4::bigint, $4::bigint + $5::bigint)
-      ON CONFLICT (namespace, origin) DO UPDATE SET
-        id = CASE WHEN r.expires_at <= $4::bigint THEN EXCLUDED.id ELSE r.id END,
-        created_at = CASE WHEN r.expires_at <= $4::bigint THEN EXCLUDED.created_at ELSE r.created_at END,
-        expires_at = GREATEST(CASE WHEN r.expires_at <= $4::bigint THEN 0 ELSE r.expires_at END, EXCLUDED.expires_at)
-      RETURNING *`,
+    upsertRun: upsertRunSql(`${prefix}runs`, POSTGRES_DIALECT),
   };
 }
 
 /** Create or migrate the schema, one migrator at a time across the fleet. */
 async function migrate(pool: pg.Pool, prefix: string): Promise<void> {
+  const schema = schemaSql(prefix, POSTGRES_DIALECT);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`retrysafe:${prefix}`]);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${prefix}meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    const { rows } = await client.query<{ value: string }>(
-      `SELECT value FROM ${prefix}meta WHERE name = 'schema_version'`,
-    );
-    const version = rows[0] ? Number(rows[0].value) : 0;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(
-        `${prefix}meta says schema version ${version}, newer than this @retrysafe/spec understands (${SCHEMA_VERSION}): upgrade the package`,
-      );
-    }
-    if (version < 1) {
-      await client.query(`
-        CREATE TABLE IF NOT EXISTS ${prefix}dedup (
-          namespace TEXT NOT NULL,
-          tool TEXT NOT NULL,
-          key TEXT NOT NULL,
-          fingerprint TEXT NOT NULL,
-          status TEXT NOT NULL CHECK (status IN ('in_progress', 'completed')),
-          result TEXT,
-          result_error TEXT,
-          errors JSONB NOT NULL DEFAULT '[]'::jsonb,
-          attempts INTEGER NOT NULL,
-          created_at BIGINT NOT NULL,
-          updated_at BIGINT NOT NULL,
-          expires_at BIGINT NOT NULL,
-          lock_expires_at BIGINT,
-          owner TEXT,
-          PRIMARY KEY (namespace, tool, key)
-        );
-        CREATE INDEX IF NOT EXISTS ${prefix}dedup_expires_at ON ${prefix}dedup (expires_at);
-        CREATE TABLE IF NOT EXISTS ${prefix}runs (
-          namespace TEXT NOT NULL,
-          origin TEXT NOT NULL,
-          id TEXT NOT NULL,
-          created_at BIGINT NOT NULL,
-          expires_at BIGINT NOT NULL,
-          PRIMARY KEY (namespace, origin)
-        );
-        CREATE INDEX IF NOT EXISTS ${prefix}runs_expires_at ON ${prefix}runs (expires_at);`);
-    }
-    if (version < SCHEMA_VERSION) {
-      await client.query(
-        `INSERT INTO ${prefix}meta (name, value) VALUES ('schema_version', $1)
-         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
-        [String(SCHEMA_VERSION)],
-      );
-    }
+    await client.query(schema.createMeta);
+    const { rows } = await client.query<{ value: string }>(schema.selectVersion);
+    const pending = migrationsFrom(rows[0] ? Number(rows[0].value) : 0, prefix, schema.migrations);
+    for (const migration of pending) await client.query(migration);
+    if (pending.length > 0) await client.query(schema.writeVersion, [String(SCHEMA_VERSION)]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

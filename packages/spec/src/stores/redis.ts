@@ -19,16 +19,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
-import type {
-  ClaimRequest,
-  ClaimResult,
-  DedupRecord,
-  DedupStore,
-  OpenRunRequest,
-  RecordId,
-  RunRecord,
-} from './types.js';
+import { createDedupStore, mergeRun, type DedupStoreBackend } from './protocol.js';
+import type { DedupRecord, DedupStore, RecordId, RunRecord, StoredRun } from './types.js';
 
 /** Options for `createRedisStore`: give a URL or your own ioredis client. */
 export interface RedisStoreOptions {
@@ -62,6 +54,10 @@ const OPEN_RUN_TRIES = 10;
  * fails the call quickly and the runner does not run the effect.
  */
 export function createRedisStore(options: RedisStoreOptions): DedupStore {
+  return createDedupStore(redisBackend(options));
+}
+
+function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const ownClient = options.client === undefined;
   if (ownClient && !options.url) {
     throw new TypeError('createRedisStore needs `url` (e.g. redis://127.0.0.1:6379) or `client`');
@@ -74,128 +70,143 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
       connectTimeout: options.connectTimeoutMs ?? 5000,
     });
   const prefix = options.keyPrefix ?? 'retrysafe:';
-  let lastConnectionError: Error | undefined;
-  const onError = (error: Error) => {
-    lastConnectionError = error;
-  };
-  client.on('error', onError);
-  client.on('ready', () => {
-    lastConnectionError = undefined;
-  });
-  const location = `${describeUrl(options.url)} (keys ${prefix}*)`;
-
-  // ioredis reports "Connection is closed" or "max retries"; add the socket error behind it.
-  const run = async <T>(op: () => Promise<T>): Promise<T> => {
-    try {
-      // A lazy client connects on its first command, queued meanwhile.
-      return await op();
-    } catch (error) {
-      const cause = lastConnectionError;
-      if (cause && error instanceof Error && !error.message.includes(cause.message)) {
-        throw new Error(`${error.message} (last connection error: ${cause.message})`, { cause: error });
-      }
-      throw error;
-    }
-  };
+  const connection = watchConnection(client);
+  const run = connection.run;
   const script = scriptRunner(client);
   const cas = (key: string, expected: string, next: string, pxMs: number) =>
     script(CAS_SET, key, [expected, next, String(Math.max(1, Math.ceil(pxMs)))]).then((n) => n === 1);
   const dedupKey = (id: RecordId) => `${prefix}dedup:${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}`;
-  const runKey = (namespace: string, origin: string) => `${prefix}run:${enc(namespace)}:${enc(origin)}`;
-  const swapIfHeld = (held: DedupRecord, now: number, next: DedupRecord) =>
-    run(async () =>
-      (await cas(dedupKey(held), encodeRecord(held), encodeRecord(next), next.expiresAt - now)) ? next : undefined,
-    );
+  const runKey = (stored: StoredRun) => `${prefix}run:${enc(stored.namespace)}:${enc(stored.origin)}`;
 
-  // The exact stored string of each record read, so the swap compares byte for byte.
+  // The exact stored string of each record read or written, so a compare-and-set compares byte
+  // for byte without encoding the record again.
   const storedText = new WeakMap<DedupRecord, string>();
-  const swapOps: SwapClaimOps = {
-    async insertOrRead(fresh) {
-      const ttl = fresh.expiresAt - fresh.updatedAt;
-      const old = await client.set(dedupKey(fresh), encodeRecord(fresh), 'PX', ttl, 'NX', 'GET');
-      if (old === null) return { inserted: true };
-      const existing = decodeRecord(old);
-      storedText.set(existing, old);
-      return { inserted: false, existing };
-    },
-    async swap(expected, next) {
-      const old = storedText.get(expected) ?? encodeRecord(expected);
-      return cas(dedupKey(expected), old, encodeRecord(next), next.expiresAt - next.updatedAt);
-    },
-  };
+  const textOf = (record: DedupRecord) => storedText.get(record) ?? encodeRecord(record);
+  // Complete, release and renew compare the whole stored record too: stricter than comparing the
+  // owner, and a Lua script need not parse JSON.
+  const swap = (expected: DedupRecord, next: DedupRecord) =>
+    run(async () => {
+      const text = encodeRecord(next);
+      if (!(await cas(dedupKey(expected), textOf(expected), text, next.expiresAt - next.updatedAt))) return undefined;
+      storedText.set(next, text);
+      return next;
+    });
 
   return {
     info: {
       kind: 'redis',
-      location,
+      location: `${describeUrl(options.url)} (keys ${prefix}*)`,
       durable: true,
       checkHint: `Check that Redis is running and reachable at ${describeUrl(options.url)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
     },
     async ready() {
       await run(() => client.ping());
     },
-    claim: (request: ClaimRequest): Promise<ClaimResult> => run(() => claimBySwap(request, swapOps)),
-    complete: (held, request) => swapIfHeld(held, request.now, completeRecord(held, request)),
-    release: (held, { now, error }) => swapIfHeld(held, now, releaseRecord(held, now, error)),
-    renew: (held, { now, lockMs }) => swapIfHeld(held, now, renewRecord(held, now, lockMs)),
-    get: (id, now) =>
+    insertOrRead: (fresh) =>
+      run(async () => {
+        const text = encodeRecord(fresh);
+        const old = await client.set(dedupKey(fresh), text, 'PX', fresh.expiresAt - fresh.updatedAt, 'NX', 'GET');
+        if (old === null) {
+          storedText.set(fresh, text);
+          return { inserted: true };
+        }
+        const existing = decodeRecord(old);
+        storedText.set(existing, old);
+        return { inserted: false, record: existing };
+      }),
+    read: (id) =>
       run(async () => {
         const value = await client.get(dedupKey(id));
-        const record = value === null ? undefined : decodeRecord(value);
-        return record && record.expiresAt > now ? record : undefined;
+        return { record: value === null ? undefined : decodeRecord(value) };
       }),
+    swap,
+    writeIfHeld: swap,
     // Redis expires keys itself (PX); this sweep only removes what the runner's clock already
     // considers expired, which matters when that clock runs ahead of the server's (tests).
-    purgeExpired: (now) =>
-      run(async () => {
-        let purged = 0;
-        let cursor = '0';
-        do {
-          const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
-          cursor = next;
-          if (keys.length === 0) continue;
-          const values = await client.mget(...keys);
-          for (const [i, value] of values.entries()) {
-            const key = keys[i];
-            if (value === null || value === undefined || key === undefined) continue;
-            const expiresAt = (JSON.parse(value) as { expiresAt?: number }).expiresAt;
-            if (typeof expiresAt === 'number' && expiresAt <= now) {
-              purged += Number(await script(CAS_DEL, key, [value]));
-            }
-          }
-        } while (cursor !== '0');
-        return purged;
-      }),
-    openRun: (request: OpenRunRequest) =>
-      run(async (): Promise<RunRecord> => {
-        const key = runKey(request.namespace, request.origin);
-        const fresh = {
-          namespace: request.namespace,
-          origin: request.origin,
-          id: request.candidateId,
-          createdAt: request.now,
-          expiresAt: request.now + request.ttlMs,
-        };
-        for (let tries = 0; tries < OPEN_RUN_TRIES; tries += 1) {
-          const old = await client.set(key, JSON.stringify(fresh), 'PX', request.ttlMs, 'NX', 'GET');
-          if (old === null) return { ...fresh, created: true };
-          const existing = JSON.parse(old) as Omit<RunRecord, 'created'>;
-          const live = existing.expiresAt > request.now;
-          const next = live ? { ...existing, expiresAt: Math.max(existing.expiresAt, fresh.expiresAt) } : fresh;
-          if (live && next.expiresAt === existing.expiresAt) return { ...existing, created: false };
-          if (await cas(key, old, JSON.stringify(next), next.expiresAt - request.now)) {
-            return { ...next, created: !live };
-          }
-        }
-        throw new Error(`opening run ${key} did not settle after ${OPEN_RUN_TRIES} tries`);
-      }),
+    purgeExpired: (now) => run(() => sweepExpired(client, script, prefix, now)),
+    upsertRun: (fresh) => run(() => upsertRun(client, cas, runKey(fresh), fresh)),
     async close() {
-      client.off('error', onError);
+      connection.stop();
       if (!ownClient) return;
       if (client.status === 'ready') await client.quit();
       else client.disconnect();
     },
   };
+}
+
+/**
+ * Remembers the client's last connection error, and `run` adds it to a command's rejection:
+ * ioredis reports only "Connection is closed" or "max retries", not the socket error behind it.
+ */
+function watchConnection(client: Redis) {
+  let lastConnectionError: Error | undefined;
+  const onError = (error: Error) => {
+    lastConnectionError = error;
+  };
+  const onReady = () => {
+    lastConnectionError = undefined;
+  };
+  client.on('error', onError);
+  client.on('ready', onReady);
+  return {
+    async run<T>(op: () => Promise<T>): Promise<T> {
+      try {
+        // A lazy client connects on its first command, queued meanwhile.
+        return await op();
+      } catch (error) {
+        const cause = lastConnectionError;
+        if (cause && error instanceof Error && !error.message.includes(cause.message)) {
+          throw new Error(`${error.message} (last connection error: ${cause.message})`, { cause: error });
+        }
+        throw error;
+      }
+    },
+    stop() {
+      client.off('error', onError);
+      client.off('ready', onReady);
+    },
+  };
+}
+
+/** Deletes the keys under `prefix` whose record or run says it expired at or before `now`. */
+async function sweepExpired(client: Redis, script: ReturnType<typeof scriptRunner>, prefix: string, now: number): Promise<number> {
+  let purged = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length === 0) continue;
+    const values = await client.mget(...keys);
+    for (const [i, value] of values.entries()) {
+      const key = keys[i];
+      if (value === null || value === undefined || key === undefined) continue;
+      const expiresAt = (JSON.parse(value) as { expiresAt?: number }).expiresAt;
+      if (typeof expiresAt === 'number' && expiresAt <= now) {
+        purged += Number(await script(CAS_DEL, key, [value]));
+      }
+    }
+  } while (cursor !== '0');
+  return purged;
+}
+
+/** `mergeRun` with `SET NX PX GET` (one round trip to create or load) and a compare-and-set to extend. */
+async function upsertRun(
+  client: Redis,
+  cas: (key: string, expected: string, next: string, pxMs: number) => Promise<boolean>,
+  key: string,
+  fresh: StoredRun,
+): Promise<RunRecord> {
+  const text = JSON.stringify(fresh);
+  for (let tries = 0; tries < OPEN_RUN_TRIES; tries += 1) {
+    const old = await client.set(key, text, 'PX', fresh.expiresAt - fresh.createdAt, 'NX', 'GET');
+    if (old === null) return { ...fresh, created: true };
+    const existing = JSON.parse(old) as StoredRun;
+    const merged = mergeRun(existing, fresh);
+    if (!merged.created && merged.expiresAt === existing.expiresAt) return merged;
+    const next: StoredRun = { namespace: merged.namespace, origin: merged.origin, id: merged.id, createdAt: merged.createdAt, expiresAt: merged.expiresAt };
+    if (await cas(key, old, JSON.stringify(next), next.expiresAt - fresh.createdAt)) return merged;
+  }
+  throw new Error(`opening run ${key} did not settle after ${OPEN_RUN_TRIES} tries`);
 }
 
 /** Fixed field order, so that re-encoding a record the store handed out gives the stored string. */

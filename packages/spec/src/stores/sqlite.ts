@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { claimBySwap, completeRecord, releaseRecord, renewRecord, type SwapClaimOps } from './claim.js';
+import { createDedupStore, type DedupStoreBackend } from './protocol.js';
 import {
   checkTablePrefix,
   COMPARED_COLUMNS,
@@ -25,10 +25,16 @@ import {
   recordValues,
   rowToRecord,
   rowToRun,
+  migrationsFrom,
+  runValues,
+  schemaSql,
+  SCHEMA_VERSION,
+  SQLITE_DIALECT,
+  upsertRunSql,
   type DedupRow,
   type RunRow,
 } from './rows.js';
-import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, OpenRunRequest, RecordId, RunRecord } from './types.js';
+import type { DedupRecord, DedupStore, RecordId } from './types.js';
 
 /** Options for `createSqliteStore`. */
 export interface SqliteStoreOptions {
@@ -44,8 +50,6 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
 }
 
-const SCHEMA_VERSION = 1;
-
 /**
  * Create the SQLite dedup store. The file is opened, switched to WAL and migrated on first use
  * (or by `ready()`); a file that cannot be opened makes every call fail with the path in the
@@ -55,36 +59,36 @@ const SCHEMA_VERSION = 1;
  * (the result); a replay costs one indexed read.
  */
 export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore {
+  return createDedupStore(sqliteBackend(options));
+}
+
+function prepare(db: Database.Database, prefix: string) {
+  migrate(db, prefix);
+  const dedup = `${prefix}dedup`;
+  const where = 'namespace = ? AND tool = ? AND key = ?';
+  const columns = DEDUP_COLUMNS.join(', ');
+  const assignments = DEDUP_COLUMNS.map((c) => `${c} = ?`).join(', ');
+  // `IS` rather than `=`, so that NULL matches NULL.
+  const compared = COMPARED_COLUMNS.map((c) => `${c} IS ?`).join(' AND ');
+  return {
+    db,
+    select: db.prepare<[string, string, string], DedupRow>(`SELECT * FROM ${dedup} WHERE ${where}`),
+    insertIfAbsent: db.prepare(
+      `INSERT INTO ${dedup} (${columns}) VALUES (${DEDUP_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
+    ),
+    swap: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND ${compared}`),
+    writeIfHeld: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND owner = ? AND status = 'in_progress'`),
+    purgeDedup: db.prepare<[number]>(`DELETE FROM ${dedup} WHERE expires_at <= ?`),
+    purgeRuns: db.prepare<[number]>(`DELETE FROM ${prefix}runs WHERE expires_at <= ?`),
+    upsertRun: db.prepare<(string | number)[], RunRow>(upsertRunSql(`${prefix}runs`, SQLITE_DIALECT)),
+  };
+}
+
+function sqliteBackend(options: SqliteStoreOptions): DedupStoreBackend {
   const prefix = checkTablePrefix(options.tablePrefix ?? 'retrysafe_');
   const path = options.database ? options.database.name : resolve(options.path ?? '.retrysafe/dedup.db');
-  const dedup = `${prefix}dedup`;
-  const runsTable = `${prefix}runs`;
   let handle: ReturnType<typeof prepare> | undefined;
   let closed = false;
-
-  function prepare(db: Database.Database) {
-    migrate(db, prefix);
-    const where = 'namespace = ? AND tool = ? AND key = ?';
-    const columns = DEDUP_COLUMNS.join(', ');
-    const assignments = DEDUP_COLUMNS.map((c) => `${c} = ?`).join(', ');
-    // `IS` rather than `=`, so that NULL matches NULL.
-    const compared = COMPARED_COLUMNS.map((c) => `${c} IS ?`).join(' AND ');
-    return {
-      db,
-      select: db.prepare<[string, string, string], DedupRow>(`SELECT * FROM ${dedup} WHERE ${where}`),
-      insertIfAbsent: db.prepare(
-        `INSERT INTO ${dedup} (${columns}) VALUES (${DEDUP_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT DO NOTHING`,
-      ),
-      swap: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND ${compared}`),
-      writeIfHeld: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND owner = ? AND status = 'in_progress'`),
-      purgeDedup: db.prepare<[number]>(`DELETE FROM ${dedup} WHERE expires_at <= ?`),
-      purgeRuns: db.prepare<[number]>(`DELETE FROM ${runsTable} WHERE expires_at <= ?`),
-      selectRun: db.prepare<[string, string], RunRow>(`SELECT * FROM ${runsTable} WHERE namespace = ? AND origin = ?`),
-      upsertRun: db.prepare(
-        `INSERT OR REPLACE INTO ${runsTable} (namespace, origin, id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-      ),
-    };
-  }
 
   function open() {
     if (closed) throw new Error(`the SQLite dedup store for ${path} is closed`);
@@ -97,7 +101,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-    handle = prepare(db);
+    handle = prepare(db, prefix);
     return handle;
   }
 
@@ -105,24 +109,9 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
     const row = open().select.get(id.namespace, id.tool, id.key);
     return row ? rowToRecord(row) : undefined;
   };
-
   const idValues = (id: RecordId) => [id.namespace, id.tool, id.key];
-  // Each statement is atomic on its own (SQLite serialises writers), so no explicit transaction:
-  // the holder writes its computed record only while it still owns the lock.
-  const writeIfHeld = (held: DedupRecord, next: DedupRecord): DedupRecord | undefined =>
-    open().writeIfHeld.run(...recordValues(next), ...idValues(held), held.owner ?? null).changes === 1 ? next : undefined;
-  const swapOps: SwapClaimOps = {
-    async insertOrRead(fresh) {
-      const existing = read(fresh);
-      if (existing) return { inserted: false, existing };
-      if (open().insertIfAbsent.run(...recordValues(fresh)).changes === 1) return { inserted: true };
-      return { inserted: false, existing: read(fresh) };
-    },
-    async swap(expected, next) {
-      return open().swap.run(...recordValues(next), ...idValues(expected), ...comparedValues(expected)).changes === 1;
-    },
-  };
 
+  // Each statement is atomic on its own (SQLite serialises writers), so no explicit transaction.
   return {
     info: {
       kind: 'sqlite',
@@ -133,43 +122,32 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
     async ready() {
       open();
     },
-    claim: (request: ClaimRequest): Promise<ClaimResult> => claimBySwap(request, swapOps),
-    async complete(held, request) {
-      return writeIfHeld(held, completeRecord(held, request));
+    // Read first: a replay is then one indexed read, and a first call a read and an insert.
+    async insertOrRead(fresh) {
+      const existing = read(fresh);
+      if (existing) return { inserted: false, record: existing };
+      if (open().insertIfAbsent.run(...recordValues(fresh)).changes === 1) return { inserted: true };
+      return { inserted: false, record: read(fresh) };
     },
-    async release(held, { now, error }) {
-      return writeIfHeld(held, releaseRecord(held, now, error));
+    async read(id) {
+      return { record: read(id) };
     },
-    async renew(held, { now, lockMs }) {
-      return writeIfHeld(held, renewRecord(held, now, lockMs));
+    async swap(expected, next) {
+      const { changes } = open().swap.run(...recordValues(next), ...idValues(expected), ...comparedValues(expected));
+      return changes === 1 ? next : undefined;
     },
-    async get(id, now) {
-      const record = read(id);
-      return record && record.expiresAt > now ? record : undefined;
+    async writeIfHeld(held, next) {
+      const { changes } = open().writeIfHeld.run(...recordValues(next), ...idValues(held), held.owner ?? null);
+      return changes === 1 ? next : undefined;
     },
     async purgeExpired(now) {
       const h = open();
       return h.db.transaction(() => h.purgeDedup.run(now).changes + h.purgeRuns.run(now).changes).immediate();
     },
-    async openRun(request: OpenRunRequest): Promise<RunRecord> {
-      const h = open();
-      return h.db
-        .transaction(() => {
-          const row = h.selectRun.get(request.namespace, request.origin);
-          const live = row !== undefined && Number(row.expires_at) > request.now;
-          const next: RunRow = live
-            ? { ...row, expires_at: Math.max(Number(row.expires_at), request.now + request.ttlMs) }
-            : {
-                namespace: request.namespace,
-                origin: request.origin,
-                id: request.candidateId,
-                created_at: request.now,
-                expires_at: request.now + request.ttlMs,
-              };
-          h.upsertRun.run(next.namespace, next.origin, next.id, next.created_at, next.expires_at);
-          return rowToRun(next, !live);
-        })
-        .immediate();
+    async upsertRun(fresh) {
+      const row = open().upsertRun.get(...runValues(fresh));
+      if (!row) throw new Error(`opening run ${fresh.origin} on ${prefix}runs returned no row`);
+      return rowToRun(row, row.id === fresh.id);
     },
     async close() {
       closed = true;
@@ -181,51 +159,13 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore 
 
 /** Create or migrate the schema; the version is kept per prefix in `<prefix>meta`. */
 function migrate(db: Database.Database, prefix: string): void {
+  const schema = schemaSql(prefix, SQLITE_DIALECT);
   db.transaction(() => {
-    db.exec(`CREATE TABLE IF NOT EXISTS ${prefix}meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    const row = db.prepare<[], { value: string }>(`SELECT value FROM ${prefix}meta WHERE name = 'schema_version'`).get();
-    const version = row ? Number(row.value) : 0;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(
-        `${prefix}meta says schema version ${version}, newer than this @retrysafe/spec understands (${SCHEMA_VERSION}): upgrade the package`,
-      );
-    }
-    if (version < 1) {
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS ${prefix}dedup (
-          namespace TEXT NOT NULL,
-          tool TEXT NOT NULL,
-          key TEXT NOT NULL,
-          fingerprint TEXT NOT NULL,
-          status TEXT NOT NULL CHECK (status IN ('in_progress', 'completed')),
-          result TEXT,
-          result_error TEXT,
-          errors TEXT NOT NULL DEFAULT '[]',
-          attempts INTEGER NOT NULL,
-          created_at INTEGER NOT NULL,
-          updated_at INTEGER NOT NULL,
-          expires_at INTEGER NOT NULL,
-          lock_expires_at INTEGER,
-          owner TEXT,
-          PRIMARY KEY (namespace, tool, key)
-        ) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS ${prefix}dedup_expires_at ON ${prefix}dedup (expires_at);
-        CREATE TABLE IF NOT EXISTS ${prefix}runs (
-          namespace TEXT NOT NULL,
-          origin TEXT NOT NULL,
-          id TEXT NOT NULL,
-          created_at INTEGER NOT NULL,
-          expires_at INTEGER NOT NULL,
-          PRIMARY KEY (namespace, origin)
-        ) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS ${prefix}runs_expires_at ON ${prefix}runs (expires_at);
-      `);
-    }
-    if (version < SCHEMA_VERSION) {
-      db.prepare(`INSERT OR REPLACE INTO ${prefix}meta (name, value) VALUES ('schema_version', ?)`).run(
-        String(SCHEMA_VERSION),
-      );
-    }
+    db.exec(schema.createMeta);
+    const row = db.prepare<[], { value: string }>(schema.selectVersion).get();
+    const pending = migrationsFrom(row ? Number(row.value) : 0, prefix, schema.migrations);
+    for (const migration of pending) db.exec(migration);
+    if (pending.length > 0) db.prepare(schema.writeVersion).run(String(SCHEMA_VERSION));
   }).immediate();
 }
 

@@ -1,15 +1,17 @@
 /**
- * The one interface every dedup store implements (SQLite, PostgreSQL, Redis, the non-durable
- * memory store for unit tests, and any backend you write yourself).
+ * The shapes every dedup store shares: the dedup record, the run record, and `DedupStore`, the
+ * interface the runner calls (SQLite, PostgreSQL, Redis, the non-durable memory store for unit
+ * tests, and any store you write yourself).
  *
  * The runner owns the policy (what a claim means, when an effect runs); a store owns atomicity and
- * durability. Every method here is one atomic step: a store must never let two callers both get
- * `outcome: 'claimed'` for the same record while its lock is live. `decideClaim` in `./claim.js`
- * is the reference decision that every store applies (the PostgreSQL store mirrors it in SQL); the
- * conformance suite in `tests/stores.conformance.test.ts` holds every store to it.
+ * durability. Every method of `DedupStore` is one atomic step: a store must never let two callers
+ * both get `outcome: 'claimed'` for the same record while its lock is live. The stores in this
+ * package are `createDedupStore(backend)` from `./protocol.js` over a backend's primitives, so the
+ * decisions (`decideClaim` and the transitions in `./transitions.js`) are written once; the
+ * conformance suite in `tests/stores.conformance.test.ts` holds every store to them.
  *
- * All times are epoch milliseconds taken from the runner's clock (`now`), never the server's, so a
- * fleet must keep its clocks in sync (NTP) to well within `lockMs`.
+ * All times are epoch milliseconds taken from the runner's clock (`now`), never the server's, so
+ * a fleet must keep its clocks in sync (NTP) to well within `lockMs`.
  *
  * @module
  */
@@ -112,15 +114,21 @@ export interface CompleteRequest {
   readonly resultError?: string | undefined;
 }
 
-/** A run record: the durable run id stored under its origin (see `openRun`). */
-export interface RunRecord {
+/** A run record as a store keeps it: the durable run id stored under its origin (see `openRun`). */
+export interface StoredRun {
   readonly namespace: string;
   /** The origin's stable text, e.g. `job:8412` or `queue_message:sqs:abc`. */
   readonly origin: string;
   /** The run id, created once and reloaded on every later open of the same origin. */
   readonly id: string;
+  /** Epoch ms of the open that created the run. */
   readonly createdAt: number;
+  /** Epoch ms after which the run record is treated as absent and may be purged. */
   readonly expiresAt: number;
+}
+
+/** A run record as an open returns it. */
+export interface RunRecord extends StoredRun {
   /** True only for the open that created the record. */
   readonly created: boolean;
 }
@@ -160,7 +168,7 @@ export interface DedupStore {
   readonly info: StoreInfo;
   /** Connect and create or migrate the schema now rather than on first use. Idempotent. */
   ready(): Promise<void>;
-  /** Atomically create, reclaim or report the record; see `ClaimResult` and `decideClaim`. */
+  /** Atomically create, reclaim or report the record; see `ClaimResult` and `decideClaim` (`./transitions.js`). */
   claim(request: ClaimRequest): Promise<ClaimResult>;
   /** Mark the held record completed with its result and release the lock. */
   complete(held: DedupRecord, request: CompleteRequest): Promise<DedupRecord | undefined>;

@@ -1,13 +1,14 @@
 /**
- * The claim decision every store applies, as one pure function (`decideClaim`), the claim loop
- * the durable stores share (`claimBySwap`: insert if absent, else decide, else compare-and-set),
- * and the record transitions (`completeRecord`, `releaseRecord`, `renewRecord`).
+ * What happens to a record, as pure functions: the claim decision (`decideClaim`), the holder's
+ * transitions (`completeRecord`, `releaseRecord`, `renewRecord`) and the run record's
+ * (`mergeRun`). `createDedupStore` applies them for every store; a backend that decides natively
+ * (in SQL, or in a script on the server) mirrors them, and the conformance suite holds it to them.
  *
  * This module imports no driver, so a backend written outside this package can use it too.
  *
  * @module
  */
-import type { AttemptError, ClaimRequest, ClaimResult, CompleteRequest, DedupRecord } from './types.js';
+import type { AttemptError, ClaimRequest, ClaimResult, CompleteRequest, DedupRecord, RunRecord, StoredRun } from './types.js';
 
 /** The history keeps the most recent failures only, so a record stays small. */
 export const MAX_ERROR_HISTORY = 20;
@@ -18,7 +19,8 @@ export const MAX_ERROR_MESSAGE_LENGTH = 1000;
 export type ClaimWrite = 'none' | 'insert' | 'replace';
 
 /**
- * Decide a claim against the record as it stands (`undefined` when absent).
+ * Decide a claim against the record as it stands (`undefined` when absent), at time `now` (epoch
+ * ms: the store's clock where the backend reports one, else the request's).
  *
  * In order: an absent or expired record is created fresh (attempt 1); a different fingerprint is
  * a mismatch (whatever the status: the key is bound to the first input, as in Stripe and the
@@ -29,10 +31,10 @@ export type ClaimWrite = 'none' | 'insert' | 'replace';
 export function decideClaim(
   existing: DedupRecord | undefined,
   request: ClaimRequest,
+  now: number = request.now,
 ): { readonly result: ClaimResult; readonly write: ClaimWrite } {
-  const { now } = request;
   if (existing === undefined || existing.expiresAt <= now) {
-    const record = freshRecord(request);
+    const record = freshRecord(request, now);
     return { result: { outcome: 'claimed', reclaimed: false, record }, write: existing ? 'replace' : 'insert' };
   }
   if (existing.fingerprint !== request.fingerprint) {
@@ -73,41 +75,6 @@ export function decideClaim(
     owner: request.owner,
   };
   return { result: { outcome: 'claimed', reclaimed: true, record }, write: 'replace' };
-}
-
-/** The two atomic primitives a backend needs for `claimBySwap`. */
-export interface SwapClaimOps {
-  /**
-   * Insert `fresh` if the key has no record; otherwise return the record as it stands
-   * (`undefined` if it vanished between the two steps: the loop tries again).
-   */
-  insertOrRead(fresh: DedupRecord): Promise<{ readonly inserted: true } | { readonly inserted: false; readonly existing: DedupRecord | undefined }>;
-  /** Replace the record by `next` only if it is still exactly `expected`; true when it was. */
-  swap(expected: DedupRecord, next: DedupRecord): Promise<boolean>;
-}
-
-/** Contended reads of one key before a claim gives up. */
-export const CLAIM_TRIES = 10;
-
-/**
- * Claim with two atomic primitives: insert the fresh record if the key is free (the common first
- * call: one step), else apply `decideClaim` to what is stored (a replay, a live lock or a
- * mismatch: no write), else compare-and-set the reclaimed record, reading again if another
- * caller changed the record first. Exactly one of any number of concurrent claimers wins.
- */
-export async function claimBySwap(request: ClaimRequest, ops: SwapClaimOps): Promise<ClaimResult> {
-  const fresh = decideClaim(undefined, request).result;
-  for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
-    const read = await ops.insertOrRead(fresh.record);
-    if (read.inserted) return fresh;
-    if (read.existing === undefined) continue;
-    const decision = decideClaim(read.existing, request);
-    if (decision.write === 'none') return decision.result;
-    if (await ops.swap(read.existing, decision.result.record)) return decision.result;
-  }
-  throw new Error(
-    `claim on ${JSON.stringify(request.key)} did not settle after ${CLAIM_TRIES} reads (heavy contention on one key)`,
-  );
 }
 
 /** True while someone holds the record's lock. */
@@ -164,8 +131,19 @@ export function trimHistory(errors: readonly AttemptError[]): AttemptError[] {
   );
 }
 
-function freshRecord(request: ClaimRequest): DedupRecord {
-  const { namespace, tool, key, fingerprint, now } = request;
+/**
+ * The run record an open leaves behind, given the one stored (`undefined` when absent): a live
+ * record (`expiresAt` after `fresh.createdAt`, the open's time) keeps its id and creation time and
+ * lives at least until `fresh.expiresAt` (an open extends, never shortens); an absent or expired
+ * one is replaced by `fresh`, and the open created the run.
+ */
+export function mergeRun(existing: StoredRun | undefined, fresh: StoredRun): RunRecord {
+  if (existing === undefined || existing.expiresAt <= fresh.createdAt) return { ...fresh, created: true };
+  return { ...existing, expiresAt: Math.max(existing.expiresAt, fresh.expiresAt), created: false };
+}
+
+function freshRecord(request: ClaimRequest, now: number): DedupRecord {
+  const { namespace, tool, key, fingerprint } = request;
   return {
     namespace,
     tool,
