@@ -44,14 +44,8 @@ function memoryBackend(records: Map<string, DedupRecord>): DedupStoreBackend {
     if (closed) throw new Error('the non-durable memory store is closed');
   };
   const idOf = (id: RecordId): string => JSON.stringify([id.namespace, id.tool, id.key]);
-  // Copies keep callers from mutating stored state, as a real store's serialisation would; each
-  // copy remembers the stored record it was made from, so `swap` compares by identity.
-  const copiedFrom = new WeakMap<DedupRecord, DedupRecord>();
-  const copyOf = (stored: DedupRecord): DedupRecord => {
-    const copy = structuredClone(stored);
-    copiedFrom.set(copy, stored);
-    return copy;
-  };
+  // Copies keep callers from mutating stored state, as a real store's serialisation would.
+  const copyOf = (stored: DedupRecord): DedupRecord => structuredClone(stored);
   const replace = (next: DedupRecord): DedupRecord => {
     records.set(idOf(next), next);
     return copyOf(next);
@@ -81,8 +75,8 @@ function memoryBackend(records: Map<string, DedupRecord>): DedupStoreBackend {
     },
     async swap(expected, next) {
       open();
-      const source = copiedFrom.get(expected);
-      return source !== undefined && records.get(idOf(expected)) === source ? replace(next) : undefined;
+      const current = records.get(idOf(expected));
+      return current !== undefined && sameVersion(current, expected) ? replace(next) : undefined;
     },
     async writeIfHeld(held, next) {
       open();
@@ -112,4 +106,17 @@ function memoryBackend(records: Map<string, DedupRecord>): DedupStoreBackend {
       closed = true;
     },
   };
+}
+
+/** True when no write came between `a` and `b`: every field a write changes is the same. */
+function sameVersion(a: DedupRecord, b: DedupRecord): boolean {
+  return (
+    a.status === b.status &&
+    a.fingerprint === b.fingerprint &&
+    a.attempts === b.attempts &&
+    a.updatedAt === b.updatedAt &&
+    a.expiresAt === b.expiresAt &&
+    a.lockExpiresAt === b.lockExpiresAt &&
+    a.owner === b.owner
+  );
 }
