@@ -10,8 +10,9 @@
  * decisions (`decideClaim` and the transitions in `./transitions.js`) are written once; the
  * conformance suite in `tests/stores.conformance.test.ts` holds every store to them.
  *
- * All times are epoch milliseconds taken from the runner's clock (`now`), never the server's, so
- * a fleet must keep its clocks in sync (NTP) to well within `lockMs`.
+ * All times are epoch milliseconds. The stores in this package take them from the runner's clock
+ * (`now`), never the server's, so a fleet must keep its clocks in sync (NTP) to well within
+ * `lockMs`; a backend may report a clock of its own instead (`DedupStoreBackend`).
  *
  * @module
  */
