@@ -7,8 +7,8 @@
  * record's upsert. This is the split of AWS Powertools' `BasePersistenceLayer`, whose backends
  * implement `_getRecord`, `_putRecord`, `_updateRecord` and `_deleteRecord`; here the claim's
  * insert and read are one primitive, so that a store that can do both in one round trip (an
- * `INSERT ... ON CONFLICT` that returns the row it met, Redis `SET NX GET`) spends one round trip on
- * a first call and one on a replay.
+ * `INSERT ... ON CONFLICT` that returns the row it met, Redis `SET NX GET`) spends one on a first
+ * call's claim (then one to record the result) and one on a whole replay.
  *
  * The decisions (`decideClaim`, `completeRecord`, `releaseRecord`, `renewRecord`, `mergeRun`) are
  * exported too, for a backend that applies one natively (in SQL, or in a script on the server) and

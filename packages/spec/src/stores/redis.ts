@@ -78,18 +78,16 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const dedupKey = (id: RecordId) => `${prefix}dedup:${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}`;
   const runKey = (stored: StoredRun) => `${prefix}run:${enc(stored.namespace)}:${enc(stored.origin)}`;
 
-  // The exact stored string of each record read or written, so a compare-and-set compares byte
-  // for byte without encoding the record again.
+  // The exact stored string of each record read, so the compare-and-set compares byte for byte.
+  // Records this store wrote are encoded again instead: the field order is fixed, and a WeakMap
+  // entry for every first call costs more than the encoding (bench/runtime.mjs).
   const storedText = new WeakMap<DedupRecord, string>();
-  const textOf = (record: DedupRecord) => storedText.get(record) ?? encodeRecord(record);
   // Complete, release and renew compare the whole stored record too: stricter than comparing the
   // owner, and a Lua script need not parse JSON.
   const swap = (expected: DedupRecord, next: DedupRecord) =>
     run(async () => {
-      const text = encodeRecord(next);
-      if (!(await cas(dedupKey(expected), textOf(expected), text, next.expiresAt - next.updatedAt))) return undefined;
-      storedText.set(next, text);
-      return next;
+      const old = storedText.get(expected) ?? encodeRecord(expected);
+      return (await cas(dedupKey(expected), old, encodeRecord(next), next.expiresAt - next.updatedAt)) ? next : undefined;
     });
 
   return {
@@ -104,12 +102,8 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     },
     insertOrRead: (fresh) =>
       run(async () => {
-        const text = encodeRecord(fresh);
-        const old = await client.set(dedupKey(fresh), text, 'PX', fresh.expiresAt - fresh.updatedAt, 'NX', 'GET');
-        if (old === null) {
-          storedText.set(fresh, text);
-          return { inserted: true };
-        }
+        const old = await client.set(dedupKey(fresh), encodeRecord(fresh), 'PX', fresh.expiresAt - fresh.updatedAt, 'NX', 'GET');
+        if (old === null) return { inserted: true };
         const existing = decodeRecord(old);
         storedText.set(existing, old);
         return { inserted: false, record: existing };
