@@ -7,8 +7,8 @@ import {
   getForgedBrandMessageId,
   isConstAssertion,
   isInSpecPackage,
-  SPEC_PACKAGE,
 } from '../util/brands.js';
+import { SPEC_PACKAGE } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
 
 export type Options = [];

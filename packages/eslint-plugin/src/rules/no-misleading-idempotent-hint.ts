@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { createRule } from '../util/createRule.js';
 import { getInputFieldNames } from '../util/inputSchemas.js';
-import { findProperty, getStaticValueOf } from '../util/staticValues.js';
+import { findProperty, getStaticValueOf } from '../ast/index.js';
 import type { ToolDefinition } from '../util/toolDefinition.js';
 import { toolLabel } from '../util/toolDefinition.js';
 import { createToolRecogniser } from '../util/toolRecognisers.js';

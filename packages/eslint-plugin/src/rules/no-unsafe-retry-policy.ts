@@ -1,10 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, isFunctionNode } from '../util/astNodes.js';
+import { type FunctionNode, getStaticPropertyName, getStaticValueOf, isFunctionNode } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
-import { getStaticPropertyName } from '../util/imports.js';
-import { getStaticValueOf } from '../util/staticValues.js';
 import type { ToolDefinition, ToolRecogniser, ToolRuleOptions } from '../util/toolRecognisers.js';
 import {
   createToolRecogniser,

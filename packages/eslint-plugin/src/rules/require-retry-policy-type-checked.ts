@@ -2,12 +2,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import { skipWrappers } from '../util/astNodes.js';
+import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference, skipWrappers } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
 import { type DeclaredToolFactory, findDeclaredToolFactory } from '../util/declaredToolFactories.js';
 import { fromAddTool, fromAddTools } from '../util/fastMcpTools.js';
 import { fromFactory } from '../util/frameworkFactories.js';
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../util/imports.js';
 import { fromMcpRegistration } from '../util/mcpTools.js';
 import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
 import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';

@@ -2,14 +2,11 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { getDeclaringPackage } from './declaringPackage.js';
-import { getImportedModules, getMemberChain, resolveReference } from './imports.js';
+import { getMemberChain, isSpecModule, resolveReference, SPEC_PACKAGE } from '../ast/index.js';
 
 // Brand recognition from the syntax alone (imports and local type declarations). The type-level
 // counterpart is `brandTypes.ts`, kept apart so that rules without type information never load
 // TypeScript.
-
-/** The package that declares the brands, and the only code allowed to construct them. */
-export const SPEC_PACKAGE = '@retrysafe/spec';
 
 /** The brand types `@retrysafe/spec` exports, by exported name. */
 export type BrandName = 'DeterministicKey' | 'Durable';
@@ -43,20 +40,6 @@ export function getForgedBrandMessageId(brand: string): ForgedBrandMessageId {
   if (brand === 'DeterministicKey') return 'forgedKey';
   if (brand === 'Durable') return 'forgedDurable';
   return 'forgedBrand';
-}
-
-/**
- * Whether the file imports or `require`s `@retrysafe/spec` itself: only then can a name in it be one
- * of the spec's exports (`key`, `vouchDurable`, `defineTool`, `declarePolicy`), so most files need
- * no scope lookup for them (docs/performance.md).
- */
-export function importsSpecPackage(sourceCode: Readonly<TSESLint.SourceCode>): boolean {
-  return getImportedModules(sourceCode).has(SPEC_PACKAGE);
-}
-
-/** `'@retrysafe/spec'` and its subpaths (`'@retrysafe/spec/testing'`). */
-export function isSpecModule(source: string): boolean {
-  return source === SPEC_PACKAGE || source.startsWith(`${SPEC_PACKAGE}/`);
 }
 
 /** The target of a type assertion as the report shows it: one line, at most 60 characters. */

@@ -1,10 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { isFunctionNode, skipWrappers } from './astNodes.js';
-import { ExpressionWalk, type ParameterReference, type PropertyPath } from './expressionWalk.js';
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
-import { resolveLocalFunction } from './localFunctions.js';
+import { ExpressionWalk, getStaticPropertyName, GLOBAL_SOURCE, isFunctionNode, type ParameterReference, type PropertyPath, resolveLocalFunction, resolveReference, skipWrappers } from '../ast/index.js';
 import type { ProgramFile } from './programFiles.js';
 
 // The value tracer follows a value inside one file and gives up where the file ends: at a call of an
@@ -117,4 +114,4 @@ export function isImportReference(sourceCode: ProgramFile['sourceCode'], callee:
 }
 
 // Re-exported so that the cross-file modules keep importing the walk's types from this one module.
-export { getThisParameterCount, type ParameterReference, type PropertyPath } from './expressionWalk.js';
+export { getThisParameterCount, type ParameterReference, type PropertyPath } from '../ast/index.js';

@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import { type FunctionNode, isFunctionNode, skipWrappers } from './astNodes.js';
+import { type FunctionNode, isFunctionNode, skipWrappers } from '../ast/index.js';
 import { getProgramFile, type ProgramFile } from './programFiles.js';
 import { typescript } from './typescript.js';
 

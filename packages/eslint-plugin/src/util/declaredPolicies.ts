@@ -1,10 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { outermostTypeWrapper } from './astNodes.js';
-import { importsSpecPackage, SPEC_PACKAGE } from './brands.js';
-import { resolveReference } from './imports.js';
-import { findProperty, resolveObject } from './staticValues.js';
+import { findProperty, importsSpecPackage, outermostTypeWrapper, resolveObject, resolveReference, SPEC_PACKAGE } from '../ast/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 // A policy declared next to a tool rather than inside its config: `declarePolicy(tool, policy)`

@@ -1,11 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { skipWrappers } from './astNodes.js';
-import { getClassMember } from './classMembers.js';
+import { findProperty, getClassMember, getImportedModules, getStaticPropertyName, resolveConst, resolveObject, resolveReference, skipWrappers, staticString } from '../ast/index.js';
 import { getDeclaredPolicy, getDeclarePolicyCallPolicy, getNestedPolicy, isDeclarePolicyCall } from './declaredPolicies.js';
-import { getImportedModules, getStaticPropertyName, resolveReference } from './imports.js';
-import { findProperty, resolveConst, resolveObject, staticString } from './staticValues.js';
 import type { PolicyDeclaration, ToolDefinition } from './toolDefinition.js';
 
 // Tools added to a FastMCP server (the `fastmcp` package): `server.addTool({ name, description,

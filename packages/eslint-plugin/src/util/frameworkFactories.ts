@@ -1,11 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { outermostTypeWrapper } from './astNodes.js';
+import { findProperty, firstPropertyValue, getPropertyKeyName, normalizeModuleName, outermostTypeWrapper, resolveObject, resolveReference, staticString } from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
-import { normalizeModuleName, resolveReference } from './imports.js';
 import { hasPolicyField } from './policyFields.js';
-import { findProperty, firstPropertyValue, getPropertyKeyName, resolveObject, staticString } from './staticValues.js';
 import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from './toolDefinition.js';
 
 // Tools defined by calling a factory imported from a framework: @retrysafe/spec's `defineTool`, the

@@ -1,8 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getStaticPropertyName } from './imports.js';
-import { findProperty, getPropertyKeyName, hasSpread, resolveConst, resolveObject, staticString } from './staticValues.js';
+import { findProperty, getPropertyKeyName, getStaticPropertyName, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

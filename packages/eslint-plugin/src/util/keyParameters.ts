@@ -2,8 +2,9 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import type { FunctionNode } from './astNodes.js';
-import { isInSpecPackage, SPEC_PACKAGE } from './brands.js';
+import type { FunctionNode } from '../ast/index.js';
+import { resolveLocalFunction, SPEC_PACKAGE } from '../ast/index.js';
+import { isInSpecPackage } from './brands.js';
 import { getOwnBrands } from './brandTypes.js';
 import type { ProgramAnalysis } from './crossFileSources.js';
 import { getThisParameterCount, isImportReference, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
@@ -16,7 +17,6 @@ import {
   type KeyNameMatcher,
   type KeyPosition,
 } from './keyPositions.js';
-import { resolveLocalFunction } from './localFunctions.js';
 import type { ProgramFile } from './programFiles.js';
 import { typescript } from './typescript.js';
 

@@ -1,9 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { importsSpecPackage, SPEC_PACKAGE } from './brands.js';
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
-import { resolveLocalFunction } from './localFunctions.js';
+import { getStaticPropertyName, GLOBAL_SOURCE, importsSpecPackage, resolveLocalFunction, resolveReference, SPEC_PACKAGE } from '../ast/index.js';
 import { getPropertyKeyName, getReturnedExpressions } from './valueTracer.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getMemberChain, GLOBAL_SOURCE, normalizeModuleName, resolveReference } from './imports.js';
+import { getMemberChain, GLOBAL_SOURCE, normalizeModuleName, resolveReference } from '../ast/index.js';
 import { getKeyPositions, type KeyNameMatcher } from './keyPositions.js';
 import { findProperty, hasSpread, resolveConst, resolveObject, staticString } from './toolRecognisers.js';
 

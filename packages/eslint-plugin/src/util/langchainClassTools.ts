@@ -1,11 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { outermostTypeWrapper } from './astNodes.js';
+import { findProperty, getImportedModules, getPropertyKeyName, getStaticPropertyName, outermostTypeWrapper, resolveObject, resolveReference, staticString } from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy, isDeclarePolicyPossible } from './declaredPolicies.js';
 import { LANGCHAIN_MODULES } from './frameworkFactories.js';
-import { getImportedModules, getStaticPropertyName, resolveReference } from './imports.js';
-import { findProperty, getPropertyKeyName, resolveObject, staticString } from './staticValues.js';
 import type { PolicyDeclaration, ToolClassNode, ToolDefinition } from './toolDefinition.js';
 
 // LangChain tools written as classes:

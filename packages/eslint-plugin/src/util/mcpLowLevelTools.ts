@@ -1,10 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getReturnedExpressions, isFunctionNode } from './astNodes.js';
-import { getStaticPropertyName, resolveReference } from './imports.js';
+import { findProperty, getReturnedExpressions, getStaticPropertyName, isFunctionNode, resolveConst, resolveObject, resolveReference, staticString } from '../ast/index.js';
 import { isMcpModule, mcpDefinition } from './mcpTools.js';
-import { findProperty, resolveConst, resolveObject, staticString } from './staticValues.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
 // Tools of a low-level MCP `Server`: plain objects listed by the handler registered with

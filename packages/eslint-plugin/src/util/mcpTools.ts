@@ -1,10 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { isFunctionNode } from './astNodes.js';
+import { findProperty, getPropertyKeyName, getRequiredModule, getStaticPropertyName, isFunctionNode, normalizeModuleName, resolveConst, resolveObject, staticString } from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
-import { getRequiredModule, getStaticPropertyName, normalizeModuleName } from './imports.js';
-import { findProperty, getPropertyKeyName, resolveConst, resolveObject, staticString } from './staticValues.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
 // Tools registered on an MCP TypeScript SDK server: `server.registerTool(name, config, handler)` and

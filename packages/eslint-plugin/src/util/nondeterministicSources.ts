@@ -55,7 +55,7 @@ export function getNondeterministicSource(node: TSESTree.Node, context: SourceCo
 }
 
 // Re-exported so that every rule can keep importing the source analysis from this one module.
-export { describeNode } from './describeNode.js';
-export { getBindingSource, isIncrementTarget, isPerAttemptSubfield, PER_ATTEMPT_NAMES } from './perAttemptSources.js';
+export { describeNode } from '../ast/index.js';
+export { getBindingSource, isPerAttemptSubfield, PER_ATTEMPT_NAMES } from './perAttemptSources.js';
 export { isGeneratedIdCallee, isGeneratorFactoryCall } from './randomAndClockSources.js';
 export { type AllowedSource, isAllowedSource, REPLAY_STABLE_SOURCES } from './replayStableSources.js';

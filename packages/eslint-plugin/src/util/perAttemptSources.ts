@@ -1,9 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getChildNodes, isFunctionNode, walk } from './astNodes.js';
-import { describeNode } from './describeNode.js';
-import { getMemberChain, getStaticPropertyName } from './imports.js';
+import { describeNode, getChildNodes, getMemberChain, getStaticPropertyName, isFunctionNode, isIncrementTarget, walk } from '../ast/index.js';
 import type { NondeterministicSource } from './nondeterministicSources.js';
 
 // Values that are new on every attempt without being random: ids a framework hands out per tool call
@@ -100,17 +98,6 @@ export function getBindingSource(
   }
   if (isClosureCounter(variable, reference)) return { kind: 'counter', description: name.name, node: name };
   return undefined;
-}
-
-/** Is `target` bumped in place: `target++`, `--target`, `target += n`, `target -= n`? */
-export function isIncrementTarget(target: TSESTree.Node): boolean {
-  const parent = target.parent;
-  if (parent?.type === AST_NODE_TYPES.UpdateExpression) return true;
-  return (
-    parent?.type === AST_NODE_TYPES.AssignmentExpression &&
-    parent.left === target &&
-    (parent.operator === '+=' || parent.operator === '-=')
-  );
 }
 
 /** The last static name of `a.b.c` (`'c'`) or of an identifier; `undefined` otherwise. */

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
+import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../ast/index.js';
 
 // Get-or-create: a random or per-attempt value that is stored before it is used as a key (in session
 // storage, a queue job, a database row) is read back unchanged on the retry, so it is durable.

@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty } from './staticValues.js';
+import { findProperty } from '../ast/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 /**

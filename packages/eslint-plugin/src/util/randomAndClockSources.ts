@@ -1,8 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { describeNode } from './describeNode.js';
-import { GLOBAL_SOURCE, resolveReference, type ResolvedReference } from './imports.js';
+import { describeNode, GLOBAL_SOURCE, type ResolvedReference, resolveReference } from '../ast/index.js';
 import type { NondeterministicSource, SourceContext } from './nondeterministicSources.js';
 import { isReplayStable, normalizeGlobal } from './replayStableSources.js';
 

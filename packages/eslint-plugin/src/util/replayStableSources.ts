@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { GLOBAL_SOURCE, normalizeModuleName, type ResolvedReference } from './imports.js';
+import { GLOBAL_SOURCE, normalizeModuleName, type ResolvedReference } from '../ast/index.js';
 import type { SourceContext } from './nondeterministicSources.js';
 
 // Sources that look random or clock-based but return the same value on a replay: Temporal's

@@ -1,7 +1,7 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty } from './staticValues.js';
+import { findProperty } from '../ast/index.js';
 
 // What a recognised tool definition looks like, whatever framework wrote it; the recognisers in
 // toolRecognisers.ts (and the per-framework files it uses) produce these, and the rules read them.

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './frameworkFactories.js';
-import { getImportedModules } from './imports.js';
+import { getImportedModules } from '../ast/index.js';
 import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
 import { fromMcpRegistration, importsMcpSdk } from './mcpTools.js';
@@ -147,7 +147,7 @@ export { isDeclarePolicyCall, isDeclarePolicyPossible } from './declaredPolicies
 export { getInputFieldNames } from './inputSchemas.js';
 export { isMcpModule } from './mcpTools.js';
 export { findPolicyProperty, POLICY_FIELDS, type PolicyField, policyKey } from './policyFields.js';
-export { findProperty, hasSpread, resolveConst, resolveObject, staticString } from './staticValues.js';
+export { findProperty, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
 export {
   getToolLocation,
   type PolicyDeclaration,

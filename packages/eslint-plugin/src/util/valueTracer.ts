@@ -1,11 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { isFunctionNode, skipWrappers } from './astNodes.js';
-import { getClassMember } from './classMembers.js';
-import { ExpressionWalk, type PropertyPath } from './expressionWalk.js';
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from './imports.js';
-import { resolveLocalFunction } from './localFunctions.js';
+import { ExpressionWalk, getClassMember, getStaticPropertyName, GLOBAL_SOURCE, isFunctionNode, type PropertyPath, resolveLocalFunction, resolveReference, skipWrappers } from '../ast/index.js';
 import {
   type AllowedSource,
   describeNode,
@@ -150,6 +146,6 @@ function isGlobalDate(callee: TSESTree.Node, sourceCode: Readonly<TSESLint.Sourc
 }
 
 // Re-exported so that every rule can keep importing the tracer's helpers from this one module.
-export { type FunctionNode, getReturnedExpressions } from './astNodes.js';
+export { type FunctionNode, getReturnedExpressions } from '../ast/index.js';
 export { isPersistedAt, isPersistingCall } from './persistence.js';
-export { getPropertyKeyName } from './staticValues.js';
+export { getPropertyKeyName } from '../ast/index.js';

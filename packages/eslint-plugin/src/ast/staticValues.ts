@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { skipWrappers } from './astNodes.js';
+import { skipWrappers } from './nodes.js';
 import { getStaticPropertyName } from './imports.js';
 
 // Readers for what a file states in plain sight: object literals, their keys, constants. Tool

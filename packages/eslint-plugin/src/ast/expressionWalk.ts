@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getReturnedExpressions } from './astNodes.js';
-import { type BindingPath, getBindingPath } from './bindingPaths.js';
+import { type FunctionNode, getReturnedExpressions } from './nodes.js';
+import { type BindingPath, getBindingPath } from './bindings.js';
 import { getStaticPropertyName } from './imports.js';
 import { getPropertyKeyName } from './staticValues.js';
 

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-// Small questions about AST nodes that every analysis in src/util asks: is this a function, what
+// Small questions about AST nodes that every analysis asks: is this a function, what
 // does it return, what wraps this expression. Nothing here knows about keys or tools.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
@@ -33,6 +33,17 @@ export function getChildNodes(node: TSESTree.Node, sourceCode: SourceCode): TSES
     }
   }
   return children;
+}
+
+/** Is `target` bumped in place: `target++`, `--target`, `target += n`, `target -= n`? */
+export function isIncrementTarget(target: TSESTree.Node): boolean {
+  const parent = target.parent;
+  if (parent?.type === AST_NODE_TYPES.UpdateExpression) return true;
+  return (
+    parent?.type === AST_NODE_TYPES.AssignmentExpression &&
+    parent.left === target &&
+    (parent.operator === '+=' || parent.operator === '-=')
+  );
 }
 
 /** Visits `root`'s descendants depth first, in source order; `visit` returns false to skip a node's children. */

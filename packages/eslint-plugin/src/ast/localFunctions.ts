@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, isFunctionNode, skipWrappers } from './astNodes.js';
+import { type FunctionNode, isFunctionNode, skipWrappers } from './nodes.js';
 import { getClassMember } from './classMembers.js';
 import { getStaticPropertyName } from './imports.js';
 import { getPropertyKeyName } from './staticValues.js';
