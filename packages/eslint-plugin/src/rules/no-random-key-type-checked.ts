@@ -1,13 +1,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils, ESLintUtils } from '@typescript-eslint/utils';
 
-import { GLOBAL_SOURCE, resolveLocalFunction, resolveReference, skipWrappers } from '../ast/index.js';
+import { GLOBAL_SOURCE, resolveLocalFunction, resolveReference, skipWrappers, describeNode } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
 import { createCrossFileFollower, type CrossFileFollower, displayFileName } from '../util/crossFileFollower.js';
 import type { ProgramSource } from '../util/crossFileSources.js';
 import { isImportReference } from '../util/crossFileWalk.js';
 import type { KeyParameter } from '../util/keyParameters.js';
-import { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../util/keyPositions.js';
+import { createKeyNameMatcher, createValueTracer, getKeyPositions, isPersistedAt, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../keys/index.js';
 import {
   DURABLE_KEY_ADVICE,
   keyRuleDefaultOptions,
@@ -15,8 +15,6 @@ import {
   keyRuleOptionsSchema,
   MESSAGE_ID_BY_SOURCE_KIND,
 } from '../util/keyRuleOptions.js';
-import { describeNode } from '../util/nondeterministicSources.js';
-import { createValueTracer, isPersistedAt } from '../util/valueTracer.js';
 
 export type Options = [KeyRuleOptions];
 

@@ -1,14 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
+import { type FunctionNode, getPropertyKeyName } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
-import {
-  createKeyNameMatcher,
-  getKeyPositions,
-  KEY_POSITION_NODE_TYPES,
-  type KeyPosition,
-  mayHaveKeyPositions,
-} from '../util/keyPositions.js';
+import { createKeyNameMatcher, createValueTracer, getKeyPositions, isPersistedAt, KEY_POSITION_NODE_TYPES, type KeyPosition, mayHaveKeyPositions, type NondeterministicSource, PER_ATTEMPT_NAMES } from '../keys/index.js';
 import {
   DURABLE_KEY_ADVICE,
   keyRuleDefaultOptions,
@@ -16,8 +11,6 @@ import {
   keyRuleOptionsSchema,
   MESSAGE_ID_BY_SOURCE_KIND,
 } from '../util/keyRuleOptions.js';
-import { type NondeterministicSource, PER_ATTEMPT_NAMES } from '../util/nondeterministicSources.js';
-import { createValueTracer, type FunctionNode, getPropertyKeyName, isPersistedAt } from '../util/valueTracer.js';
 
 export type Options = [KeyRuleOptions];
 

@@ -19,7 +19,7 @@ import {
   type KeyInsertion,
   providersSchema,
 } from '../util/keyedProviders.js';
-import { createKeyNameMatcher, type KeyNameMatcher } from '../util/keyPositions.js';
+import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
 import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel, type ToolSiteNode } from '../util/toolRecognisers.js';
 
 export type Options = [

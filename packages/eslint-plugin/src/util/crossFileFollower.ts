@@ -5,9 +5,8 @@ import path from 'node:path';
 import { type FoundSource, getProgramAnalysis, type ProgramAnalysis } from './crossFileSources.js';
 import { isImportReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
 import { type KeyParameter, KeyParameterFinder } from './keyParameters.js';
-import type { AllowedSource } from './nondeterministicSources.js';
+import type { AllowedSource, ValueTracer } from '../keys/index.js';
 import { getLintedFile } from './programFiles.js';
-import type { ValueTracer } from './valueTracer.js';
 
 // The entry point of the type-aware key analysis for one linted file. Everything here starts from
 // what the syntactic analysis could not finish (an import, a method, a parameter of a helper declared

@@ -2,11 +2,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
+import { describeNode, type FunctionNode, getReturnedExpressions } from '../ast/index.js';
 import { type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
 import { getCalleeSymbol, getFunctionTarget, getReadSymbol, getVariableTarget } from './declarationTargets.js';
-import { type AllowedSource, describeNode, isGeneratorFactoryCall, type SourceKind } from './nondeterministicSources.js';
+import { type AllowedSource, createValueTracer, isGeneratorFactoryCall, type SourceKind, type ValueTracer } from '../keys/index.js';
 import type { ProgramFile } from './programFiles.js';
-import { createValueTracer, type FunctionNode, getReturnedExpressions, type ValueTracer } from './valueTracer.js';
 
 // Following a value into other files of the program: where the file's own tracer stops at an imported
 // function, an imported value or a method declared elsewhere, the checker names the declaration, and

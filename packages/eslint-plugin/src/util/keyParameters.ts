@@ -16,7 +16,7 @@ import {
   KEY_POSITION_NODE_TYPES,
   type KeyNameMatcher,
   type KeyPosition,
-} from './keyPositions.js';
+} from '../keys/index.js';
 import type { ProgramFile } from './programFiles.js';
 import { typescript } from './typescript.js';
 

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import type { KeyNameMatcher } from './keyPositions.js';
+import type { KeyNameMatcher } from '../keys/index.js';
 import { findPolicyProperty, resolveConst, staticString, type ToolDefinition } from './toolRecognisers.js';
 
 // The handler of a tool that is idempotent with a key, and how that handler reaches the key. Kept

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key.js';
-import { createKeyNameMatcher, getKeyPositionOf } from '../../src/util/keyPositions.js';
+import { createKeyNameMatcher, getKeyPositionOf } from '../../src/keys/index.js';
 import { readCase } from '../support/cases.js';
 
 // Sources are flush left so that the line and column of each case read straight off the code.

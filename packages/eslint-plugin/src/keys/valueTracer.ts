@@ -1,18 +1,23 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { ExpressionWalk, getClassMember, getStaticPropertyName, GLOBAL_SOURCE, isFunctionNode, type PropertyPath, resolveLocalFunction, resolveReference, skipWrappers } from '../ast/index.js';
 import {
-  type AllowedSource,
   describeNode,
-  getBindingSource,
-  getNondeterministicSource,
-  isAllowedSource,
-  isGeneratedIdCallee,
-  isPerAttemptSubfield,
-  type NondeterministicSource,
-  type SourceContext,
-} from './nondeterministicSources.js';
+  ExpressionWalk,
+  getClassMember,
+  getStaticPropertyName,
+  GLOBAL_SOURCE,
+  isFunctionNode,
+  type PropertyPath,
+  resolveLocalFunction,
+  resolveReference,
+  skipWrappers,
+} from '../ast/index.js';
+import { getNondeterministicSource } from './nondeterministicSources.js';
+import { getBindingSource, isPerAttemptSubfield } from './perAttemptSources.js';
+import { isGeneratedIdCallee } from './randomAndClockSources.js';
+import { isAllowedSource } from './replayStableSources.js';
+import type { AllowedSource, NondeterministicSource, SourceContext } from './sourceTypes.js';
 import { isPersistedBeforeUse } from './persistence.js';
 
 /** Options of {@link createValueTracer}. */
@@ -144,8 +149,3 @@ function isGlobalDate(callee: TSESTree.Node, sourceCode: Readonly<TSESLint.Sourc
   const reference = resolveReference(sourceCode, callee);
   return reference?.source === GLOBAL_SOURCE && reference.path.join('.') === 'Date';
 }
-
-// Re-exported so that every rule can keep importing the tracer's helpers from this one module.
-export { type FunctionNode, getReturnedExpressions } from '../ast/index.js';
-export { isPersistedAt, isPersistingCall } from './persistence.js';
-export { getPropertyKeyName } from '../ast/index.js';

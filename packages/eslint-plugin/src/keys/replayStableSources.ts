@@ -2,21 +2,10 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { GLOBAL_SOURCE, normalizeModuleName, type ResolvedReference } from '../ast/index.js';
-import type { SourceContext } from './nondeterministicSources.js';
+import type { AllowedSource, SourceContext } from './sourceTypes.js';
 
 // Sources that look random or clock-based but return the same value on a replay: Temporal's
 // workflow APIs and sandboxed globals, and whatever the user lists in `allowedSources`.
-
-/**
- * An import (or global) that is replay-stable and must not count as a source, written as in the
- * `allowedSources` option: `{ from: '@temporalio/workflow', name: 'uuid4' }`. `from` is a module
- * specifier (`node:` prefix optional) or `globalThis` for globals; `name` is the member path below it
- * (`'v4'`, `'Date.now'`, `'default'` for a default export).
- */
-export interface AllowedSource {
-  readonly from: string;
-  readonly name: string;
-}
 
 /**
  * Replay-stable ids that look like random ones: Temporal's workflow `uuid4()` is recorded in the

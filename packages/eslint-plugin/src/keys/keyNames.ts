@@ -1,0 +1,96 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+
+import { importsSpecPackage } from '../ast/index.js';
+
+// The names a deduplication key goes by, and the cheap tests built from them: a matcher for a
+// property or header name, and a text pattern that tells whether a file can hold a key at all.
+
+/**
+ * Names whose value is a deduplication key, matched in any letter case as an object key, a class
+ * field, an assigned member (`headers['webhook-id'] = ...`) or a header set by a call
+ * (`headers.set('Idempotency-Key', ...)`). Each was picked because the receiving side dedupes on it:
+ *
+ * - idempotency keys: `idempotencyKey` / `idempotency_key` (Stripe, most payment SDKs),
+ *   `Idempotency-Key` (IETF httpapi draft) and `X-Idempotency-Key`, `Idempotency-Token`,
+ *   `idempotencyToken`, AWS's `ClientToken` / `ClientRequestToken`;
+ * - dedup keys: `dedupeKey`, `dedupKey`, `dedup_key` (PagerDuty Events), `deduplicationKey`,
+ *   `deduplicationId`, `MessageDeduplicationId` (SQS FIFO), `Upstash-Deduplication-Id` (QStash);
+ * - delivery ids receivers dedupe on: `webhook-id` (Standard Webhooks), `svix-id`, `X-Delivery-Id`.
+ *
+ * Not keys: trace and request ids (`X-Request-Id`, `traceId`, `requestId`), timestamps, file names.
+ * Left out on purpose, add them with the `keyNames` option where they are keys: BullMQ's `jobId`
+ * (also used for ids that must be unique per call) and a plain `deliveryId` field.
+ */
+export const DEFAULT_KEY_NAMES: readonly string[] = [
+  'idempotencyKey',
+  'idempotency_key',
+  'Idempotency-Key',
+  'X-Idempotency-Key',
+  'Idempotency-Token',
+  'idempotencyToken',
+  'clientToken',
+  'clientRequestToken',
+  'dedupeKey',
+  'dedupKey',
+  'dedup_key',
+  'deduplicationKey',
+  'deduplicationId',
+  'MessageDeduplicationId',
+  'Upstash-Deduplication-Id',
+  'webhook-id',
+  'svix-id',
+  'X-Delivery-Id',
+];
+
+/** Answers whether a property or header name is a key name; returns its configured spelling. */
+export type KeyNameMatcher = (name: string) => string | undefined;
+
+/**
+ * Builds the matcher for {@link DEFAULT_KEY_NAMES} plus `extraKeyNames` (the `keyNames` option).
+ * Names compare case-insensitively: HTTP header names are, and `IdempotencyKey` (AWS) is the same field.
+ */
+export function createKeyNameMatcher(extraKeyNames: readonly string[] = []): KeyNameMatcher {
+  // Rules build a matcher per file from the same option: build each distinct one once.
+  const cacheKey = extraKeyNames.join('\n');
+  let matcher = matchersByKeyNames.get(cacheKey);
+  if (!matcher) matchersByKeyNames.set(cacheKey, (matcher = buildKeyNameMatcher(extraKeyNames)));
+  return matcher;
+}
+
+const matchersByKeyNames = new Map<string, KeyNameMatcher>();
+
+function buildKeyNameMatcher(extraKeyNames: readonly string[]): KeyNameMatcher {
+  const byLowerCase = new Map<string, string>();
+  for (const name of [...DEFAULT_KEY_NAMES, ...extraKeyNames]) byLowerCase.set(name.toLowerCase(), name);
+  // Asked of every property and member name in every file: a name whose length no key name has is
+  // answered without lower-casing it (bench/lint.mjs).
+  const lengths = new Set([...byLowerCase.keys()].map((name) => name.length));
+  return (name) => (lengths.has(name.length) ? byLowerCase.get(name.toLowerCase()) : undefined);
+}
+
+/**
+ * A case-insensitive pattern that finds any key name (the defaults and `extraKeyNames`) or any of
+ * `alsoWords` in a file's text: a cheap test of whether the file can hold a key position at all,
+ * before anything in it is looked at.
+ */
+export function createKeyTextPattern(extraKeyNames: readonly string[] = [], alsoWords: readonly string[] = []): RegExp {
+  const words = [...DEFAULT_KEY_NAMES, ...extraKeyNames, ...alsoWords];
+  return new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+}
+
+const keyTextPatterns = new Map<string, RegExp>();
+
+/**
+ * False when the file can hold no key position: it neither imports `@retrysafe/spec` nor spells
+ * any key name (default or `extraKeyNames`) in any letter case, as a property, member, header
+ * string or constant. A rule that only judges key positions then returns no listeners for the
+ * file, which is most files of a large code base (docs/performance.md). The one form this misses
+ * is a key name the file only computes, e.g. `'Idempotency-' + 'Key'`.
+ */
+export function mayHaveKeyPositions(sourceCode: Readonly<TSESLint.SourceCode>, extraKeyNames: readonly string[] = []): boolean {
+  if (importsSpecPackage(sourceCode)) return true;
+  const cacheKey = extraKeyNames.join('\n');
+  let pattern = keyTextPatterns.get(cacheKey);
+  if (!pattern) keyTextPatterns.set(cacheKey, (pattern = createKeyTextPattern(extraKeyNames)));
+  return pattern.test(sourceCode.text);
+}
