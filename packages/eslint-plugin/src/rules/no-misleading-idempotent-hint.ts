@@ -1,12 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { createRule } from '../util/createRule.js';
-import { getInputFieldNames } from '../util/inputSchemas.js';
+import { createToolRecogniser, findCreateClaim, getInputFieldNames, isKeyLikeFieldName, toolLabel } from '../tools/index.js';
 import { findProperty, getStaticValueOf } from '../ast/index.js';
-import type { ToolDefinition } from '../util/toolDefinition.js';
-import { toolLabel } from '../util/toolDefinition.js';
-import { createToolRecogniser } from '../util/toolRecognisers.js';
-import { findCreateClaim, isKeyLikeFieldName } from '../util/toolVerbs.js';
+import type { ToolDefinition } from '../tools/index.js';
 
 export type Options = [
   {

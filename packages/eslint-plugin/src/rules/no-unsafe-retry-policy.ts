@@ -1,23 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getStaticPropertyName, getStaticValueOf, isFunctionNode } from '../ast/index.js';
+import { type FunctionNode, getStaticPropertyName, getStaticValueOf, isFunctionNode, findProperty, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
-import type { ToolDefinition, ToolRecogniser, ToolRuleOptions } from '../util/toolRecognisers.js';
-import {
-  createToolRecogniser,
-  findPolicyProperty,
-  findProperty,
-  hasSpread,
-  isDeclarePolicyCall,
-  isDeclarePolicyPossible,
-  resolveConst,
-  resolveObject,
-  staticString,
-  toolRuleDefaultOptions,
-  toolRuleOptionsSchema,
-  toolLabel,
-} from '../util/toolRecognisers.js';
+import type { ToolDefinition, ToolRecogniser, ToolRuleOptions } from '../tools/index.js';
+import { createToolRecogniser, findPolicyProperty, isDeclarePolicyCall, isDeclarePolicyPossible, toolRuleDefaultOptions, toolRuleOptionsSchema, toolLabel } from '../tools/index.js';
 
 export type Options = [ToolRuleOptions];
 export type MessageIds = 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'withKeyUnused';

@@ -20,7 +20,7 @@ import {
   providersSchema,
 } from '../util/keyedProviders.js';
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
-import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel, type ToolSiteNode } from '../util/toolRecognisers.js';
+import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel, type ToolSiteNode } from '../tools/index.js';
 
 export type Options = [
   {

@@ -5,18 +5,9 @@ import type ts from 'typescript';
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference, skipWrappers } from '../ast/index.js';
 import { createRule } from '../util/createRule.js';
 import { type DeclaredToolFactory, findDeclaredToolFactory } from '../util/declaredToolFactories.js';
-import { fromAddTool, fromAddTools } from '../util/fastMcpTools.js';
-import { fromFactory } from '../util/frameworkFactories.js';
-import { fromMcpRegistration } from '../util/mcpTools.js';
+import { createToolRecogniser, fromAddTool, fromAddTools, fromFactory, fromMcpRegistration, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../tools/index.js';
 import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
 import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';
-import {
-  createToolRecogniser,
-  type ToolDefinition,
-  toolRuleDefaultOptions,
-  type ToolRuleOptions,
-  toolRuleOptionsSchema,
-} from '../util/toolRecognisers.js';
 import { typescript } from '../util/typescript.js';
 
 export type Options = [ToolRuleOptions];

@@ -1,9 +1,8 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getMemberChain, GLOBAL_SOURCE, normalizeModuleName, resolveReference } from '../ast/index.js';
+import { getMemberChain, GLOBAL_SOURCE, normalizeModuleName, resolveReference, findProperty, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
 import { getKeyPositions, type KeyNameMatcher } from '../keys/index.js';
-import { findProperty, hasSpread, resolveConst, resolveObject, staticString } from './toolRecognisers.js';
 
 // Which calls reach a provider that deduplicates on a caller-supplied key, where that key goes, and
 // whether a given call passes one. Decided from syntax and imports alone, like the tool recognisers:

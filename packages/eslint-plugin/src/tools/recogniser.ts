@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
-import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './frameworkFactories.js';
+import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { getImportedModules } from '../ast/index.js';
 import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
@@ -12,7 +12,7 @@ import type { ToolClassNode, ToolDefinition, ToolFactory, ToolSiteNode } from '.
 // One place that knows what a tool definition looks like in each framework, so that every rule
 // agrees on it. Everything is decided from syntax and imports: the frameworks are not installed
 // where the rules run. Each framework's shapes live in their own file:
-// - frameworkFactories.ts: `defineTool`, AI SDK, OpenAI Agents, LangChain, the `toolFactories` option;
+// - factories.ts: `defineTool`, AI SDK, OpenAI Agents, LangChain, the `toolFactories` option;
 // - langchainClassTools.ts: LangChain tools written as classes (`class X extends StructuredTool`);
 // - mcpTools.ts: MCP `server.registerTool(...)` and `server.tool(...)`;
 // - fastMcpTools.ts: FastMCP `server.addTool(...)` and `server.addTools([...])`;
@@ -141,24 +141,3 @@ function getImportedFactories(sourceCode: Readonly<TSESLint.SourceCode>, all: re
   }
   return factories;
 }
-
-// Re-exported so that every rule can keep importing the tool analysis from this one module.
-export { isDeclarePolicyCall, isDeclarePolicyPossible } from './declaredPolicies.js';
-export { getInputFieldNames } from './inputSchemas.js';
-export { isMcpModule } from './mcpTools.js';
-export { findPolicyProperty, POLICY_FIELDS, type PolicyField, policyKey } from './policyFields.js';
-export { findProperty, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
-export {
-  getToolLocation,
-  type PolicyDeclaration,
-  type ToolClassNode,
-  type ToolDefinition,
-  type ToolFactory,
-  toolFactoriesSchema,
-  toolRuleDefaultOptions,
-  type ToolRuleOptions,
-  toolRuleOptionsSchema,
-  type ToolFramework,
-  toolLabel,
-  type ToolSiteNode,
-} from './toolDefinition.js';

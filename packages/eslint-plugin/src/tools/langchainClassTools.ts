@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findProperty, getImportedModules, getPropertyKeyName, getStaticPropertyName, outermostTypeWrapper, resolveObject, resolveReference, staticString } from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy, isDeclarePolicyPossible } from './declaredPolicies.js';
-import { LANGCHAIN_MODULES } from './frameworkFactories.js';
+import { LANGCHAIN_MODULES } from './factories.js';
 import type { PolicyDeclaration, ToolClassNode, ToolDefinition } from './toolDefinition.js';
 
 // LangChain tools written as classes:
