@@ -1,10 +1,9 @@
-// First: it explains a missing or unsupported `typescript` before the parser fails to load it.
-import './configs/typescriptSupport.js';
-
 import type { TSESLint } from '@typescript-eslint/utils';
 import { createRequire } from 'node:module';
 
-import { buildConfigs, type ConfigName, type PluginConfigs } from './configs/buildConfigs.js';
+// First: configs/index.ts loads typescriptSupport before anything else, so that a missing or
+// unsupported `typescript` is explained before the parser (or a rule) fails to load it.
+import { buildConfigs, type ConfigName, type PluginConfigs } from './configs/index.js';
 import { rules } from './rules/index.js';
 
 const { name, version } = createRequire(import.meta.url)('../package.json') as { name: string; version: string };

@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, isFunctionNode, isIncrementTarget, walk } from './nodes.js';
 import { getStaticPropertyName } from './imports.js';
+import { type FunctionNode, isFunctionNode, isIncrementTarget, walk } from './nodes.js';
 import { getPropertyKeyName } from './staticValues.js';
 
 // What `this.<name>` can hold inside a class: the value tracer follows `this.idempotencyKey`,

@@ -1,9 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getReturnedExpressions } from './nodes.js';
 import { type BindingPath, getBindingPath } from './bindings.js';
 import { getStaticPropertyName } from './imports.js';
+import { type FunctionNode, getReturnedExpressions } from './nodes.js';
 import { getPropertyKeyName } from './staticValues.js';
 
 // The local steps that follow a value back through one file, shared by the value tracer (which

@@ -1,9 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, isFunctionNode, skipWrappers } from './nodes.js';
 import { getClassMember } from './classMembers.js';
 import { getStaticPropertyName } from './imports.js';
+import { type FunctionNode, isFunctionNode, skipWrappers } from './nodes.js';
 import { getPropertyKeyName } from './staticValues.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

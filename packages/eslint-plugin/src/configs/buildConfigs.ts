@@ -1,7 +1,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 import * as parser from '@typescript-eslint/parser';
 
-import type { RetrysafeRuleDocs } from '../util/createRule.js';
+import type { RetrysafeRuleDocs } from '../rules/utils/index.js';
 
 type FlatConfig = TSESLint.FlatConfig.Config;
 

@@ -2,8 +2,8 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { describeNode, GLOBAL_SOURCE, type ResolvedReference, resolveReference } from '../ast/index.js';
-import type { NondeterministicSource, SourceContext } from './sourceTypes.js';
 import { isReplayStable, normalizeGlobal } from './replayStableSources.js';
+import type { NondeterministicSource, SourceContext } from './sourceTypes.js';
 
 // Calls that return a fresh random id or the current time, recognised by their import:
 // `v4` from `uuid` is random, `uuid4` from `@temporalio/workflow` is not.

@@ -15,10 +15,10 @@ import {
 } from '../ast/index.js';
 import { getNondeterministicSource } from './nondeterministicSources.js';
 import { getBindingSource, isPerAttemptSubfield } from './perAttemptSources.js';
+import { isPersistedBeforeUse } from './persistence.js';
 import { isGeneratedIdCallee } from './randomAndClockSources.js';
 import { isAllowedSource } from './replayStableSources.js';
 import type { AllowedSource, NondeterministicSource, SourceContext } from './sourceTypes.js';
-import { isPersistedBeforeUse } from './persistence.js';
 
 /** Options of {@link createValueTracer}. */
 export interface ValueTracerOptions {

@@ -1,7 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 
-import { findForgedBrand, isEscapeHatchType } from '../util/brandTypes.js';
 import {
   findBrandInTypeNode,
   FORGED_BRAND_MESSAGES,
@@ -9,9 +8,9 @@ import {
   getCastTargetText,
   getForgedBrandMessageId,
   isConstAssertion,
-  isInSpecPackage,
-} from '../util/brands.js';
-import { createRule } from '../util/createRule.js';
+} from '../brands/index.js';
+import { findForgedBrand, isEscapeHatchType, isInSpecPackage } from '../program/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [];
 export type MessageIds = ForgedBrandMessageId;

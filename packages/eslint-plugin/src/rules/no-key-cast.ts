@@ -1,15 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
+import { SPEC_PACKAGE } from '../ast/index.js';
 import {
   findBrandInTypeNode,
   FORGED_BRAND_MESSAGES,
   getCastTargetText,
   getForgedBrandMessageId,
   isConstAssertion,
-  isInSpecPackage,
-} from '../util/brands.js';
-import { SPEC_PACKAGE } from '../ast/index.js';
-import { createRule } from '../util/createRule.js';
+} from '../brands/index.js';
+import { isInSpecPackage } from '../program/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [];
 export type MessageIds = 'forgedDurable' | 'forgedKey';

@@ -1,9 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { createRule } from '../util/createRule.js';
-import { createToolRecogniser, findCreateClaim, getInputFieldNames, isKeyLikeFieldName, toolLabel } from '../tools/index.js';
 import { findProperty, getStaticValueOf } from '../ast/index.js';
+import {
+  createToolRecogniser,
+  findCreateClaim,
+  getInputFieldNames,
+  isKeyLikeFieldName,
+  toolLabel,
+} from '../tools/index.js';
 import type { ToolDefinition } from '../tools/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [
   {

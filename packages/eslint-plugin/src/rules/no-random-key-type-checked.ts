@@ -1,20 +1,36 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils, ESLintUtils } from '@typescript-eslint/utils';
 
-import { GLOBAL_SOURCE, resolveLocalFunction, resolveReference, skipWrappers, describeNode } from '../ast/index.js';
-import { createRule } from '../util/createRule.js';
-import { createCrossFileFollower, type CrossFileFollower, displayFileName } from '../util/crossFileFollower.js';
-import type { ProgramSource } from '../util/crossFileSources.js';
-import { isImportReference } from '../util/crossFileWalk.js';
-import type { KeyParameter } from '../util/keyParameters.js';
-import { createKeyNameMatcher, createValueTracer, getKeyPositions, isPersistedAt, KEY_POSITION_NODE_TYPES, type KeyPosition } from '../keys/index.js';
+import {
+  describeNode,
+  GLOBAL_SOURCE,
+  resolveLocalFunction,
+  resolveReference,
+  skipWrappers,
+} from '../ast/index.js';
+import {
+  createKeyNameMatcher,
+  createValueTracer,
+  getKeyPositions,
+  isPersistedAt,
+  KEY_POSITION_NODE_TYPES,
+  type KeyPosition,
+} from '../keys/index.js';
+import {
+  createCrossFileFollower,
+  type CrossFileFollower,
+  displayFileName,
+  isImportReference,
+} from '../program/index.js';
+import type { KeyParameter, ProgramSource } from '../program/index.js';
 import {
   DURABLE_KEY_ADVICE,
   keyRuleDefaultOptions,
   type KeyRuleOptions,
   keyRuleOptionsSchema,
   MESSAGE_ID_BY_SOURCE_KIND,
-} from '../util/keyRuleOptions.js';
+} from './no-random-key-utils/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [KeyRuleOptions];
 

@@ -2,15 +2,25 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type FunctionNode, getPropertyKeyName } from '../ast/index.js';
-import { createRule } from '../util/createRule.js';
-import { createKeyNameMatcher, createValueTracer, getKeyPositions, isPersistedAt, KEY_POSITION_NODE_TYPES, type KeyPosition, mayHaveKeyPositions, type NondeterministicSource, PER_ATTEMPT_NAMES } from '../keys/index.js';
+import {
+  createKeyNameMatcher,
+  createValueTracer,
+  getKeyPositions,
+  isPersistedAt,
+  KEY_POSITION_NODE_TYPES,
+  type KeyPosition,
+  mayHaveKeyPositions,
+  type NondeterministicSource,
+  PER_ATTEMPT_NAMES,
+} from '../keys/index.js';
 import {
   DURABLE_KEY_ADVICE,
   keyRuleDefaultOptions,
   type KeyRuleOptions,
   keyRuleOptionsSchema,
   MESSAGE_ID_BY_SOURCE_KIND,
-} from '../util/keyRuleOptions.js';
+} from './no-random-key-utils/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [KeyRuleOptions];
 

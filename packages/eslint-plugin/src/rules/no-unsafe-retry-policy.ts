@@ -1,10 +1,28 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getStaticPropertyName, getStaticValueOf, isFunctionNode, findProperty, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
-import { createRule } from '../util/createRule.js';
+import {
+  findProperty,
+  type FunctionNode,
+  getStaticPropertyName,
+  getStaticValueOf,
+  hasSpread,
+  isFunctionNode,
+  resolveConst,
+  resolveObject,
+  staticString,
+} from '../ast/index.js';
+import {
+  createToolRecogniser,
+  findPolicyProperty,
+  isDeclarePolicyCall,
+  isDeclarePolicyPossible,
+  toolLabel,
+  toolRuleDefaultOptions,
+  toolRuleOptionsSchema,
+} from '../tools/index.js';
 import type { ToolDefinition, ToolRecogniser, ToolRuleOptions } from '../tools/index.js';
-import { createToolRecogniser, findPolicyProperty, isDeclarePolicyCall, isDeclarePolicyPossible, toolRuleDefaultOptions, toolRuleOptionsSchema, toolLabel } from '../tools/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [ToolRuleOptions];
 export type MessageIds = 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'withKeyUnused';

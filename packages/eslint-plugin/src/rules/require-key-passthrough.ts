@@ -1,15 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { createRule } from '../util/createRule.js';
+import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
 import {
-  findEnclosingHandler,
-  findNamedKeyVariable,
-  getKeyedHandler,
-  isNameFreeIn,
-  type KeyedHandler,
-  traceKeyOrigin,
-} from '../util/keyedHandlers.js';
+  createToolRecogniser,
+  toolFactoriesSchema,
+  type ToolFactory,
+  toolLabel,
+  type ToolSiteNode,
+} from '../tools/index.js';
 import {
   createProviderRecogniser,
   describeCallee,
@@ -18,9 +17,16 @@ import {
   type KeyedProviderCall,
   type KeyInsertion,
   providersSchema,
-} from '../util/keyedProviders.js';
-import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
-import { createToolRecogniser, type ToolFactory, toolFactoriesSchema, toolLabel, type ToolSiteNode } from '../tools/index.js';
+} from '../effects/index.js';
+import {
+  findEnclosingHandler,
+  findNamedKeyVariable,
+  getKeyedHandler,
+  isNameFreeIn,
+  type KeyedHandler,
+  traceKeyOrigin,
+} from './require-key-passthrough-utils/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [
   {

@@ -3,12 +3,21 @@ import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
 import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference, skipWrappers } from '../ast/index.js';
-import { createRule } from '../util/createRule.js';
-import { type DeclaredToolFactory, findDeclaredToolFactory } from '../util/declaredToolFactories.js';
-import { createToolRecogniser, fromAddTool, fromAddTools, fromFactory, fromMcpRegistration, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../tools/index.js';
+import {
+  createToolRecogniser,
+  fromAddTool,
+  fromAddTools,
+  fromFactory,
+  fromMcpRegistration,
+  type ToolDefinition,
+  toolRuleDefaultOptions,
+  type ToolRuleOptions,
+  toolRuleOptionsSchema,
+} from '../tools/index.js';
+import { type DeclaredToolFactory, findDeclaredToolFactory, typescript } from '../program/index.js';
 import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
-import { judgePolicyDeclaration } from '../util/retryPolicyJudgement.js';
-import { typescript } from '../util/typescript.js';
+import { judgePolicyDeclaration } from './require-retry-policy-utils/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [ToolRuleOptions];
 export type { MessageIds };

@@ -1,7 +1,7 @@
-import { createRule } from '../util/createRule.js';
-import { judgePolicyDeclaration, type PolicyProblem } from '../util/retryPolicyJudgement.js';
-import type { ToolRuleOptions, ToolSiteNode } from '../tools/index.js';
 import { createToolRecogniser, toolRuleDefaultOptions, toolRuleOptionsSchema } from '../tools/index.js';
+import type { ToolRuleOptions, ToolSiteNode } from '../tools/index.js';
+import { judgePolicyDeclaration, type PolicyProblem } from './require-retry-policy-utils/index.js';
+import { createRule } from './utils/index.js';
 
 export type Options = [ToolRuleOptions];
 export type MessageIds = PolicyProblem['messageId'];

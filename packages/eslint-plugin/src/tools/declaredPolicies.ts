@@ -1,7 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, importsSpecPackage, outermostTypeWrapper, resolveObject, resolveReference, SPEC_PACKAGE } from '../ast/index.js';
+import {
+  findProperty,
+  importsSpecPackage,
+  outermostTypeWrapper,
+  resolveObject,
+  resolveReference,
+  SPEC_PACKAGE,
+} from '../ast/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 // A policy declared next to a tool rather than inside its config: `declarePolicy(tool, policy)`

@@ -1,7 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, firstPropertyValue, getPropertyKeyName, normalizeModuleName, outermostTypeWrapper, resolveObject, resolveReference, staticString } from '../ast/index.js';
+import {
+  findProperty,
+  firstPropertyValue,
+  getPropertyKeyName,
+  normalizeModuleName,
+  outermostTypeWrapper,
+  resolveObject,
+  resolveReference,
+  staticString,
+} from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
 import { hasPolicyField } from './policyFields.js';
 import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from './toolDefinition.js';

@@ -1,8 +1,23 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { findProperty, getClassMember, getImportedModules, getStaticPropertyName, resolveConst, resolveObject, resolveReference, skipWrappers, staticString } from '../ast/index.js';
-import { getDeclaredPolicy, getDeclarePolicyCallPolicy, getNestedPolicy, isDeclarePolicyCall } from './declaredPolicies.js';
+import {
+  findProperty,
+  getClassMember,
+  getImportedModules,
+  getStaticPropertyName,
+  resolveConst,
+  resolveObject,
+  resolveReference,
+  skipWrappers,
+  staticString,
+} from '../ast/index.js';
+import {
+  getDeclaredPolicy,
+  getDeclarePolicyCallPolicy,
+  getNestedPolicy,
+  isDeclarePolicyCall,
+} from './declaredPolicies.js';
 import type { PolicyDeclaration, ToolDefinition } from './toolDefinition.js';
 
 // Tools added to a FastMCP server (the `fastmcp` package): `server.addTool({ name, description,

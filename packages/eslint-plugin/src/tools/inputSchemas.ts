@@ -1,7 +1,15 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, getPropertyKeyName, getStaticPropertyName, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
+import {
+  findProperty,
+  getPropertyKeyName,
+  getStaticPropertyName,
+  hasSpread,
+  resolveConst,
+  resolveObject,
+  staticString,
+} from '../ast/index.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 

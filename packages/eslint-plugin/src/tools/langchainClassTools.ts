@@ -1,7 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, getImportedModules, getPropertyKeyName, getStaticPropertyName, outermostTypeWrapper, resolveObject, resolveReference, staticString } from '../ast/index.js';
+import {
+  findProperty,
+  getImportedModules,
+  getPropertyKeyName,
+  getStaticPropertyName,
+  outermostTypeWrapper,
+  resolveObject,
+  resolveReference,
+  staticString,
+} from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy, isDeclarePolicyPossible } from './declaredPolicies.js';
 import { LANGCHAIN_MODULES } from './factories.js';
 import type { PolicyDeclaration, ToolClassNode, ToolDefinition } from './toolDefinition.js';

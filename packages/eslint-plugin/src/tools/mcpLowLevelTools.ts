@@ -1,7 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, getReturnedExpressions, getStaticPropertyName, isFunctionNode, resolveConst, resolveObject, resolveReference, staticString } from '../ast/index.js';
+import {
+  findProperty,
+  getReturnedExpressions,
+  getStaticPropertyName,
+  isFunctionNode,
+  resolveConst,
+  resolveObject,
+  resolveReference,
+  staticString,
+} from '../ast/index.js';
 import { isMcpModule, mcpDefinition } from './mcpTools.js';
 import type { ToolDefinition } from './toolDefinition.js';
 

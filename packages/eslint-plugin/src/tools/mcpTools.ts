@@ -1,7 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, getPropertyKeyName, getRequiredModule, getStaticPropertyName, isFunctionNode, normalizeModuleName, resolveConst, resolveObject, staticString } from '../ast/index.js';
+import {
+  findProperty,
+  getPropertyKeyName,
+  getRequiredModule,
+  getStaticPropertyName,
+  isFunctionNode,
+  normalizeModuleName,
+  resolveConst,
+  resolveObject,
+  staticString,
+} from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
 import type { ToolDefinition } from './toolDefinition.js';
 

@@ -1,9 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
-import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { getImportedModules } from '../ast/index.js';
+import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
+import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
 import { fromMcpRegistration, importsMcpSdk } from './mcpTools.js';

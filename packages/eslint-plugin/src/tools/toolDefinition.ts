@@ -4,7 +4,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { findProperty } from '../ast/index.js';
 
 // What a recognised tool definition looks like, whatever framework wrote it; the recognisers in
-// toolRecognisers.ts (and the per-framework files it uses) produce these, and the rules read them.
+// recogniser.ts (and the per-framework files it uses) produce these, and the rules read them.
 
 /** The framework a tool definition belongs to; `custom` comes from the `toolFactories` option. */
 export type ToolFramework = 'ai-sdk' | 'custom' | 'langchain' | 'mcp' | 'mcp-low-level' | 'openai-agents' | 'retrysafe';

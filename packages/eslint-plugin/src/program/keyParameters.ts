@@ -2,13 +2,14 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
+import {
+  getThisParameterCount,
+  type ParameterReference,
+  type PropertyPath,
+  resolveLocalFunction,
+  SPEC_PACKAGE,
+} from '../ast/index.js';
 import type { FunctionNode } from '../ast/index.js';
-import { resolveLocalFunction, SPEC_PACKAGE } from '../ast/index.js';
-import { isInSpecPackage } from './brands.js';
-import { getOwnBrands } from './brandTypes.js';
-import type { ProgramAnalysis } from './crossFileSources.js';
-import { getThisParameterCount, isImportReference, type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
-import { getCalleeSymbol, getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
 import {
   createKeyNameMatcher,
   createKeyTextPattern,
@@ -17,6 +18,11 @@ import {
   type KeyNameMatcher,
   type KeyPosition,
 } from '../keys/index.js';
+import { getOwnBrands } from './brandTypes.js';
+import type { ProgramAnalysis } from './crossFileSources.js';
+import { isImportReference, ValueWalk } from './crossFileWalk.js';
+import { getCalleeSymbol, getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
+import { isInSpecPackage } from './declaringPackage.js';
 import type { ProgramFile } from './programFiles.js';
 import { typescript } from './typescript.js';
 

@@ -2,10 +2,11 @@ import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typ
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import path from 'node:path';
 
-import { type FoundSource, getProgramAnalysis, type ProgramAnalysis } from './crossFileSources.js';
-import { isImportReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
-import { type KeyParameter, KeyParameterFinder } from './keyParameters.js';
+import { type PropertyPath } from '../ast/index.js';
 import type { AllowedSource, ValueTracer } from '../keys/index.js';
+import { type FoundSource, getProgramAnalysis, type ProgramAnalysis } from './crossFileSources.js';
+import { isImportReference, ValueWalk } from './crossFileWalk.js';
+import { type KeyParameter, KeyParameterFinder } from './keyParameters.js';
 import { getLintedFile } from './programFiles.js';
 
 // The entry point of the type-aware key analysis for one linted file. Everything here starts from

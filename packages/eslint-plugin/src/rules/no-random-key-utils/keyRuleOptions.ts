@@ -1,6 +1,6 @@
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 
-import type { AllowedSource, SourceKind } from '../keys/index.js';
+import type { AllowedSource, SourceKind } from '../../keys/index.js';
 
 /** The options `no-random-key` and `no-random-key-type-checked` share. */
 export interface KeyRuleOptions {

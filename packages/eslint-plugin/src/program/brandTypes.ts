@@ -1,6 +1,6 @@
 import type ts from 'typescript';
 
-import { isInSpecPackage } from './brands.js';
+import { isInSpecPackage } from './declaringPackage.js';
 import { typescript } from './typescript.js';
 
 // Brand recognition by type, for the type-aware rules. A brand of @retrysafe/spec is a property keyed

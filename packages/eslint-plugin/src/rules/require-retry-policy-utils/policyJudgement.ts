@@ -1,8 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, hasSpread } from '../ast/index.js';
-import { findPolicyProperty, getToolLocation, isDeclarePolicyCall, type PolicyDeclaration, policyKey, type ToolDefinition, type ToolFramework, toolLabel } from '../tools/index.js';
+import { findProperty, hasSpread } from '../../ast/index.js';
+import {
+  findPolicyProperty,
+  getToolLocation,
+  isDeclarePolicyCall,
+  type PolicyDeclaration,
+  policyKey,
+  type ToolDefinition,
+  type ToolFramework,
+  toolLabel,
+} from '../../tools/index.js';
 
 // Whether a tool definition declares its retry policy (message ids and wording included). Both
 // `require-retry-policy` and its type-aware twin judge with this, so a tool counts as declared in

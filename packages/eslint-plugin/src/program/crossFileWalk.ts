@@ -1,7 +1,17 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { ExpressionWalk, getStaticPropertyName, GLOBAL_SOURCE, isFunctionNode, type ParameterReference, type PropertyPath, resolveLocalFunction, resolveReference, skipWrappers } from '../ast/index.js';
+import {
+  ExpressionWalk,
+  getStaticPropertyName,
+  GLOBAL_SOURCE,
+  isFunctionNode,
+  type ParameterReference,
+  type PropertyPath,
+  resolveLocalFunction,
+  resolveReference,
+  skipWrappers,
+} from '../ast/index.js';
 import type { ProgramFile } from './programFiles.js';
 
 // The value tracer follows a value inside one file and gives up where the file ends: at a call of an
@@ -112,6 +122,3 @@ export function isImportReference(sourceCode: ProgramFile['sourceCode'], callee:
   const reference = resolveReference(sourceCode, skipWrappers(callee, { optionalChains: true }));
   return reference !== undefined && reference.source !== GLOBAL_SOURCE;
 }
-
-// Re-exported so that the cross-file modules keep importing the walk's types from this one module.
-export { getThisParameterCount, type ParameterReference, type PropertyPath } from '../ast/index.js';

@@ -1,12 +1,12 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { resolveConst, staticString } from '../ast/index.js';
-import type { KeyNameMatcher } from '../keys/index.js';
-import { findPolicyProperty, type ToolDefinition } from '../tools/index.js';
+import { resolveConst, staticString } from '../../ast/index.js';
+import type { KeyNameMatcher } from '../../keys/index.js';
+import { findPolicyProperty, type ToolDefinition } from '../../tools/index.js';
 
 // The handler of a tool that is idempotent with a key, and how that handler reaches the key. Kept
-// apart from toolRecognisers.ts (which says what a tool is) because only require-key-passthrough
+// apart from tools/ (which says what a tool is) because only require-key-passthrough
 // asks what a handler does with its key.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;

@@ -1,7 +1,17 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getMemberChain, GLOBAL_SOURCE, normalizeModuleName, resolveReference, findProperty, hasSpread, resolveConst, resolveObject, staticString } from '../ast/index.js';
+import {
+  findProperty,
+  getMemberChain,
+  GLOBAL_SOURCE,
+  hasSpread,
+  normalizeModuleName,
+  resolveConst,
+  resolveObject,
+  resolveReference,
+  staticString,
+} from '../ast/index.js';
 import { getKeyPositions, type KeyNameMatcher } from '../keys/index.js';
 
 // Which calls reach a provider that deduplicates on a caller-supplied key, where that key goes, and

@@ -1,11 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getDeclaringPackage } from './declaringPackage.js';
-import { getMemberChain, isSpecModule, resolveReference, SPEC_PACKAGE } from '../ast/index.js';
+import { getChildNodes, getMemberChain, isSpecModule, resolveReference } from '../ast/index.js';
 
 // Brand recognition from the syntax alone (imports and local type declarations). The type-level
-// counterpart is `brandTypes.ts`, kept apart so that rules without type information never load
+// counterpart is `program/brandTypes.ts`, kept apart so that rules without type information never load
 // TypeScript.
 
 /** The brand types `@retrysafe/spec` exports, by exported name. */
@@ -82,7 +81,7 @@ export function findBrandInTypeNode(
     const brand = getReferencedBrand(sourceCode, typeNode, seen);
     if (brand) return brand;
   }
-  for (const child of getChildNodes(sourceCode, typeNode)) {
+  for (const child of getChildNodes(typeNode, sourceCode)) {
     const brand = findBrandInTypeNode(sourceCode, child, seen);
     if (brand) return brand;
   }
@@ -144,28 +143,4 @@ function getLocalTypeDeclaration(
     }
   }
   return undefined;
-}
-
-function getChildNodes(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): TSESTree.Node[] {
-  const children: TSESTree.Node[] = [];
-  for (const key of sourceCode.visitorKeys[node.type] ?? []) {
-    const value = (node as unknown as Record<string, unknown>)[key];
-    for (const child of Array.isArray(value) ? value : [value]) {
-      if (isNode(child)) children.push(child);
-    }
-  }
-  return children;
-}
-
-function isNode(value: unknown): value is TSESTree.Node {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
-/**
- * Whether a file belongs to `@retrysafe/spec` (by `getDeclaringPackage`: its folder below the last
- * `node_modules/`, or the nearest named `package.json`, the real path of a workspace package included).
- * The package's own files may construct its brands; everything else must not.
- */
-export function isInSpecPackage(fileName: string): boolean {
-  return getDeclaringPackage(fileName) === SPEC_PACKAGE;
 }

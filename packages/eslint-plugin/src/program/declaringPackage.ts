@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { SPEC_PACKAGE } from '../ast/index.js';
+
 // Which package a declaration comes from, judged by the file that declares it. The type-aware rules
 // use it to tell a framework's `tool` from a look-alike, whatever name it was imported under.
 
@@ -46,4 +48,13 @@ function readPackageName(packageJsonPath: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a file belongs to `@retrysafe/spec` (by `getDeclaringPackage`: its folder below the last
+ * `node_modules/`, or the nearest named `package.json`, the real path of a workspace package included).
+ * The package's own files may construct its brands; everything else must not.
+ */
+export function isInSpecPackage(fileName: string): boolean {
+  return getDeclaringPackage(fileName) === SPEC_PACKAGE;
 }

@@ -1,8 +1,8 @@
 import type ts from 'typescript';
 
+import type { ToolFramework } from '../tools/index.js';
 import { resolveAlias } from './declarationTargets.js';
 import { getDeclaringPackage } from './declaringPackage.js';
-import type { ToolFramework } from '../tools/index.js';
 import { typescript } from './typescript.js';
 
 // Tool factories recognised by what the callee is, not by what it is called: the checker resolves the

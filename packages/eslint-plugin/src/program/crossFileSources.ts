@@ -2,10 +2,27 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import { describeNode, type FunctionNode, getReturnedExpressions } from '../ast/index.js';
-import { type ParameterReference, type PropertyPath, ValueWalk } from './crossFileWalk.js';
-import { getCalleeSymbol, getFunctionTarget, getReadSymbol, getVariableTarget } from './declarationTargets.js';
-import { type AllowedSource, createValueTracer, isGeneratorFactoryCall, type SourceKind, type ValueTracer } from '../keys/index.js';
+import {
+  describeNode,
+  type FunctionNode,
+  getReturnedExpressions,
+  type ParameterReference,
+  type PropertyPath,
+} from '../ast/index.js';
+import {
+  type AllowedSource,
+  createValueTracer,
+  isGeneratorFactoryCall,
+  type SourceKind,
+  type ValueTracer,
+} from '../keys/index.js';
+import { ValueWalk } from './crossFileWalk.js';
+import {
+  getCalleeSymbol,
+  getFunctionTarget,
+  getReadSymbol,
+  getVariableTarget,
+} from './declarationTargets.js';
 import type { ProgramFile } from './programFiles.js';
 
 // Following a value into other files of the program: where the file's own tracer stops at an imported
