@@ -2,7 +2,7 @@
 // a real TypeScript 7 install, from the packed tarball, is in tests/tarballs.test.ts at the root.
 import { describe, expect, it } from 'vitest';
 
-import { assertSupportedTypeScript, describeUnsupportedTypeScript, TYPESCRIPT_7_GUIDE } from '../src/configs/typescriptSupport.js';
+import { assertSupportedTypeScript, describeUnsupportedTypeScript, TYPESCRIPT_7_GUIDE } from '../src/configs/index.js';
 
 describe('the typescript package the parser loads', () => {
   it.each(['5.5.4', '6.0.2', '6.0.3'])('TypeScript %s is accepted', (version) => {
