@@ -57,7 +57,8 @@ export abstract class ExpressionWalk<T> {
   /** Walks `node`, whose value is read at `path`. */
   at(node: TSESTree.Node | null | undefined, path: PropertyPath = []): T | undefined {
     const { maxDepth, maxSteps } = this.limits;
-    if (!node || this.active.has(node) || this.active.size >= maxDepth || ++this.steps > maxSteps) return undefined;
+    if (!node) return undefined;
+    if (this.active.has(node) || this.active.size >= maxDepth || ++this.steps > maxSteps) return this.cutShort();
     this.active.add(node);
     try {
       return this.step(node, path);
@@ -82,6 +83,23 @@ export abstract class ExpressionWalk<T> {
 
   /** `new X(...)`, read at `path`. */
   protected abstract newExpression(node: TSESTree.NewExpression, path: PropertyPath): T | undefined;
+
+  /**
+   * Where the walk stops without looking: a node already on the current path (a cycle), or past
+   * the {@link WalkLimits}. Nothing is found there by default.
+   */
+  protected cutShort(): T | undefined {
+    return undefined;
+  }
+
+  /**
+   * A node whose value the walk does not follow (a `typeof`, a function, `this`, an operator it does
+   * not know). Nothing is found there by default; a walk that must see every part of a value says
+   * it could not.
+   */
+  protected opaque(): T | undefined {
+    return undefined;
+  }
 
   /** A value picked out of a literal by its path (an array element, an object property). */
   protected selected(node: TSESTree.Node | null | undefined, path: PropertyPath): T | undefined {
@@ -126,7 +144,7 @@ export abstract class ExpressionWalk<T> {
       case AST_NODE_TYPES.SequenceExpression:
         return this.at(node.expressions[node.expressions.length - 1], path);
       case AST_NODE_TYPES.UnaryExpression:
-        return node.operator === '-' || node.operator === '+' || node.operator === '~' ? this.at(node.argument) : undefined;
+        return node.operator === '-' || node.operator === '+' || node.operator === '~' ? this.at(node.argument) : this.opaque();
       case AST_NODE_TYPES.UpdateExpression:
         return this.at(node.argument);
       case AST_NODE_TYPES.AwaitExpression:
@@ -138,8 +156,10 @@ export abstract class ExpressionWalk<T> {
       case AST_NODE_TYPES.TSSatisfiesExpression:
       case AST_NODE_TYPES.TSTypeAssertion:
         return this.at(node.expression, path);
-      default:
+      case AST_NODE_TYPES.Literal:
         return undefined;
+      default:
+        return this.opaque();
     }
   }
 

@@ -1,8 +1,9 @@
 // The bottom layer of the analysis: questions about ESTree nodes that every other layer asks, and
 // nothing about keys, tools or brands. What a node is and what wraps it (nodes), what a file states
 // in plain sight (staticValues: the one resolver of constants and object literals), where a name
-// comes from (imports, specModule), what a binding holds (bindings, classMembers, localFunctions),
-// and the walk from a value back to what it is made of (expressionWalk). Import it from here only.
+// comes from (imports, specModule), what a binding holds (variables, bindings, classMembers,
+// localFunctions), and the walk from a value back to what it is made of (expressionWalk).
+// Import it from here only.
 export * from './bindings.js';
 export * from './classMembers.js';
 export * from './describeNode.js';
@@ -12,3 +13,4 @@ export * from './localFunctions.js';
 export * from './nodes.js';
 export * from './specModule.js';
 export * from './staticValues.js';
+export * from './variables.js';

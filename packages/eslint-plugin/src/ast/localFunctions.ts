@@ -1,10 +1,11 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { getClassMember } from './classMembers.js';
 import { getStaticPropertyName } from './imports.js';
 import { type FunctionNode, isFunctionNode, skipWrappers } from './nodes.js';
-import { getPropertyKeyName } from './staticValues.js';
+import { getPropertyKeyName, resolveObject } from './staticValues.js';
+import { findVariableOf } from './variables.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -28,7 +29,7 @@ export function resolveLocalFunction(callee: TSESTree.Node, sourceCode: SourceCo
     const value = member?.method ?? member?.values[0];
     return value ? resolveLocalFunction(value, sourceCode, depth + 1) : undefined;
   }
-  const property = resolveConstObjectLiteral(node.object, sourceCode)?.properties.find(
+  const property = resolveObject(sourceCode, skipWrappers(node.object, { optionalChains: true }))?.properties.find(
     (candidate): candidate is TSESTree.Property =>
       candidate.type === AST_NODE_TYPES.Property && getPropertyKeyName(candidate, sourceCode) === name,
   );
@@ -40,7 +41,7 @@ export function resolveLocalFunction(callee: TSESTree.Node, sourceCode: SourceCo
  * with overload signatures, the implementation; a `declare function` has no body to follow.
  */
 function resolveFunctionBinding(identifier: TSESTree.Identifier, sourceCode: SourceCode, depth: number): FunctionNode | undefined {
-  const defs = ASTUtils.findVariable(sourceCode.getScope(identifier), identifier)?.defs ?? [];
+  const defs = findVariableOf(identifier, sourceCode)?.defs ?? [];
   const def = defs[0];
   if (def?.type === 'FunctionName') {
     const implementation = defs.find((candidate) => candidate.node.type === AST_NODE_TYPES.FunctionDeclaration);
@@ -50,15 +51,4 @@ function resolveFunctionBinding(identifier: TSESTree.Identifier, sourceCode: Sou
     return resolveLocalFunction(def.node.init, sourceCode, depth + 1);
   }
   return undefined;
-}
-
-/** An object literal written in place or held by a `const`. */
-function resolveConstObjectLiteral(node: TSESTree.Node, sourceCode: SourceCode): TSESTree.ObjectExpression | undefined {
-  const object = skipWrappers(node, { optionalChains: true });
-  if (object.type === AST_NODE_TYPES.ObjectExpression) return object;
-  if (object.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const def = ASTUtils.findVariable(sourceCode.getScope(object), object)?.defs[0];
-  const init = def?.type === 'Variable' && def.node.parent.kind === 'const' ? def.node.init : null;
-  const value = init && skipWrappers(init, { optionalChains: true });
-  return value?.type === AST_NODE_TYPES.ObjectExpression ? value : undefined;
 }

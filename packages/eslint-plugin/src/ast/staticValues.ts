@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { getStaticPropertyName } from './imports.js';
+import { findVariableOf, getConstantInitializer } from './variables.js';
 import { skipWrappers } from './nodes.js';
 
 // Readers for what a file states in plain sight: object literals, their keys, constants. Tool
@@ -79,12 +80,11 @@ export function resolveConst(sourceCode: SourceCode, node: TSESTree.Node, depth 
     return property ? resolveConst(sourceCode, property.value, depth + 1) : value;
   }
   if (value.type !== AST_NODE_TYPES.Identifier) return value;
-  const variable = ASTUtils.findVariable(sourceCode.getScope(value), value);
+  const variable = findVariableOf(value, sourceCode);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
   if (def?.type === 'FunctionName') return def.node;
-  if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return value;
-  if (variable?.references.some((reference) => reference.isWrite() && !reference.init)) return value;
-  return resolveConst(sourceCode, def.node.init, depth + 1);
+  const init = getConstantInitializer(variable);
+  return init ? resolveConst(sourceCode, init, depth + 1) : value;
 }
 
 /** The value of an expression when it is known statically (literals, `const`s, simple operations). */

@@ -2,4 +2,6 @@
 // (Stripe, fetch, undici, axios and the `providers` option) and whether a call passes one. The
 // effects analysis of a handler (read, absolute write, create, relative) belongs here too. Built on
 // ast/, keys/ and tools/. Import it from here.
+export * from './callOrigins.js';
 export * from './keyedProviders.js';
+export * from './passedKeys.js';

@@ -1,9 +1,9 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
   findProperty,
-  getMemberChain,
+  getPropertyKeyName,
   GLOBAL_SOURCE,
   hasSpread,
   normalizeModuleName,
@@ -12,12 +12,12 @@ import {
   resolveReference,
   staticString,
 } from '../ast/index.js';
-import { getKeyPositions, type KeyNameMatcher } from '../keys/index.js';
+import { type Origin, resolveOrigin, withoutDefault } from './callOrigins.js';
 
-// Which calls reach a provider that deduplicates on a caller-supplied key, where that key goes, and
-// whether a given call passes one. Decided from syntax and imports alone, like the tool recognisers:
-// the SDKs are not installed where the rules run. The file is longer than most because Stripe's
-// method list and the shapes of the three HTTP clients belong together.
+// The catalogue of providers that deduplicate on a caller-supplied key (Stripe, fetch, undici, axios,
+// and the `providers` option), and which calls reach one and where their key goes. Whether a call
+// passes one is passedKeys.ts. Decided from syntax and imports alone, like the tool recognisers: the
+// SDKs are not installed where the rules run.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Invocation = TSESTree.CallExpression | TSESTree.NewExpression;
@@ -83,23 +83,6 @@ export interface KeyedProviderCall {
   readonly keyInAnyArgument: boolean;
 }
 
-/** How to add a missing key. */
-export type KeyInsertion =
-  /** Add the key property or header to this object literal. */
-  | { readonly kind: 'property'; readonly object: TSESTree.ObjectExpression }
-  /** Add `headers: { ... }` to this request config literal. */
-  | { readonly kind: 'headers'; readonly object: TSESTree.ObjectExpression }
-  /** Add the options or config as argument `index` of `call`, after `fillers` for the arguments before it. */
-  | { readonly kind: 'argument'; readonly call: Invocation; readonly fillers: readonly string[] };
-
-/** Whether a call passes a key, and the key's expression or how to add one. */
-export type PassedKey =
-  | { readonly kind: 'passed'; readonly value: TSESTree.Expression }
-  /** No key; `insertion` is missing when there is no safe place to add one. */
-  | { readonly kind: 'missing'; readonly insertion: KeyInsertion | undefined }
-  /** The options or headers are not visible (spread, a parameter, built by a call). */
-  | { readonly kind: 'unknown' };
-
 /** Methods of stripe-node (23.1) resources that send a POST, where Stripe honours `idempotencyKey`. */
 export const STRIPE_MUTATING_METHODS: ReadonlySet<string> = new Set([
   'accept', 'acknowledge', 'activate', 'addLines', 'advance', 'applyCustomerBalance', 'approve', 'archive', 'attach',
@@ -148,22 +131,6 @@ const AXIOS_VERBS = new Map([
 const GLOBAL_FETCH = new Set(['fetch', 'globalThis.fetch', 'window.fetch', 'self.fetch']);
 const FETCH_MODULES = new Set(['cross-fetch', 'isomorphic-fetch', 'node-fetch']);
 const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-/** Names an imported Stripe client goes by when the module that creates it is the app's own. */
-const STRIPE_CLIENT_NAME = /^stripe(Client)?$/i;
-
-/** A value produced by a constructor or factory: `new Stripe(...)`, `axios.create()`, `x: Stripe`. */
-interface Instance {
-  readonly source: string;
-  /** Export path of the class or factory, without a leading `default`. */
-  readonly factory: string;
-  /** Members read below the instance, the called method last: `['refunds', 'create']`. */
-  readonly members: readonly string[];
-}
-
-/** What a callee is: an imported function or member, or a member of an instance. */
-type Origin =
-  | { readonly kind: 'import'; readonly source: string; readonly path: readonly string[] }
-  | ({ readonly kind: 'instance' } & Instance);
 
 /**
  * Builds the recogniser for one file: built-in Stripe, fetch, undici and axios, plus `providers`.
@@ -215,10 +182,11 @@ function asStripeCall(node: TSESTree.CallExpression, origin: Origin): KeyedProvi
   return { node, provider: 'stripe', carrier, target: node, argument, filler: '{}', keyInAnyArgument: true };
 }
 
-function isStripeOptions(object: TSESTree.ObjectExpression): boolean {
+/** A literal of only the keys stripe-node reads as request options (`idempotencyKey`, `stripeAccount`, ...). */
+export function isStripeOptions(object: TSESTree.ObjectExpression): boolean {
   return (
     object.properties.length > 0 &&
-    object.properties.every((p) => p.type === AST_NODE_TYPES.Property && STRIPE_OPTION_KEYS.has(propertyName(p) ?? ''))
+    object.properties.every((p) => p.type === AST_NODE_TYPES.Property && STRIPE_OPTION_KEYS.has(getPropertyKeyName(p) ?? ''))
   );
 }
 
@@ -298,187 +266,6 @@ function getConfigMethod(sourceCode: SourceCode, config: TSESTree.Node | undefin
   const property = findProperty(object, 'method');
   if (!property) return hasSpread(object) ? undefined : defaultMethod;
   return staticString(sourceCode, property.value)?.toUpperCase();
-}
-
-/**
- * Whether `call` passes a key where its provider reads one. For headers, any key name of
- * `matchKeyName` counts (in any letter case), set in the config literal, in `new Headers(...)`, or on
- * a headers variable with `headers.set(...)` / `headers[name] = ...`.
- */
-export function findPassedKey(call: KeyedProviderCall, sourceCode: SourceCode, matchKeyName: KeyNameMatcher): PassedKey {
-  const { target, argument } = call;
-  const args = target.arguments;
-  if (args.slice(0, argument + 1).some((a) => a.type === AST_NODE_TYPES.SpreadElement)) return { kind: 'unknown' };
-  if (call.carrier.kind === 'option') {
-    const property = call.carrier.property;
-    for (const [index, candidate] of args.entries()) {
-      const object = resolveObject(sourceCode, candidate);
-      if (index !== argument && !(call.keyInAnyArgument && object && isStripeOptions(object))) continue;
-      const found = findProperty(object, property);
-      if (found) return { kind: 'passed', value: found.value as TSESTree.Expression };
-    }
-  }
-  const configNode = args[argument];
-  if (!configNode) {
-    // One filler at most (Stripe's params, axios's data): a missing id or URL is not ours to invent.
-    const fillers = Array.from({ length: argument - args.length }, () => call.filler);
-    const insertion: KeyInsertion | undefined = fillers.length <= 1 ? { kind: 'argument', call: target, fillers } : undefined;
-    return { kind: 'missing', insertion };
-  }
-  const config = resolveObject(sourceCode, configNode);
-  if (!config) return { kind: 'unknown' };
-  if (call.carrier.kind === 'option') {
-    return hasSpread(config) ? { kind: 'unknown' } : { kind: 'missing', insertion: { kind: 'property', object: config } };
-  }
-  const headers = findProperty(config, 'headers');
-  if (!headers) {
-    return hasSpread(config) ? { kind: 'unknown' } : { kind: 'missing', insertion: { kind: 'headers', object: config } };
-  }
-  const header = call.carrier.header;
-  return findHeaderKey(sourceCode, headers.value, (name) => matchKeyName(name) ?? (sameHeader(name, header) ? name : undefined));
-}
-
-/** A key among headers given as an object, `new Headers(...)`, an array of pairs, or a variable set later. */
-function findHeaderKey(sourceCode: SourceCode, node: TSESTree.Node, matchKeyName: KeyNameMatcher, depth = 0): PassedKey {
-  const setLater = node.type === AST_NODE_TYPES.Identifier ? findHeaderSetOn(sourceCode, node, matchKeyName) : undefined;
-  if (setLater) return { kind: 'passed', value: setLater };
-  const value = resolveConst(sourceCode, node);
-  const context = { sourceCode, matchKeyName };
-  if (value.type === AST_NODE_TYPES.ObjectExpression) {
-    for (const property of value.properties) {
-      const [position] = getKeyPositions(property, context);
-      if (position) return { kind: 'passed', value: position.value };
-    }
-    return hasSpread(value) ? { kind: 'unknown' } : { kind: 'missing', insertion: { kind: 'property', object: value } };
-  }
-  if (value.type === AST_NODE_TYPES.NewExpression && depth < 2) {
-    const [position] = getKeyPositions(value, context); // new Headers([['Idempotency-Key', key]])
-    if (position) return { kind: 'passed', value: position.value };
-    const [init] = value.arguments;
-    if (!init) return { kind: 'missing', insertion: undefined };
-    return init.type === AST_NODE_TYPES.SpreadElement ? { kind: 'unknown' } : findHeaderKey(sourceCode, init, matchKeyName, depth + 1);
-  }
-  if (value.type === AST_NODE_TYPES.ArrayExpression) return findKeyInHeaderArray(sourceCode, value, matchKeyName);
-  return { kind: 'unknown' };
-}
-
-/** undici's flat `['name', value, ...]` and the entries form `[['name', value], ...]`. */
-function findKeyInHeaderArray(sourceCode: SourceCode, array: TSESTree.ArrayExpression, matchKeyName: KeyNameMatcher): PassedKey {
-  const elements = array.elements;
-  for (const [index, element] of elements.entries()) {
-    if (!element || element.type === AST_NODE_TYPES.SpreadElement) return { kind: 'unknown' };
-    const pair = element.type === AST_NODE_TYPES.ArrayExpression ? element.elements : [element, elements[index + 1]];
-    const [name, value] = pair;
-    const headerName = name && name.type !== AST_NODE_TYPES.SpreadElement ? staticString(sourceCode, name) : undefined;
-    if (headerName !== undefined && matchKeyName(headerName) !== undefined && value && value.type !== AST_NODE_TYPES.SpreadElement) {
-      return { kind: 'passed', value };
-    }
-  }
-  return { kind: 'missing', insertion: undefined };
-}
-
-/** `headers.set('Idempotency-Key', v)` or `headers['Idempotency-Key'] = v` on the variable `node` reads. */
-function findHeaderSetOn(sourceCode: SourceCode, node: TSESTree.Identifier, matchKeyName: KeyNameMatcher): TSESTree.Expression | undefined {
-  const variable = ASTUtils.findVariable(sourceCode.getScope(node), node);
-  for (const reference of variable?.references ?? []) {
-    const member = reference.identifier.parent;
-    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== reference.identifier) continue;
-    const user = member.parent;
-    if (user.type !== AST_NODE_TYPES.CallExpression && user.type !== AST_NODE_TYPES.AssignmentExpression) continue;
-    const [position] = getKeyPositions(user, { sourceCode, matchKeyName });
-    if (position) return position.value;
-  }
-  return undefined;
-}
-
-/**
- * Resolves a callee to an import (`fetch`, `axios.post`, `undici.request`) or to a member of an
- * instance: a variable initialised with `new X(...)`, `X(...)`, `X.create(...)` or
- * `require('m')(...)`, or declared with a type imported from a module (`stripe: Stripe`).
- */
-function resolveOrigin(sourceCode: SourceCode, callee: TSESTree.Node): Origin | undefined {
-  const chain = getMemberChain(callee);
-  const imported = resolveReference(sourceCode, callee);
-  if (imported) {
-    // `import { stripe } from './lib/stripe'`: the app's own client module, known by its name alone.
-    const [root, ...members] = chain ?? [];
-    const isStripeClient = imported.source !== GLOBAL_SOURCE && imported.source !== 'stripe' && STRIPE_CLIENT_NAME.test(root?.name ?? '');
-    return isStripeClient ? { kind: 'instance', source: 'stripe', factory: '', members } : { kind: 'import', ...imported };
-  }
-  if (!chain) return undefined;
-  const [root, ...members] = chain;
-  const variable = ASTUtils.findVariable(sourceCode.getScope(root), root);
-  const def = variable?.defs[0];
-  if (!variable || !def || variable.defs.length !== 1) return undefined;
-  const name = def.name;
-  const typeAnnotation =
-    name.type === AST_NODE_TYPES.Identifier ? name.typeAnnotation?.typeAnnotation : undefined;
-  const fromType = typeAnnotation && instanceOfType(sourceCode, typeAnnotation);
-  if (fromType) return { kind: 'instance', ...fromType, members };
-  if (def.type !== 'Variable' || def.node.id !== name || !def.node.init) return undefined;
-  const fromValue = instanceOfValue(sourceCode, def.node.init);
-  return fromValue && { kind: 'instance', ...fromValue, members };
-}
-
-function instanceOfValue(sourceCode: SourceCode, init: TSESTree.Expression): Omit<Instance, 'members'> | undefined {
-  const value = unwrapValue(init);
-  if (value.type !== AST_NODE_TYPES.NewExpression && value.type !== AST_NODE_TYPES.CallExpression) return undefined;
-  const callee = unwrapValue(value.callee);
-  const required = callee.type === AST_NODE_TYPES.CallExpression ? requiredModule(callee) : undefined;
-  if (required !== undefined) return { source: required, factory: '' };
-  const reference = resolveReference(sourceCode, callee);
-  return reference && { source: reference.source, factory: withoutDefault(reference.path).join('.') };
-}
-
-function instanceOfType(sourceCode: SourceCode, type: TSESTree.TypeNode): Omit<Instance, 'members'> | undefined {
-  if (type.type === AST_NODE_TYPES.TSUnionType) {
-    return type.types.map((member) => instanceOfType(sourceCode, member)).find(Boolean); // `Stripe | undefined`
-  }
-  if (type.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
-  const names: string[] = [];
-  let typeName: TSESTree.EntityName = type.typeName;
-  while (typeName.type === AST_NODE_TYPES.TSQualifiedName) {
-    names.unshift(typeName.right.name);
-    typeName = typeName.left;
-  }
-  if (typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const reference = resolveReference(sourceCode, typeName);
-  if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
-  return { source: reference.source, factory: withoutDefault([...reference.path, ...names]).join('.') };
-}
-
-function requiredModule(call: TSESTree.CallExpression): string | undefined {
-  const [argument] = call.arguments;
-  const isRequire = call.callee.type === AST_NODE_TYPES.Identifier && call.callee.name === 'require';
-  if (!isRequire || argument?.type !== AST_NODE_TYPES.Literal || typeof argument.value !== 'string') return undefined;
-  return normalizeModuleName(argument.value);
-}
-
-function unwrapValue(node: TSESTree.Node): TSESTree.Node {
-  switch (node.type) {
-    case AST_NODE_TYPES.AwaitExpression:
-      return unwrapValue(node.argument);
-    case AST_NODE_TYPES.ChainExpression:
-    case AST_NODE_TYPES.TSAsExpression:
-    case AST_NODE_TYPES.TSNonNullExpression:
-    case AST_NODE_TYPES.TSSatisfiesExpression:
-      return unwrapValue(node.expression);
-    default:
-      return node;
-  }
-}
-
-function withoutDefault(path: readonly string[]): readonly string[] {
-  return path[0] === 'default' ? path.slice(1) : path;
-}
-
-function sameHeader(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
-}
-
-function propertyName(property: TSESTree.Property): string | undefined {
-  if (property.key.type === AST_NODE_TYPES.Identifier && !property.computed) return property.key.name;
-  return property.key.type === AST_NODE_TYPES.Literal ? String(property.key.value) : undefined;
 }
 
 /** The callee as written, for messages: `stripe.refunds.create`, `fetch`, `api.post`. */

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../ast/index.js';
+import { findVariableOf, getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../ast/index.js';
 
 // Get-or-create: a random or per-attempt value that is stored before it is used as a key (in session
 // storage, a queue job, a database row) is read back unchanged on the retry, so it is durable.
@@ -83,7 +83,7 @@ function isInMemoryReceiver(receiver: TSESTree.Node, sourceCode: SourceCode): bo
     : undefined;
   if (name !== undefined && IN_MEMORY_RECEIVER.test(name)) return true;
   if (receiver.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = ASTUtils.findVariable(sourceCode.getScope(receiver), receiver)?.defs[0];
+  const def = findVariableOf(receiver, sourceCode)?.defs[0];
   const init = def?.type === 'Variable' ? def.node.init : null;
   return (
     init?.type === AST_NODE_TYPES.NewExpression &&

@@ -1,7 +1,13 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { describeNode, GLOBAL_SOURCE, type ResolvedReference, resolveReference } from '../ast/index.js';
+import {
+  describeNode,
+  findVariableOf,
+  GLOBAL_SOURCE,
+  type ResolvedReference,
+  resolveReference,
+} from '../ast/index.js';
 import { isReplayStable, normalizeGlobal } from './replayStableSources.js';
 import type { NondeterministicSource, SourceContext } from './sourceTypes.js';
 
@@ -83,7 +89,7 @@ export function isGeneratorFactoryCall(node: TSESTree.Node, context: SourceConte
 export function isGeneratedIdCallee(callee: TSESTree.Node, context: SourceContext): boolean {
   if (isGeneratorFactoryCall(callee, context)) return true;
   if (callee.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = ASTUtils.findVariable(context.sourceCode.getScope(callee), callee)?.defs[0];
+  const def = findVariableOf(callee, context.sourceCode)?.defs[0];
   return def?.type === 'Variable' && def.node.init !== null && isGeneratorFactoryCall(def.node.init, context);
 }
 

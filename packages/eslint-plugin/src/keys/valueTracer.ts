@@ -1,9 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
   describeNode,
   ExpressionWalk,
+  findVariableOf,
   getClassMember,
   getStaticPropertyName,
   GLOBAL_SOURCE,
@@ -98,7 +99,7 @@ class Trace extends ExpressionWalk<NondeterministicSource> {
   }
 
   protected identifier(node: TSESTree.Identifier, path: PropertyPath): Found {
-    const variable = ASTUtils.findVariable(this.sourceCode.getScope(node), node);
+    const variable = findVariableOf(node, this.sourceCode);
     if (!variable || variable.defs.length === 0) return undefined;
     const found = this.definitions(variable, path) ?? (path.length === 0 ? getBindingSource(variable, node, this.sourceCode) : undefined);
     if (found && isPersistedBeforeUse(variable, node, this.sourceCode)) return undefined;

@@ -1,8 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
   ExpressionWalk,
+  findVariableOf,
   getStaticPropertyName,
   GLOBAL_SOURCE,
   isFunctionNode,
@@ -61,7 +62,7 @@ export class ValueWalk<T> extends ExpressionWalk<T> {
   }
 
   protected identifier(node: TSESTree.Identifier, path: PropertyPath): T | undefined {
-    const variable = ASTUtils.findVariable(this.sourceCode.getScope(node), node);
+    const variable = findVariableOf(node, this.sourceCode);
     const def = variable?.defs[0];
     if (!variable || !def) return undefined;
     switch (def.type) {
@@ -96,7 +97,7 @@ export class ValueWalk<T> extends ExpressionWalk<T> {
     if (local) return this.returnsOf(local, node.arguments, path);
     const callee = skipWrappers(node.callee, { optionalChains: true });
     if (callee.type === AST_NODE_TYPES.Identifier) {
-      const def = ASTUtils.findVariable(this.sourceCode.getScope(callee), callee)?.defs[0];
+      const def = findVariableOf(callee, this.sourceCode)?.defs[0];
       // A global (`String(id)`, `encodeURIComponent(id)`): the result derives from the arguments.
       if (!def) return this.first(node.arguments);
       return def.type === 'ImportBinding' ? this.handler.call(this, node, path) : undefined;

@@ -3,13 +3,14 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
 import {
+  type FunctionNode,
+  getChildNodes,
   getThisParameterCount,
   type ParameterReference,
   type PropertyPath,
   resolveLocalFunction,
   SPEC_PACKAGE,
 } from '../ast/index.js';
-import type { FunctionNode } from '../ast/index.js';
 import {
   createKeyNameMatcher,
   createKeyTextPattern,
@@ -164,7 +165,10 @@ export class KeyParameterFinder {
   /** Parameters the body puts into a key position, directly or through a helper it calls. */
   private bodyParameters(file: ProgramFile, fn: FunctionNode, quick: boolean): KeyParameter[] {
     const parameters: KeyParameter[] = [];
-    forEachDescendant(fn.body, file, (node) => {
+    // Every node of the body, nested functions included (a callback may use the parameter), the
+    // last child first.
+    const pending: TSESTree.Node[] = [fn.body];
+    for (let node = pending.pop(); node; node = pending.pop()) {
       if (KEY_POSITION_TYPES.has(node.type)) {
         for (const position of getKeyPositions(node, { sourceCode: file.sourceCode, matchKeyName: this.matchKeyName })) {
           for (const reached of reachedParameters(file, fn, position.value, [])) {
@@ -173,7 +177,8 @@ export class KeyParameterFinder {
         }
       }
       if (node.type === AST_NODE_TYPES.CallExpression) parameters.push(...this.passedOn(file, fn, node, quick));
-    });
+      pending.push(...getChildNodes(node, file.sourceCode));
+    }
     return dedupe(parameters);
   }
 
@@ -249,20 +254,4 @@ function dedupe(parameters: KeyParameter[]): KeyParameter[] {
 
 function isThisParameter(parameter: ts.ParameterDeclaration): boolean {
   return typescript.isIdentifier(parameter.name) && parameter.name.text === 'this';
-}
-
-/** Visits every node below `root` (nested functions included: a callback may use the parameter). */
-function forEachDescendant(root: TSESTree.Node, file: ProgramFile, visit: (node: TSESTree.Node) => void): void {
-  const pending: TSESTree.Node[] = [root];
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    visit(node);
-    for (const key of file.sourceCode.visitorKeys[node.type] ?? []) {
-      const value = (node as unknown as Record<string, unknown>)[key];
-      for (const child of Array.isArray(value) ? value : [value]) {
-        if (typeof child === 'object' && child !== null && typeof (child as { type?: unknown }).type === 'string') {
-          pending.push(child as TSESTree.Node);
-        }
-      }
-    }
-  }
 }

@@ -3,6 +3,8 @@ import type { ParserServicesWithTypeInformation, TSESTree } from '@typescript-es
 import { TSESLint } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
+import { isAstNode } from '../ast/index.js';
+
 // The type-aware rules follow values into other files of the program. They read those files with
 // the same ESTree analysis (value tracer, key positions, source tables) that the syntactic rules run
 // on the linted file, so that a source is recognised the same way on both sides of an import. This
@@ -89,9 +91,9 @@ function setParents(root: TSESTree.Node, visitorKeys: Readonly<Record<string, re
     for (const key of visitorKeys[node.type] ?? []) {
       const value = (node as unknown as Record<string, unknown>)[key];
       for (const child of Array.isArray(value) ? value : [value]) {
-        if (typeof child !== 'object' || child === null || typeof (child as { type?: unknown }).type !== 'string') continue;
+        if (!isAstNode(child)) continue;
         (child as { parent: TSESTree.Node }).parent = node;
-        pending.push(child as TSESTree.Node);
+        pending.push(child);
       }
     }
   }

@@ -1,8 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils, ESLintUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 
 import {
   describeNode,
+  findVariableOf,
+  getConstantInitializer,
   GLOBAL_SOURCE,
   resolveLocalFunction,
   resolveReference,
@@ -215,10 +217,9 @@ function isReportedBySyntacticRule(
 function hasBuiltInReceiver(sourceCode: Readonly<TSESLint.SourceCode>, callee: TSESTree.Node): boolean {
   const member = skipWrappers(callee, { optionalChains: true });
   if (member.type !== AST_NODE_TYPES.MemberExpression || member.object.type !== AST_NODE_TYPES.Identifier) return false;
-  const variable = ASTUtils.findVariable(sourceCode.getScope(member.object), member.object);
-  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type !== 'Variable' || !def.node.init || variable?.references.some((ref) => ref.isWrite() && !ref.init)) return false;
-  const init = skipWrappers(def.node.init);
+  const value = getConstantInitializer(findVariableOf(member.object, sourceCode));
+  const init = value && skipWrappers(value);
+  if (!init) return false;
   if (init.type === AST_NODE_TYPES.ArrayExpression || init.type === AST_NODE_TYPES.ObjectExpression) return true;
   return init.type === AST_NODE_TYPES.NewExpression && resolveReference(sourceCode, init.callee)?.source === GLOBAL_SOURCE;
 }

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getPropertyKeyName } from '../ast/index.js';
+import { type FunctionNode, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
 import {
   createKeyNameMatcher,
   createValueTracer,
@@ -163,13 +163,7 @@ function getFunctionName(fn: FunctionNode): string | undefined {
 
 function getEnclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
   for (let current = node.parent; current; current = current.parent) {
-    if (
-      current.type === AST_NODE_TYPES.ArrowFunctionExpression ||
-      current.type === AST_NODE_TYPES.FunctionDeclaration ||
-      current.type === AST_NODE_TYPES.FunctionExpression
-    ) {
-      return current;
-    }
+    if (isFunctionNode(current)) return current;
   }
   return undefined;
 }

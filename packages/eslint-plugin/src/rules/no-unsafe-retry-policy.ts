@@ -1,8 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
   findProperty,
+  findVariableOf,
   type FunctionNode,
   getStaticPropertyName,
   getStaticValueOf,
@@ -239,7 +240,7 @@ function contextReadsKey(sourceCode: SourceCode, identifier: TSESTree.Identifier
 }
 
 function variableOf(sourceCode: SourceCode, identifier: TSESTree.Identifier): TSESLint.Scope.Variable | undefined {
-  return ASTUtils.findVariable(sourceCode.getScope(identifier), identifier) ?? undefined;
+  return findVariableOf(identifier, sourceCode) ?? undefined;
 }
 
 function keyName(node: TSESTree.Node): string | undefined {

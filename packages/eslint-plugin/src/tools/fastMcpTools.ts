@@ -1,8 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
   findProperty,
+  findVariableOf,
   getClassMember,
   getImportedModules,
   getStaticPropertyName,
@@ -123,7 +124,7 @@ function isFastMcpServer(sourceCode: SourceCode, receiver: TSESTree.Node): boole
     return member?.values.some((value) => isNewFastMcp(sourceCode, value)) ?? false;
   }
   if (receiver.type !== AST_NODE_TYPES.Identifier) return false;
-  const def = ASTUtils.findVariable(sourceCode.getScope(receiver), receiver)?.defs[0];
+  const def = findVariableOf(receiver, sourceCode)?.defs[0];
   if (def?.type === 'Variable') return (!!def.node.init && isNewFastMcp(sourceCode, def.node.init)) || isTypedFastMcp(sourceCode, def.name);
   return def?.type === 'Parameter' && isTypedFastMcp(sourceCode, def.name);
 }

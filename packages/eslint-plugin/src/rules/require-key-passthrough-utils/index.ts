@@ -1,1 +1,2 @@
 export * from './keyedHandlers.js';
+export * from './keyOrigin.js';
