@@ -1,6 +1,6 @@
 import type ts from 'typescript';
 
-import type { ToolFramework } from '../tools/index.js';
+import { type FactoryEntry, FRAMEWORKS, type PolicyLocation, type RegistrationEntry, type ToolFramework } from '../tools/index.js';
 import { resolveAlias } from './declarationTargets.js';
 import { getDeclaringPackage } from './declaringPackage.js';
 import { typescript } from './typescript.js';
@@ -9,12 +9,14 @@ import { typescript } from './typescript.js';
 // callee through renaming imports, re-exports and `const` aliases to its declaration, and the file that
 // declares it names the package. `export { tool as defineAgentTool } from 'ai'` in a local module
 // still leads to the AI SDK's `tool`, while a `tool` exported by an unrelated package does not.
-// The declaring packages differ from the import names the syntactic recogniser knows: `ai` re-exports
+// The declaring packages are each catalogue entry's `packages`, not its import names: `ai` re-exports
 // `tool` from `@ai-sdk/provider-utils`, `@openai/agents` from `@openai/agents-core`.
 
 /** A framework function, class or method that defines a tool when called. */
 export interface DeclaredToolFactory {
   readonly framework: Exclude<ToolFramework, 'custom' | 'mcp-low-level'>;
+  /** A function or class (`tool`, `DynamicStructuredTool`), or a method of a server (`McpServer.registerTool`). */
+  readonly kind: 'factory' | 'serverMethod';
   /** Packages that may declare it. */
   readonly packages: readonly string[];
   /** Declared names: a function or class name, or `Class.method`. */
@@ -23,24 +25,33 @@ export interface DeclaredToolFactory {
   readonly configArgument: number;
   /** For factories that take the handler as an argument (LangChain `tool(fn, config)`). */
   readonly handlerArgument?: number;
+  /** The config property that names the tool, when it is not `name`. */
+  readonly nameProperty?: string;
+  /** Where the framework's tools declare a policy. */
+  readonly policy: PolicyLocation;
 }
 
-const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
-const AGENTS = ['@openai/agents', '@openai/agents-core'];
-const LANGCHAIN = ['@langchain/core', 'langchain'];
-const MCP = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'];
-const FASTMCP = ['fastmcp'];
-
-/** The factories recognised by declaration. */
-export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = [
-  { framework: 'retrysafe', packages: ['@retrysafe/spec'], names: ['defineTool'], configArgument: 0 },
-  { framework: 'ai-sdk', packages: AI_SDK, names: ['tool', 'dynamicTool'], configArgument: 0 },
-  { framework: 'openai-agents', packages: AGENTS, names: ['tool'], configArgument: 0 },
-  { framework: 'langchain', packages: LANGCHAIN, names: ['tool'], configArgument: 1, handlerArgument: 0 },
-  { framework: 'langchain', packages: LANGCHAIN, names: ['DynamicStructuredTool', 'DynamicTool'], configArgument: 0 },
-  { framework: 'mcp', packages: MCP, names: ['McpServer.registerTool', 'McpServer.tool'], configArgument: 1 },
-  { framework: 'mcp', packages: FASTMCP, names: ['FastMCP.addTool', 'FastMCP.addTools'], configArgument: 0 },
-];
+/** The factories and server methods of the catalogue's frameworks (tools/frameworks), recognised by declaration. */
+export const DECLARED_TOOL_FACTORIES: readonly DeclaredToolFactory[] = FRAMEWORKS.flatMap((entry): DeclaredToolFactory[] => {
+  if (entry.framework === 'mcp-low-level') return [];
+  const common = { framework: entry.framework, packages: entry.packages, policy: entry.policy };
+  return [
+    ...entry.factories.map((factory: FactoryEntry): DeclaredToolFactory => ({
+      ...common,
+      kind: 'factory',
+      names: [factory.export],
+      configArgument: factory.configArgument,
+      ...(factory.handlerArgument === undefined ? {} : { handlerArgument: factory.handlerArgument }),
+      ...(factory.nameProperty === undefined ? {} : { nameProperty: factory.nameProperty }),
+    })),
+    ...entry.registrations.map((registration: RegistrationEntry): DeclaredToolFactory => ({
+      ...common,
+      kind: 'serverMethod',
+      names: [`${registration.owner}.${registration.method}`],
+      configArgument: registration.configArgument,
+    })),
+  ];
+});
 
 /** How many `const` aliases (`export const defineAgentTool = tool`) are followed. */
 const MAX_ALIASES = 3;

@@ -62,7 +62,7 @@ export default createRule<Options, MessageIds>({
         factory = findDeclaredToolFactory(checker, getCalleeName(services.esTreeNodeToTSNodeMap.get(callee)));
         if (importKey !== undefined) factoriesByImport.set(importKey, factory);
       }
-      if (!factory || (factory.framework === 'mcp') !== (method !== undefined)) return [];
+      if (!factory || (factory.kind === 'serverMethod') !== (method !== undefined)) return [];
       if (method) return fromServerMethod(node as TSESTree.CallExpression, method);
       // The shared reading of a factory call (config, name, `declarePolicy(...)`, LangChain metadata),
       // with the framework the declaration names.

@@ -9,6 +9,7 @@ import {
   resolveReference,
   SPEC_PACKAGE,
 } from '../ast/index.js';
+import type { PolicyLocation } from './frameworks/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 // A policy declared next to a tool rather than inside its config: `declarePolicy(tool, policy)`
@@ -64,6 +65,27 @@ export function getNestedPolicy(
   const object = resolveObject(sourceCode, container);
   const policy = (findProperty(object, 'io.github.retrysafe/policy') ?? findProperty(object, 'retrysafe'))?.value;
   return policy && { via, node: policy, object: resolveObject(sourceCode, policy) };
+}
+
+/**
+ * The policy a tool declares inside its config where its framework's catalogue entry says
+ * (`location.nested`): LangChain's `metadata.retrysafe`, MCP's `_meta.retrysafe`, following each
+ * step of the path through `const` objects.
+ */
+export function getNestedConfigPolicy(
+  sourceCode: SourceCode,
+  config: TSESTree.ObjectExpression | undefined,
+  location: PolicyLocation,
+): PolicyDeclaration | undefined {
+  const nested = location.nested;
+  if (!nested) return undefined;
+  let object = config;
+  let container: TSESTree.Node | undefined;
+  for (const [index, name] of nested.path.entries()) {
+    container = findProperty(object, name)?.value;
+    if (index < nested.path.length - 1) object = resolveObject(sourceCode, container);
+  }
+  return getNestedPolicy(sourceCode, container, nested.via);
 }
 
 /** `declarePolicy(...)` from `@retrysafe/spec` whose first argument is `argument`, if `node` is one. */

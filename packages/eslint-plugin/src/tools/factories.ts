@@ -11,14 +11,16 @@ import {
   resolveReference,
   staticString,
 } from '../ast/index.js';
-import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
+import { getDeclaredPolicy, getNestedConfigPolicy } from './declaredPolicies.js';
+import { type FactoryEntry, FRAMEWORKS, type PolicyLocation, type ToolFramework } from './frameworks/index.js';
 import { hasPolicyField } from './policyFields.js';
-import type { PolicyDeclaration, ToolDefinition, ToolFactory, ToolFramework } from './toolDefinition.js';
+import type { PolicyDeclaration, ToolDefinition, ToolFactory } from './toolDefinition.js';
 
-// Tools defined by calling a factory imported from a framework: @retrysafe/spec's `defineTool`, the
-// AI SDK's `tool()`, OpenAI Agents' `tool()`, LangChain's `tool()` and `new DynamicStructuredTool(...)`,
-// and the user's own `toolFactories`. (MCP servers register tools instead: see mcpTools.ts and
-// fastMcpTools.ts; LangChain tools written as subclasses are in langchainClassTools.ts.)
+// Tools defined by calling a factory imported from a framework: the `factories` of the catalogue's
+// entries (tools/frameworks: @retrysafe/spec's `defineTool`, the AI SDK's `tool()`, OpenAI Agents'
+// `tool()`, LangChain's `tool()` and `new DynamicStructuredTool(...)` ...), and the user's own
+// `toolFactories`. (MCP servers register tools instead: see mcpTools.ts and fastMcpTools.ts;
+// LangChain tools written as subclasses are in langchainClassTools.ts.)
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -30,21 +32,24 @@ export interface KnownFactory {
   readonly configArgument: number;
   /** For factories that take the handler as an argument (LangChain `tool(fn, config)`). */
   readonly handlerArgument?: number;
+  /** The config property that names the tool, when it is not `name`. */
+  readonly nameProperty?: string;
+  /** Where the framework's tools declare a policy; a `toolFactories` factory has no entry. */
+  readonly policy?: PolicyLocation;
 }
 
-const AI_SDK = ['ai', '@ai-sdk/provider-utils'];
-const AGENTS = ['@openai/agents', '@openai/agents-core'];
-/** The modules LangChain's tool factories and tool classes are imported from. */
-export const LANGCHAIN_MODULES: readonly string[] = ['@langchain/core/tools', 'langchain', 'langchain/tools'];
-const KNOWN_FACTORIES: readonly KnownFactory[] = [
-  { framework: 'retrysafe', sources: ['@retrysafe/spec'], exportPath: 'defineTool', configArgument: 0 },
-  { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'tool', configArgument: 0 },
-  { framework: 'ai-sdk', sources: AI_SDK, exportPath: 'dynamicTool', configArgument: 0 },
-  { framework: 'openai-agents', sources: AGENTS, exportPath: 'tool', configArgument: 0 },
-  { framework: 'langchain', sources: LANGCHAIN_MODULES, exportPath: 'tool', configArgument: 1, handlerArgument: 0 },
-  { framework: 'langchain', sources: LANGCHAIN_MODULES, exportPath: 'DynamicStructuredTool', configArgument: 0 },
-  { framework: 'langchain', sources: LANGCHAIN_MODULES, exportPath: 'DynamicTool', configArgument: 0 },
-];
+/** The factories of the catalogue's frameworks (tools/frameworks), in its order. */
+const KNOWN_FACTORIES: readonly KnownFactory[] = FRAMEWORKS.flatMap((entry) =>
+  entry.factories.map((factory: FactoryEntry): KnownFactory => ({
+    framework: entry.framework,
+    sources: entry.modules,
+    exportPath: factory.export,
+    configArgument: factory.configArgument,
+    ...(factory.handlerArgument === undefined ? {} : { handlerArgument: factory.handlerArgument }),
+    ...(factory.nameProperty === undefined ? {} : { nameProperty: factory.nameProperty }),
+    policy: entry.policy,
+  })),
+);
 const HANDLER_KEYS = ['execute', 'func', 'handler', 'run'];
 const SCHEMA_KEYS = ['input', 'inputSchema', 'parameters', 'schema'];
 
@@ -93,32 +98,35 @@ export function fromFactory(
 ): ToolDefinition {
   const configNode = node.arguments[factory.configArgument];
   const config = resolveObject(sourceCode, configNode);
-  const { framework, handlerArgument } = factory;
+  const { framework, handlerArgument, nameProperty = 'name' } = factory;
   return {
     framework,
     node,
     configNode,
     config,
-    name: staticString(sourceCode, findProperty(config, 'name')?.value) ?? contextualName(node),
+    name: staticString(sourceCode, findProperty(config, nameProperty)?.value) ?? contextualName(node),
     description: staticString(sourceCode, findProperty(config, 'description')?.value),
     inputSchema: firstPropertyValue(config, SCHEMA_KEYS),
     handler: handlerArgument === undefined ? firstPropertyValue(config, HANDLER_KEYS) : node.arguments[handlerArgument],
     annotationsNode: undefined,
     annotations: undefined,
-    policy: getDeclaredPolicy(sourceCode, node) ?? configPolicy(sourceCode, framework, config),
+    policy: getDeclaredPolicy(sourceCode, node) ?? configPolicy(sourceCode, factory, config),
   };
 }
 
-/** A policy in the config itself: its own fields (defineTool, custom factories) or LangChain `metadata.retrysafe`. */
+/**
+ * A policy in the config itself, where the framework's entry says: its own fields (`defineTool`,
+ * and a custom factory's config that states one), or a nested `retrysafe` object (LangChain
+ * `metadata.retrysafe`).
+ */
 function configPolicy(
   sourceCode: SourceCode,
-  framework: ToolFramework,
+  factory: KnownFactory,
   config: TSESTree.ObjectExpression | undefined,
 ): PolicyDeclaration | undefined {
-  const definesPolicy = framework === 'retrysafe' || (framework === 'custom' && hasPolicyField(config));
+  const definesPolicy = factory.policy?.configFields === true || (factory.framework === 'custom' && hasPolicyField(config));
   if (config && definesPolicy) return { via: 'defineTool', node: config, object: config };
-  if (framework !== 'langchain') return undefined;
-  return getNestedPolicy(sourceCode, findProperty(config, 'metadata')?.value, 'langchainMetadata');
+  return factory.policy && getNestedConfigPolicy(sourceCode, config, factory.policy);
 }
 
 /** `tools: { refund: tool(...) }` → `refund`; `const refundTool = tool(...)` → `refundTool`. */

@@ -13,12 +13,8 @@ import {
   skipWrappers,
   staticString,
 } from '../ast/index.js';
-import {
-  getDeclaredPolicy,
-  getDeclarePolicyCallPolicy,
-  getNestedPolicy,
-  isDeclarePolicyCall,
-} from './declaredPolicies.js';
+import { getDeclaredPolicy, getDeclarePolicyCallPolicy, getNestedConfigPolicy, isDeclarePolicyCall } from './declaredPolicies.js';
+import { fastmcp } from './frameworks/index.js';
 import type { PolicyDeclaration, ToolDefinition } from './toolDefinition.js';
 
 // Tools added to a FastMCP server (the `fastmcp` package): `server.addTool({ name, description,
@@ -30,7 +26,9 @@ import type { PolicyDeclaration, ToolDefinition } from './toolDefinition.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-const FASTMCP_MODULE = 'fastmcp';
+const [FASTMCP_MODULE] = fastmcp.modules;
+/** The server class whose methods add tools. */
+const FASTMCP_CLASS = fastmcp.registrations[0].owner;
 
 /** A FastMCP server's methods that add tools. */
 export type FastMcpAddMethod = 'addTool' | 'addTools';
@@ -89,7 +87,7 @@ function fastMcpDefinition(
     handler: findProperty(object, 'execute')?.value,
     annotationsNode,
     annotations: resolveObject(sourceCode, annotationsNode),
-    policy: declared ?? getNestedPolicy(sourceCode, findProperty(object, '_meta')?.value, 'mcpMeta'),
+    policy: declared ?? getNestedConfigPolicy(sourceCode, object, fastmcp.policy),
   };
 }
 
@@ -143,5 +141,5 @@ function isTypedFastMcp(sourceCode: SourceCode, name: TSESTree.BindingName): boo
 
 function isFastMcpClass(sourceCode: SourceCode, node: TSESTree.Node): boolean {
   const reference = resolveReference(sourceCode, node);
-  return reference?.source === FASTMCP_MODULE && reference.path.join('.') === 'FastMCP';
+  return reference?.source === FASTMCP_MODULE && reference.path.join('.') === FASTMCP_CLASS;
 }

@@ -3,9 +3,10 @@
 // (recogniser) and the per-framework readers it uses (factories, langchainClassTools, mcpTools,
 // fastMcpTools, mcpLowLevelTools), where a policy is declared (declaredPolicies, policyFields), what
 // an input schema's fields are (inputSchemas) and what a tool's name says it does (toolVerbs).
-// Built on ast/ only. Import it from here.
+// The catalogue of frameworks, as data, is tools/frameworks. Built on ast/ only. Import it from here.
 export * from './declaredPolicies.js';
 export * from './factories.js';
+export * from './frameworks/index.js';
 export * from './fastMcpTools.js';
 export * from './inputSchemas.js';
 export * from './langchainClassTools.js';

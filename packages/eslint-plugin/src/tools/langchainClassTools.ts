@@ -12,7 +12,7 @@ import {
   staticString,
 } from '../ast/index.js';
 import { getDeclaredPolicy, getNestedPolicy, isDeclarePolicyPossible } from './declaredPolicies.js';
-import { LANGCHAIN_MODULES } from './factories.js';
+import { langchain } from './frameworks/index.js';
 import type { PolicyDeclaration, ToolClassNode, ToolDefinition } from './toolDefinition.js';
 
 // LangChain tools written as classes:
@@ -23,8 +23,9 @@ import type { PolicyDeclaration, ToolClassNode, ToolDefinition } from './toolDef
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-/** LangChain's tool classes (`StructuredToolInterface` is only a type, so nothing extends it). */
-const TOOL_BASE_CLASSES: ReadonlySet<string> = new Set(['DynamicStructuredTool', 'DynamicTool', 'StructuredTool', 'Tool']);
+/** LangChain's tool classes. */
+const TOOL_BASE_CLASSES: ReadonlySet<string> = new Set(langchain.classes);
+const LANGCHAIN_MODULES: readonly string[] = langchain.modules;
 
 /** Whether the file imports or requires a module LangChain's tool classes come from. */
 export function importsLangChainTools(sourceCode: SourceCode): boolean {

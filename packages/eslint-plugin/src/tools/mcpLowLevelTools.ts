@@ -11,6 +11,7 @@ import {
   resolveReference,
   staticString,
 } from '../ast/index.js';
+import { mcpLowLevel } from './frameworks/index.js';
 import { isMcpModule, mcpDefinition } from './mcpTools.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
@@ -18,6 +19,9 @@ import type { ToolDefinition } from './toolDefinition.js';
 // `server.setRequestHandler(ListToolsRequestSchema, handler)`, as the reference servers write them.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** The handler registration that lists tools: `setRequestHandler(ListToolsRequestSchema, ...)`, or `'tools/list'`. */
+const [TOOL_LIST] = mcpLowLevel.toolLists;
 
 /** How deep arrays, spreads, conditionals and `Object.values` are followed to find tool objects. */
 const MAX_LIST_DEPTH = 8;
@@ -28,7 +32,7 @@ const MAX_LIST_DEPTH = 8;
  */
 export function getListedToolObjects(sourceCode: SourceCode, node: TSESTree.CallExpression): TSESTree.ObjectExpression[] {
   const { callee } = node;
-  if (callee.type !== AST_NODE_TYPES.MemberExpression || getStaticPropertyName(callee) !== 'setRequestHandler') {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || getStaticPropertyName(callee) !== TOOL_LIST.method) {
     return [];
   }
   const [schema, handlerArgument] = node.arguments;
@@ -53,9 +57,9 @@ export function fromListedToolObject(sourceCode: SourceCode, object: TSESTree.Ob
 }
 
 function isListToolsSchema(sourceCode: SourceCode, node: TSESTree.Node): boolean {
-  if (node.type === AST_NODE_TYPES.Literal) return node.value === 'tools/list';
+  if (node.type === AST_NODE_TYPES.Literal) return node.value === TOOL_LIST.requestMethod;
   const reference = resolveReference(sourceCode, node);
-  return !!reference && isMcpModule(reference.source) && reference.path.at(-1) === 'ListToolsRequestSchema';
+  return !!reference && isMcpModule(reference.source) && reference.path.at(-1) === TOOL_LIST.schemaExport;
 }
 
 // `tools: [a, ...more, { name }]`, `tools: TOOLS`, `tools: Object.values(TOOLS)`, `cond ? A : B`.

@@ -12,7 +12,8 @@ import {
   resolveObject,
   staticString,
 } from '../ast/index.js';
-import { getDeclaredPolicy, getNestedPolicy } from './declaredPolicies.js';
+import { getDeclaredPolicy, getNestedConfigPolicy } from './declaredPolicies.js';
+import { getPolicyLocation, isFrameworkModule, mcp } from './frameworks/index.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
 // Tools registered on an MCP TypeScript SDK server: `server.registerTool(name, config, handler)` and
@@ -22,7 +23,6 @@ import type { ToolDefinition } from './toolDefinition.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
-const MCP_MODULES = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server'];
 const ANNOTATION_KEYS = new Set(['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title']);
 const NOT_A_HANDLER: ReadonlySet<string> = new Set([
   AST_NODE_TYPES.ArrayExpression,
@@ -36,7 +36,7 @@ export type McpToolParts = Pick<ToolDefinition, 'annotationsNode' | 'handler' | 
 
 /** Whether a module is the MCP TypeScript SDK: v1 `@modelcontextprotocol/sdk`, v2 `@modelcontextprotocol/server`. */
 export function isMcpModule(source: string): boolean {
-  return MCP_MODULES.some((name) => source === name || source.startsWith(`${name}/`));
+  return isFrameworkModule(mcp, source);
 }
 
 /** Whether the file imports or requires the MCP SDK at its top level. */
@@ -71,7 +71,7 @@ export function mcpDefinition(
     ...parts,
     description: staticString(sourceCode, findProperty(config, 'description')?.value),
     annotations: resolveObject(sourceCode, parts.annotationsNode),
-    policy: getDeclaredPolicy(sourceCode, node) ?? getNestedPolicy(sourceCode, findProperty(config, '_meta')?.value, 'mcpMeta'),
+    policy: getDeclaredPolicy(sourceCode, node) ?? getNestedConfigPolicy(sourceCode, config, getPolicyLocation(framework)),
   };
 }
 

@@ -5,13 +5,15 @@ import { getImportedModules } from '../ast/index.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
+import { mcpLowLevel } from './frameworks/index.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
 import { fromMcpRegistration, importsMcpSdk } from './mcpTools.js';
 import type { ToolClassNode, ToolDefinition, ToolFactory, ToolSiteNode } from './toolDefinition.js';
 
 // One place that knows what a tool definition looks like in each framework, so that every rule
 // agrees on it. Everything is decided from syntax and imports: the frameworks are not installed
-// where the rules run. Each framework's shapes live in their own file:
+// where the rules run. What each framework is (modules, factories, classes, registrations, where
+// its policy is declared) is data in tools/frameworks/; the readers of each kind of shape are:
 // - factories.ts: `defineTool`, AI SDK, OpenAI Agents, LangChain, the `toolFactories` option;
 // - langchainClassTools.ts: LangChain tools written as classes (`class X extends StructuredTool`);
 // - mcpTools.ts: MCP `server.registerTool(...)` and `server.tool(...)`;
@@ -47,6 +49,8 @@ export interface ToolRecogniser {
 }
 
 const NO_DEFINITIONS: readonly ToolDefinition[] = [];
+/** The method a low-level MCP server lists its tools with: a file that never names it lists none. */
+const TOOL_LIST_METHOD = mcpLowLevel.toolLists[0].method;
 
 /** Builds the recogniser for one file. Create it once per `create(context)`. */
 export function createToolRecogniser(
@@ -117,7 +121,7 @@ function getToolFileKinds(sourceCode: Readonly<TSESLint.SourceCode>): ToolFileKi
       mcpFile: importsMcpSdk(sourceCode.ast),
       fastMcpFile: importsFastMcp(sourceCode),
       toolClassFile: importsLangChainTools(sourceCode),
-      mayListTools: sourceCode.text.includes('setRequestHandler'),
+      mayListTools: sourceCode.text.includes(TOOL_LIST_METHOD),
     };
     toolFileKindsByFile.set(sourceCode, kinds);
   }

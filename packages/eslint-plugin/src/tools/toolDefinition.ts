@@ -2,12 +2,10 @@ import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findProperty } from '../ast/index.js';
+import type { ToolFramework } from './frameworks/index.js';
 
 // What a recognised tool definition looks like, whatever framework wrote it; the recognisers in
 // recogniser.ts (and the per-framework files it uses) produce these, and the rules read them.
-
-/** The framework a tool definition belongs to; `custom` comes from the `toolFactories` option. */
-export type ToolFramework = 'ai-sdk' | 'custom' | 'langchain' | 'mcp' | 'mcp-low-level' | 'openai-agents' | 'retrysafe';
 
 /** An extra tool factory, as given in a rule's `toolFactories` option. */
 export interface ToolFactory {

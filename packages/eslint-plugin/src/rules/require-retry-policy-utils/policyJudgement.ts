@@ -4,6 +4,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { findProperty, hasSpread } from '../../ast/index.js';
 import {
   findPolicyProperty,
+  getPolicyLocation,
   getToolLocation,
   isDeclarePolicyCall,
   type PolicyDeclaration,
@@ -24,20 +25,9 @@ export interface PolicyProblem {
   readonly data: Record<string, string>;
 }
 
-// What to add, per framework: the last sentence of the `missingPolicy` message.
-const DECLARE_POLICY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry';
-const MCP_HINTS =
-  'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; ' +
-  'or declare a full policy in `_meta: { retrysafe: {...} }`.';
-const REMEDIES: Record<ToolFramework, string> = {
-  retrysafe: 'Add `sideEffects`, `idempotent` and `retry` to its definition.',
-  custom: 'Add `sideEffects`, `idempotent` and `retry` to its definition, or wrap it in `declarePolicy(...)`.',
-  mcp: MCP_HINTS,
-  'mcp-low-level': MCP_HINTS,
-  'ai-sdk': `${DECLARE_POLICY}.`,
-  'openai-agents': `${DECLARE_POLICY}.`,
-  langchain: `${DECLARE_POLICY}, or add \`metadata: { retrysafe: {...} }\`.`,
-};
+// What to add: the last sentence of the `missingPolicy` message, as each framework's catalogue entry
+// says (tools/frameworks); a `toolFactories` factory may take the fields or `declarePolicy`.
+const CUSTOM_REMEDY = 'Add `sideEffects`, `idempotent` and `retry` to its definition, or wrap it in `declarePolicy(...)`.';
 // A tool class is not wrapped itself: its instances are, or it declares a `metadata` field.
 const TOOL_CLASS_REMEDY =
   'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
@@ -59,10 +49,10 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
     if (missing.length === 0) return undefined;
     return { messageId: 'incompleteAnnotations', loc: tool.annotationsNode.loc, data: { tool: label, missing: formatList(missing) } };
   }
-  // A config that is not visible (imported, built by a call) may well declare everything; AI SDK
-  // and OpenAI Agents tools are declared outside their config, so theirs does not matter.
+  // A config that is not visible (imported, built by a call) may well declare everything; tools of
+  // frameworks that declare outside their config (AI SDK, OpenAI Agents) are judged without it.
   // A config that spreads another object may bring the annotations, `_meta` or `metadata` with it.
-  const declaresInConfig = !['ai-sdk', 'openai-agents'].includes(tool.framework);
+  const declaresInConfig = declaresPolicyInConfig(tool.framework);
   if (declaresInConfig && tool.configNode && (!tool.config || hasSpread(tool.config))) return undefined;
   return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
 }
@@ -76,7 +66,15 @@ function spreadsAfter(object: TSESTree.ObjectExpression | undefined, value: TSES
 
 function getRemedy(tool: ToolDefinition): string {
   const isClass = tool.node.type === AST_NODE_TYPES.ClassDeclaration || tool.node.type === AST_NODE_TYPES.ClassExpression;
-  return isClass ? TOOL_CLASS_REMEDY : REMEDIES[tool.framework];
+  if (isClass) return TOOL_CLASS_REMEDY;
+  return tool.framework === 'custom' ? CUSTOM_REMEDY : getPolicyLocation(tool.framework).remedy;
+}
+
+/** Whether a framework's config can hold its policy (its own fields, a nested `retrysafe`, MCP annotations). */
+function declaresPolicyInConfig(framework: ToolFramework): boolean {
+  if (framework === 'custom') return true;
+  const location = getPolicyLocation(framework);
+  return location.configFields === true || location.nested !== undefined || location.annotations === true;
 }
 
 /**

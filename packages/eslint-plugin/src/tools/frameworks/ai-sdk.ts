@@ -1,0 +1,24 @@
+import { DECLARE_POLICY } from './remedies.js';
+import type { FrameworkEntry } from './types.js';
+
+/** The Vercel AI SDK: `tool()` and `dynamicTool()`, which `ai` re-exports from `@ai-sdk/provider-utils`. */
+export const aiSdk = {
+  id: 'ai-sdk',
+  framework: 'ai-sdk',
+  title: 'Vercel AI SDK',
+  modules: ['ai', '@ai-sdk/provider-utils'],
+  packages: ['ai', '@ai-sdk/provider-utils'],
+  factories: [
+    { export: 'tool', configArgument: 0 },
+    { export: 'dynamicTool', configArgument: 0 },
+  ],
+  classes: [],
+  registrations: [],
+  toolLists: [],
+  policy: { declarePolicy: true, remedy: `${DECLARE_POLICY}.` },
+  standIns: [
+    { module: 'ai', folder: 'stand-ins/ai' },
+    { module: '@ai-sdk/provider-utils', folder: 'stand-ins/ai-sdk-provider-utils' },
+  ],
+  adapter: { subpath: './adapters/ai-sdk', peerDependency: 'ai' },
+} as const satisfies FrameworkEntry;
