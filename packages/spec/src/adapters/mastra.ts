@@ -81,6 +81,7 @@ export function toMastraTool<T extends AnyTool>(retrysafeTool: T, options: Mastr
     );
   }
   if (typeof run !== 'function') checkRun(run, undefined, 'toMastraTool');
+  // eslint-disable-next-line @retrysafe/require-retry-policy -- declared below, through the spec's own declarePolicy (imported by path inside this package)
   const tool = createTool({
     id: retrysafeTool.name,
     description: retrysafeTool.description ?? retrysafeTool.name,

@@ -1,6 +1,7 @@
 import { aiSdk } from './ai-sdk.js';
 import { fastmcp } from './fastmcp.js';
 import { langchain } from './langchain.js';
+import { mastra } from './mastra.js';
 import { mcp } from './mcp.js';
 import { mcpLowLevel } from './mcp-low-level.js';
 import { openaiAgents } from './openai-agents.js';
@@ -14,7 +15,7 @@ import type { FrameworkEntry, PolicyLocation, StandIn } from './types.js';
 // write its module and list it here (docs/contributing.md).
 
 /** Every framework the plugin recognises tools of, in the order their factories are tried. */
-export const FRAMEWORKS = [retrysafe, aiSdk, openaiAgents, langchain, mcp, mcpLowLevel, fastmcp] as const satisfies readonly FrameworkEntry[];
+export const FRAMEWORKS = [retrysafe, aiSdk, openaiAgents, langchain, mastra, mcp, mcpLowLevel, fastmcp] as const satisfies readonly FrameworkEntry[];
 
 /** The framework a tool definition belongs to; `custom` comes from the `toolFactories` option. */
 export type ToolFramework = (typeof FRAMEWORKS)[number]['framework'] | 'custom';
@@ -25,6 +26,7 @@ export const FRAMEWORK_BY_ID = {
   'ai-sdk': aiSdk,
   'openai-agents': openaiAgents,
   langchain,
+  mastra,
   mcp,
   'mcp-low-level': mcpLowLevel,
   fastmcp,
@@ -49,4 +51,4 @@ export function isFrameworkModule(entry: FrameworkEntry, source: string): boolea
 }
 
 export type { Adapter, FactoryEntry, FrameworkEntry, PolicyLocation, RegistrationEntry, StandIn, ToolListEntry } from './types.js';
-export { aiSdk, fastmcp, langchain, mcp, mcpLowLevel, openaiAgents, retrysafe };
+export { aiSdk, fastmcp, langchain, mastra, mcp, mcpLowLevel, openaiAgents, retrysafe };
