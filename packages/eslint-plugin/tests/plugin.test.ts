@@ -35,6 +35,28 @@ describe('the plugin object', () => {
   });
 });
 
+describe('twin rules (a rule and its -type-checked twin)', () => {
+  type TwinDocs = { twin?: string; requiresTypeChecking?: boolean };
+  const docsOf = (id: string): TwinDocs => (rules as Record<string, { meta: { docs?: TwinDocs } }>)[id]?.meta.docs ?? {};
+  const typeChecked = ruleFiles.filter((id) => id.endsWith('-type-checked'));
+
+  it('every -type-checked rule has a twin', () => {
+    expect(typeChecked.length).toBeGreaterThan(0);
+    for (const id of typeChecked) expect(docsOf(id).twin, id).toBe(id.replace(/-type-checked$/, ''));
+  });
+
+  it.each(ruleFiles.filter((id) => docsOf(id).twin !== undefined))('%s and its twin name each other in meta.docs.twin', (id) => {
+    const twin = docsOf(id).twin ?? '';
+    expect(ruleFiles).toContain(twin);
+    expect(docsOf(twin).twin).toBe(id);
+    // One of the pair needs type information and is named for it; the other needs none.
+    const [syntactic, typed] = docsOf(id).requiresTypeChecking ? [twin, id] : [id, twin];
+    expect(docsOf(typed).requiresTypeChecking).toBe(true);
+    expect(docsOf(syntactic).requiresTypeChecking).toBe(false);
+    expect(typed).toBe(`${syntactic}-type-checked`);
+  });
+});
+
 describe('configs generated from rule metadata', () => {
   type Docs = { recommended?: string; requiresTypeChecking?: boolean; severity?: 'error' | 'warn' };
   const docsOf = (id: string): Docs =>

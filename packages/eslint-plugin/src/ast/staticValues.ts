@@ -2,8 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { getStaticPropertyName } from './imports.js';
-import { findVariableOf, getConstantInitializer } from './variables.js';
 import { skipWrappers } from './nodes.js';
+import { findVariableOf, getConstantInitializer } from './variables.js';
 
 // Readers for what a file states in plain sight: object literals, their keys, constants. Tool
 // configs, policies and schemas are all read through these, so every rule follows a `const` the same way.

@@ -1,7 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findVariableOf, getMemberChain, getRequiredModule, GLOBAL_SOURCE, resolveReference, skipWrappers } from '../ast/index.js';
+import {
+  findVariableOf,
+  getMemberChain,
+  getRequiredModule,
+  GLOBAL_SOURCE,
+  resolveReference,
+  skipWrappers,
+} from '../ast/index.js';
 
 // What a provider call's callee is: an imported function (`fetch`, `axios.post`), or a method of a
 // client made from an import (`new Stripe(...)`, `axios.create()`, `stripe: Stripe`).

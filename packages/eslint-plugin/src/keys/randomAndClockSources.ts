@@ -1,13 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import {
-  describeNode,
-  findVariableOf,
-  GLOBAL_SOURCE,
-  type ResolvedReference,
-  resolveReference,
-} from '../ast/index.js';
+import { describeNode, findVariableOf, GLOBAL_SOURCE, type ResolvedReference, resolveReference } from '../ast/index.js';
 import { isReplayStable, normalizeGlobal } from './replayStableSources.js';
 import type { NondeterministicSource, SourceContext } from './sourceTypes.js';
 

@@ -1,13 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import {
-  getChildNodes,
-  getStaticPropertyName,
-  isFunctionNode,
-  isIncrementTarget,
-  walk,
-} from '../ast/index.js';
+import { getChildNodes, getStaticPropertyName, isFunctionNode, isIncrementTarget, walk } from '../ast/index.js';
 
 // Retry loops, told apart from batches: a loop that repeats the same work until it succeeds makes
 // its counter per attempt (a key built from it is new on each attempt); a loop over items makes it

@@ -17,12 +17,7 @@ import {
   type ValueTracer,
 } from '../keys/index.js';
 import { ValueWalk } from './crossFileWalk.js';
-import {
-  getCalleeSymbol,
-  getFunctionTarget,
-  getReadSymbol,
-  getVariableTarget,
-} from './declarationTargets.js';
+import { getCalleeSymbol, getFunctionTarget, getReadSymbol, getVariableTarget } from './declarationTargets.js';
 import type { ProgramFile } from './programFiles.js';
 
 // Following a value into other files of the program: where the file's own tracer stops at an imported

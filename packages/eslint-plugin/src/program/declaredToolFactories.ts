@@ -1,6 +1,12 @@
 import type ts from 'typescript';
 
-import { type FactoryEntry, FRAMEWORKS, type PolicyLocation, type RegistrationEntry, type ToolFramework } from '../tools/index.js';
+import {
+  type FactoryEntry,
+  FRAMEWORKS,
+  type PolicyLocation,
+  type RegistrationEntry,
+  type ToolFramework,
+} from '../tools/index.js';
 import { resolveAlias } from './declarationTargets.js';
 import { getDeclaringPackage } from './declaringPackage.js';
 import { typescript } from './typescript.js';

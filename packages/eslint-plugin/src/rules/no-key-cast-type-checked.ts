@@ -1,39 +1,28 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 
+import { findForgedBrand, isEscapeHatchType } from '../program/index.js';
 import {
-  findBrandInTypeNode,
+  type Cast,
+  createCastRule,
+  findSpelledBrand,
   FORGED_BRAND_MESSAGES,
   type ForgedBrandMessageId,
-  getCastTargetText,
-  getForgedBrandMessageId,
   isConstAssertion,
-} from '../brands/index.js';
-import { findForgedBrand, isEscapeHatchType, isInSpecPackage } from '../program/index.js';
-import { createRule } from './utils/index.js';
+  judgesCastsIn,
+  reportForgedCast,
+} from './no-key-cast-utils/index.js';
 
 export type Options = [];
 export type MessageIds = ForgedBrandMessageId;
 
-type Cast = TSESTree.TSAsExpression | TSESTree.TSTypeAssertion;
-
-export default createRule<Options, MessageIds>({
+export default createCastRule<MessageIds>({
   name: 'no-key-cast-type-checked',
-  meta: {
-    type: 'problem',
-    docs: {
-      description:
-        'Disallow type assertions that forge a `DeterministicKey` or `Durable` brand hidden behind an alias, a generic or `any`',
-      recommended: 'recommended',
-      requiresTypeChecking: true,
-    },
-    messages: FORGED_BRAND_MESSAGES,
-    schema: [],
-    defaultOptions: [],
-  },
+  description:
+    'Disallow type assertions that forge a `DeterministicKey` or `Durable` brand hidden behind an alias, a generic or `any`',
+  messages: FORGED_BRAND_MESSAGES,
   create(context) {
-    // @retrysafe/spec constructs its own brands: that is what the module-private symbols are for.
-    if (isInSpecPackage(context.filename)) return {};
+    if (!judgesCastsIn(context.filename)) return {};
     const services = ESLintUtils.getParserServices(context);
     const checker = services.program.getTypeChecker();
     const search = { checker, program: services.program };
@@ -50,17 +39,11 @@ export default createRule<Options, MessageIds>({
     }
 
     function check(node: Cast): void {
-      if (isConstAssertion(node)) return;
       // `no-key-cast` (in every config this rule is in) reports the casts whose target spells a
       // brand; this rule adds those that only type information reveals, so no cast is reported twice.
-      if (findBrandInTypeNode(context.sourceCode, node.typeAnnotation)) return;
+      if (isConstAssertion(node) || findSpelledBrand(context.sourceCode, node)) return;
       const brand = getForgedBrand(node);
-      if (brand === undefined) return;
-      context.report({
-        node,
-        messageId: getForgedBrandMessageId(brand),
-        data: { target: getCastTargetText(context.sourceCode, node.typeAnnotation), brand },
-      });
+      if (brand !== undefined) reportForgedCast(context, node, brand);
     }
 
     return {

@@ -1,52 +1,33 @@
-import type { TSESTree } from '@typescript-eslint/utils';
-
 import { SPEC_PACKAGE } from '../ast/index.js';
 import {
-  findBrandInTypeNode,
+  type Cast,
+  createCastRule,
+  findSpelledBrand,
   FORGED_BRAND_MESSAGES,
-  getCastTargetText,
-  getForgedBrandMessageId,
-  isConstAssertion,
-} from '../brands/index.js';
-import { isInSpecPackage } from '../program/index.js';
-import { createRule } from './utils/index.js';
+  judgesCastsIn,
+  reportForgedCast,
+} from './no-key-cast-utils/index.js';
 
 export type Options = [];
 export type MessageIds = 'forgedDurable' | 'forgedKey';
 
-export default createRule<Options, MessageIds>({
+export default createCastRule<MessageIds>({
   name: 'no-key-cast',
-  meta: {
-    type: 'problem',
-    docs: {
-      description: 'Disallow type assertions that forge a `DeterministicKey` or `Durable` brand',
-      recommended: 'recommended',
-      requiresTypeChecking: false,
-    },
-    messages: {
-      forgedKey: FORGED_BRAND_MESSAGES.forgedKey,
-      forgedDurable: FORGED_BRAND_MESSAGES.forgedDurable,
-    },
-    schema: [],
-    defaultOptions: [],
+  description: 'Disallow type assertions that forge a `DeterministicKey` or `Durable` brand',
+  messages: {
+    forgedKey: FORGED_BRAND_MESSAGES.forgedKey,
+    forgedDurable: FORGED_BRAND_MESSAGES.forgedDurable,
   },
   create(context) {
     // A brand is recognised by its import from @retrysafe/spec (an import, a require or an
     // import type), so a file that never spells the package cannot forge one: skip it before the
     // package lookup and the scope lookups on every cast (bench/lint.mjs, docs/performance.md).
     if (!context.sourceCode.text.includes(SPEC_PACKAGE)) return {};
-    // @retrysafe/spec constructs its own brands: that is what the module-private symbols are for.
-    if (isInSpecPackage(context.filename)) return {};
+    if (!judgesCastsIn(context.filename)) return {};
 
-    function check(node: TSESTree.TSAsExpression | TSESTree.TSTypeAssertion): void {
-      if (isConstAssertion(node)) return;
-      const brand = findBrandInTypeNode(context.sourceCode, node.typeAnnotation);
-      if (!brand) return;
-      context.report({
-        node,
-        messageId: getForgedBrandMessageId(brand),
-        data: { target: getCastTargetText(context.sourceCode, node.typeAnnotation) },
-      });
+    function check(node: Cast): void {
+      const brand = findSpelledBrand(context.sourceCode, node);
+      if (brand) reportForgedCast(context, node, brand);
     }
 
     return {

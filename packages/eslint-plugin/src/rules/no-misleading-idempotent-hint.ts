@@ -1,13 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { findProperty, getStaticValueOf } from '../ast/index.js';
-import {
-  createToolRecogniser,
-  findCreateClaim,
-  getInputFieldNames,
-  isKeyLikeFieldName,
-  toolLabel,
-} from '../tools/index.js';
+import { createToolRecogniser, findCreateClaim, getInputFieldNames, isKeyLikeFieldName, toolLabel } from '../tools/index.js';
 import type { ToolDefinition } from '../tools/index.js';
 import { createRule } from './utils/index.js';
 

@@ -10,35 +10,26 @@ import {
   resolveReference,
   skipWrappers,
 } from '../ast/index.js';
-import {
-  createKeyNameMatcher,
-  createValueTracer,
-  getKeyPositions,
-  isPersistedAt,
-  KEY_POSITION_NODE_TYPES,
-  type KeyPosition,
-} from '../keys/index.js';
+import type { KeyPosition } from '../keys/index.js';
 import {
   createCrossFileFollower,
   type CrossFileFollower,
   displayFileName,
   isImportReference,
+  type KeyParameter,
+  type ProgramSource,
 } from '../program/index.js';
-import type { KeyParameter, ProgramSource } from '../program/index.js';
 import {
+  createKeyJudge,
+  createKeyRule,
   DURABLE_KEY_ADVICE,
-  keyRuleDefaultOptions,
   type KeyRuleOptions,
-  keyRuleOptionsSchema,
   MESSAGE_ID_BY_SOURCE_KIND,
 } from './no-random-key-utils/index.js';
-import { createRule } from './utils/index.js';
 
 export type Options = [KeyRuleOptions];
 
 export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'perAttemptKey' | 'randomKey';
-
-const ADVICE = DURABLE_KEY_ADVICE;
 const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
 
 /** A report waiting for the end of the file, when every report of the syntactic rule is known. */
@@ -48,27 +39,15 @@ interface Candidate {
   readonly report: () => void;
 }
 
-export default createRule<Options, MessageIds>({
+export default createKeyRule<MessageIds>({
   name: 'no-random-key-type-checked',
-  meta: {
-    type: 'problem',
-    docs: {
-      description:
-        'Disallow idempotency and deduplication keys built from random, clock or per-attempt values in another file',
-      recommended: 'recommended',
-      requiresTypeChecking: true,
-    },
-    messages: {
-      randomKey: `Idempotency key built from ${FROM}: a retry gets a new key. ${ADVICE}`,
-      clockKey: `Idempotency key built from the clock, ${FROM}: a retry at another moment gets a new key. ${ADVICE}`,
-      perAttemptKey: `Idempotency key built from ${FROM}, which is new on every attempt or tool call: a retry gets a new key. ${ADVICE}`,
-      counterKey: `Idempotency key built from the in-memory counter ${FROM}: it is not persisted, so a retry or a restart gets a new key. ${ADVICE}`,
-      keyArgument:
-        'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
-        `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. ${ADVICE}`,
-    },
-    schema: [keyRuleOptionsSchema],
-    defaultOptions: keyRuleDefaultOptions,
+  description:
+    'Disallow idempotency and deduplication keys built from random, clock or per-attempt values in another file',
+  sourceAt: FROM,
+  messages: {
+    keyArgument:
+      'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
+      `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. ${DURABLE_KEY_ADVICE}`,
   },
   create(context, [options]) {
     const services = ESLintUtils.getParserServices(context);
@@ -76,8 +55,9 @@ export default createRule<Options, MessageIds>({
     const fileName = context.filename;
     const keyNames = options.keyNames ?? [];
     const allowedSources = options.allowedSources ?? [];
-    const matchKeyName = createKeyNameMatcher(keyNames);
-    const tracer = createValueTracer(sourceCode, { allowedSources });
+    // What no-random-key sees in this file, judged the same way: those reports are its own.
+    const judge = createKeyJudge(sourceCode, options);
+    const tracer = judge.tracer;
     // Created at the first boundary: most files never cross one at a key position.
     let follower: CrossFileFollower | undefined;
     const getFollower = (): CrossFileFollower =>
@@ -91,8 +71,8 @@ export default createRule<Options, MessageIds>({
 
     function checkPosition(position: KeyPosition): void {
       positionValues.add(position.value);
-      if (isPersistedAt(position.value, sourceCode)) return;
-      const local = tracer.findSource(position.value);
+      const local = judge.judge(position.value);
+      if (local === 'persisted') return;
       if (local) {
         syntacticSinks.set(local.node, [...(syntacticSinks.get(local.node) ?? []), position.value]);
         return;
@@ -126,8 +106,8 @@ export default createRule<Options, MessageIds>({
       const calleeIsImport = isImportReference(sourceCode, call.callee);
       const interesting = call.arguments.flatMap((argument, index) => {
         if (argument.type === AST_NODE_TYPES.SpreadElement || positionValues.has(argument)) return [];
-        if (isPersistedAt(argument, sourceCode)) return [];
-        const local = tracer.findSource(argument);
+        const local = judge.judge(argument);
+        if (local === 'persisted') return [];
         const crosses = !local && calleeIsImport && getFollower().readsAcrossFiles(argument, true);
         return local || crosses ? [{ argument, index, local }] : [];
       });
@@ -165,11 +145,11 @@ export default createRule<Options, MessageIds>({
     }
 
     function check(node: TSESTree.Node): void {
-      for (const position of getKeyPositions(node, { sourceCode, matchKeyName })) checkPosition(position);
+      for (const position of judge.positionsAt(node)) checkPosition(position);
     }
 
     return {
-      ...Object.fromEntries(KEY_POSITION_NODE_TYPES.map((type) => [type, check])),
+      ...judge.listeners(check),
       CallExpression(node: TSESTree.CallExpression): void {
         check(node);
         if (node.arguments.length > 0) calls.push(node);

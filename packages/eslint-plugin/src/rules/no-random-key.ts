@@ -2,31 +2,12 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type FunctionNode, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
-import {
-  createKeyNameMatcher,
-  createValueTracer,
-  getKeyPositions,
-  isPersistedAt,
-  KEY_POSITION_NODE_TYPES,
-  type KeyPosition,
-  mayHaveKeyPositions,
-  type NondeterministicSource,
-  PER_ATTEMPT_NAMES,
-} from '../keys/index.js';
-import {
-  DURABLE_KEY_ADVICE,
-  keyRuleDefaultOptions,
-  type KeyRuleOptions,
-  keyRuleOptionsSchema,
-  MESSAGE_ID_BY_SOURCE_KIND,
-} from './no-random-key-utils/index.js';
-import { createRule } from './utils/index.js';
+import { type KeyPosition, mayHaveKeyPositions, type NondeterministicSource, PER_ATTEMPT_NAMES } from '../keys/index.js';
+import { createKeyJudge, createKeyRule, type KeyRuleOptions, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type Options = [KeyRuleOptions];
 
 export type MessageIds = 'clockKey' | 'counterKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
-
-const ADVICE = DURABLE_KEY_ADVICE;
 
 /** Parameter names that look like durable identifiers of the work: `orderId`, `run_id`, `id`. */
 const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
@@ -38,38 +19,22 @@ const GENERIC_FUNCTION_NAMES = new Set(['call', 'callback', 'default', 'execute'
 /** What an action name may hold to go into a key as it is: `refund`, `issue_refund`, `send-email`. */
 const ACTION_NAME = /^[A-Za-z][\w-]{0,63}$/;
 
-export default createRule<Options, MessageIds>({
+export default createKeyRule<MessageIds>({
   name: 'no-random-key',
-  meta: {
-    type: 'problem',
-    docs: {
-      description: 'Disallow idempotency and deduplication keys built from random, clock or per-attempt values',
-      recommended: 'recommended',
-      requiresTypeChecking: false,
-    },
-    hasSuggestions: true,
-    messages: {
-      randomKey: `Idempotency key built from \`{{source}}\` (line {{line}}): a retry gets a new key. ${ADVICE}`,
-      clockKey: `Idempotency key built from the clock, \`{{source}}\` (line {{line}}): a retry at another moment gets a new key. ${ADVICE}`,
-      perAttemptKey: `Idempotency key built from \`{{source}}\` (line {{line}}), which is new on every attempt or tool call: a retry gets a new key. ${ADVICE}`,
-      counterKey: `Idempotency key built from the in-memory counter \`{{source}}\` (line {{line}}): it is not persisted, so a retry or a restart gets a new key. ${ADVICE}`,
-      suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
-    },
-    schema: [keyRuleOptionsSchema],
-    defaultOptions: keyRuleDefaultOptions,
-  },
+  description: 'Disallow idempotency and deduplication keys built from random, clock or per-attempt values',
+  hasSuggestions: true,
+  sourceAt: '`{{source}}` (line {{line}})',
+  messages: { suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.' },
   create(context, [options]) {
     const sourceCode = context.sourceCode;
     if (!mayHaveKeyPositions(sourceCode, options.keyNames)) return {};
-    const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
-    const tracer = createValueTracer(sourceCode, { allowedSources: options.allowedSources ?? [] });
+    const judge = createKeyJudge(sourceCode, options);
     /** Sinks already reported per source, so a sink nested in another (`key\`${vouchDurable(x)}\``) is reported once. */
     const reportedSinks = new Map<TSESTree.Node, TSESTree.Node[]>();
 
     function checkPosition(position: KeyPosition): void {
-      if (isPersistedAt(position.value, sourceCode)) return;
-      const source = tracer.findSource(position.value);
-      if (!source || isNestedInReportedSink(position.value, source)) return;
+      const source = judge.judge(position.value);
+      if (!source || source === 'persisted' || isNestedInReportedSink(position.value, source)) return;
       reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
       context.report({
         node: position.value,
@@ -85,11 +50,9 @@ export default createRule<Options, MessageIds>({
       );
     }
 
-    function check(node: TSESTree.Node): void {
-      for (const position of getKeyPositions(node, { sourceCode, matchKeyName })) checkPosition(position);
-    }
-
-    return Object.fromEntries(KEY_POSITION_NODE_TYPES.map((type) => [type, check]));
+    return judge.listeners((node) => {
+      for (const position of judge.positionsAt(node)) checkPosition(position);
+    });
   },
 });
 

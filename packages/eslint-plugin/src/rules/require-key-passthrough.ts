@@ -2,13 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
-import {
-  createToolRecogniser,
-  toolFactoriesSchema,
-  type ToolFactory,
-  toolLabel,
-  type ToolSiteNode,
-} from '../tools/index.js';
+import { createToolRecogniser, toolFactoriesSchema, type ToolFactory, toolLabel, type ToolSiteNode } from '../tools/index.js';
 import {
   createProviderRecogniser,
   describeCallee,

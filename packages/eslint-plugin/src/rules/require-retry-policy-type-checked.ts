@@ -10,32 +10,16 @@ import {
   fromFactory,
   fromMcpRegistration,
   type ToolDefinition,
-  toolRuleDefaultOptions,
-  type ToolRuleOptions,
-  toolRuleOptionsSchema,
 } from '../tools/index.js';
 import { type DeclaredToolFactory, findDeclaredToolFactory, typescript } from '../program/index.js';
-import requireRetryPolicy, { type MessageIds } from './require-retry-policy.js';
-import { judgePolicyDeclaration } from './require-retry-policy-utils/index.js';
-import { createRule } from './utils/index.js';
+import { createPolicyRule, reportPolicyProblems } from './require-retry-policy-utils/index.js';
 
-export type Options = [ToolRuleOptions];
-export type { MessageIds };
+export type { PolicyMessageIds as MessageIds, PolicyRuleOptions as Options } from './require-retry-policy-utils/index.js';
 
-export default createRule<Options, MessageIds>({
+export default createPolicyRule({
   name: 'require-retry-policy-type-checked',
-  meta: {
-    type: 'problem',
-    docs: {
-      description: 'Require agent tools defined through a renamed or re-exported factory to declare their retry policy',
-      recommended: 'recommended',
-      requiresTypeChecking: true,
-    },
-    // The same wording as require-retry-policy: a tool reads the same whichever rule found it.
-    messages: requireRetryPolicy.meta.messages,
-    schema: [toolRuleOptionsSchema],
-    defaultOptions: toolRuleDefaultOptions,
-  },
+  description:
+    'Require agent tools defined through a renamed or re-exported factory to declare their retry policy',
   create(context, [{ toolFactories }]) {
     const services = ESLintUtils.getParserServices(context);
     const checker = services.program.getTypeChecker();
@@ -78,10 +62,7 @@ export default createRule<Options, MessageIds>({
 
     function visit(node: TSESTree.CallExpression | TSESTree.NewExpression): void {
       if (syntactic.definitionsAt(node).length > 0) return;
-      for (const tool of recogniseByDeclaration(node)) {
-        const problem = judgePolicyDeclaration(sourceCode, tool);
-        if (problem) context.report({ loc: problem.loc, messageId: problem.messageId, data: problem.data });
-      }
+      reportPolicyProblems(context, recogniseByDeclaration(node));
     }
 
     return { CallExpression: visit, NewExpression: visit };

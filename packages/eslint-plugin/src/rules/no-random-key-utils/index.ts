@@ -1,1 +1,1 @@
-export * from './keyRuleOptions.js';
+export * from './keyRule.js';

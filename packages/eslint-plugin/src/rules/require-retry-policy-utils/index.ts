@@ -1,1 +1,2 @@
 export * from './policyJudgement.js';
+export * from './policyRule.js';

@@ -12,6 +12,12 @@ export interface RetrysafeRuleDocs {
    * failing a build.
    */
   severity?: 'error' | 'warn';
+  /**
+   * The rule's twin: for a rule that needs no types, its `-type-checked` rule, which reports only
+   * what types reveal; for that rule, the one it adds to. The two share one module of messages,
+   * options and judgement (`src/rules/<rule>-utils/`), and a test checks that each names the other.
+   */
+  twin?: string;
 }
 
 const createNamedRule = ESLintUtils.RuleCreator<RetrysafeRuleDocs>(

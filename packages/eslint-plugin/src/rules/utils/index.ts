@@ -1,1 +1,2 @@
 export * from './createRule.js';
+export * from './createTwinRule.js';

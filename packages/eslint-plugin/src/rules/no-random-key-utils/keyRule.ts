@@ -1,0 +1,136 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
+
+import {
+  type AllowedSource,
+  createKeyNameMatcher,
+  createValueTracer,
+  getKeyPositions,
+  isPersistedAt,
+  KEY_POSITION_NODE_TYPES,
+  type KeyNameMatcher,
+  type KeyPosition,
+  type NondeterministicSource,
+  type SourceKind,
+  type ValueTracer,
+} from '../../keys/index.js';
+import { createTwinRule, type TwinSpec } from '../utils/index.js';
+
+// What `no-random-key` and its type-aware twin `no-random-key-type-checked` share: the options, the
+// messages (the twin names the file and the import it followed), and the judgement of a key
+// position in the linted file. The twin adds only what crosses a file boundary.
+
+/** The options `no-random-key` and `no-random-key-type-checked` share. */
+export interface KeyRuleOptions {
+  /** Extra property or header names that carry a deduplication key (added to the defaults). */
+  keyNames?: string[];
+  /** Extra replay-stable imports or globals, e.g. `{ from: 'my-workflow-sdk', name: 'uuid' }`. */
+  allowedSources?: AllowedSource[];
+}
+
+/** JSON schema of {@link KeyRuleOptions}. */
+export const keyRuleOptionsSchema: JSONSchema4 = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    keyNames: {
+      type: 'array',
+      description: 'Extra property or header names (any letter case) whose value is a deduplication key.',
+      items: { type: 'string', minLength: 1 },
+      uniqueItems: true,
+    },
+    allowedSources: {
+      type: 'array',
+      description: "Extra replay-stable sources: `from` is a module (or 'globalThis'), `name` the export path.",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['from', 'name'],
+        properties: {
+          from: { type: 'string', minLength: 1 },
+          name: { type: 'string', minLength: 1 },
+        },
+      },
+    },
+  },
+};
+
+/** The defaults of {@link KeyRuleOptions}: no extra key names or sources. */
+export const keyRuleDefaultOptions: [Required<KeyRuleOptions>] = [{ keyNames: [], allowedSources: [] }];
+
+/** The message ids every key rule reports a source with, one per {@link SourceKind}. */
+export type SourceMessageId = (typeof MESSAGE_ID_BY_SOURCE_KIND)[SourceKind];
+
+const createTwin = createTwinRule<[KeyRuleOptions]>({
+  type: 'problem',
+  schema: [keyRuleOptionsSchema],
+  defaultOptions: keyRuleDefaultOptions,
+});
+
+/**
+ * Creates `no-random-key` and `no-random-key-type-checked`: the options they share, and a message per
+ * kind of source that says where the source is as `sourceAt` does; `messages` are the rule's others.
+ */
+export function createKeyRule<MessageIds extends string>(
+  spec: Omit<TwinSpec<[KeyRuleOptions], MessageIds>, 'messages'> & {
+    readonly sourceAt: string;
+    readonly messages: Record<Exclude<MessageIds, SourceMessageId>, string>;
+  },
+): ReturnType<typeof createTwin<MessageIds>> {
+  const { sourceAt, messages, ...rest } = spec;
+  return createTwin<MessageIds>({ ...rest, messages: { ...keySourceMessages(sourceAt), ...messages } as Record<MessageIds, string> });
+}
+
+/** What every key rule tells the user to do instead. */
+export const DURABLE_KEY_ADVICE = 'Derive it from durable fields such as the run id and the item id.';
+
+/**
+ * The message of each kind of source, with `from` saying where the source is: "`{{source}}` (line
+ * {{line}})" in the linted file, or the file and the import it was reached through.
+ */
+function keySourceMessages(from: string): Record<SourceMessageId, string> {
+  return {
+    randomKey: `Idempotency key built from ${from}: a retry gets a new key. ${DURABLE_KEY_ADVICE}`,
+    clockKey: `Idempotency key built from the clock, ${from}: a retry at another moment gets a new key. ${DURABLE_KEY_ADVICE}`,
+    perAttemptKey: `Idempotency key built from ${from}, which is new on every attempt or tool call: a retry gets a new key. ${DURABLE_KEY_ADVICE}`,
+    counterKey: `Idempotency key built from the in-memory counter ${from}: it is not persisted, so a retry or a restart gets a new key. ${DURABLE_KEY_ADVICE}`,
+  };
+}
+
+/** The message each key rule reports a source of each kind with (both key rules use these ids). */
+export const MESSAGE_ID_BY_SOURCE_KIND = {
+  clock: 'clockKey',
+  counter: 'counterKey',
+  perAttempt: 'perAttemptKey',
+  random: 'randomKey',
+} as const satisfies Record<SourceKind, string>;
+
+/** The judgement of key values in one file, as `no-random-key` makes it. */
+export interface KeyJudge {
+  readonly matchKeyName: KeyNameMatcher;
+  /** The file's tracer (random, clock, per-attempt and counter sources within the file). */
+  readonly tracer: ValueTracer;
+  /** The key positions `node` creates (`node` is one of {@link KEY_POSITION_NODE_TYPES}). */
+  positionsAt(node: TSESTree.Node): KeyPosition[];
+  /** Listeners that hand every node that can hold a key position to `check`. */
+  listeners(check: (node: TSESTree.Node) => void): Record<(typeof KEY_POSITION_NODE_TYPES)[number], (node: TSESTree.Node) => void>;
+  /**
+   * What a value used as a key is made of in this file: `'persisted'` when it is stored before use
+   * (a get-or-create, durable whatever made it), the non-deterministic source it comes from, or
+   * `undefined` when the file shows none.
+   */
+  judge(value: TSESTree.Node): NondeterministicSource | 'persisted' | undefined;
+}
+
+/** Creates the judge for one file, from the rule's options. */
+export function createKeyJudge(sourceCode: Readonly<TSESLint.SourceCode>, options: KeyRuleOptions): KeyJudge {
+  const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
+  const tracer = createValueTracer(sourceCode, { allowedSources: options.allowedSources ?? [] });
+  return {
+    matchKeyName,
+    tracer,
+    positionsAt: (node) => getKeyPositions(node, { sourceCode, matchKeyName }),
+    listeners: (check) => Object.fromEntries(KEY_POSITION_NODE_TYPES.map((type) => [type, check])) as ReturnType<KeyJudge['listeners']>,
+    judge: (value) => (isPersistedAt(value, sourceCode) ? 'persisted' : tracer.findSource(value)),
+  };
+}
