@@ -7,14 +7,16 @@
 //   node scripts/evaluate-real-code.mjs --all           # both
 //   node scripts/evaluate-real-code.mjs --dir PATH      # any installed package folder (repeatable; replaces the default set)
 //   node scripts/evaluate-real-code.mjs --json          # machine-readable output (findings and crashes)
-//   node scripts/evaluate-real-code.mjs --plugin DIR    # another build of the plugin (default packages/eslint-plugin/dist)
+//   node scripts/evaluate-real-code.mjs --plugin DIR    # another copy of the plugin package (default packages/eslint-plugin)
 //
-// Build the plugin first: `pnpm --filter @retrysafe/eslint-plugin build`. Linted: every .js, .mjs,
+// Build the plugin first: `pnpm --filter @retrysafe/eslint-plugin build`; it is loaded through its
+// public entry points, `@retrysafe/eslint-plugin` and `@retrysafe/eslint-plugin/analysis`. Linted: every .js, .mjs,
 // .cjs, .ts, .mts and .cts file of each package (declaration files, source maps and nested
 // node_modules left out). A crash is a fatal message (the file did not parse, or a rule threw) or an
 // error thrown by ESLint while linting the file. Exits non-zero on any crash, or on any message that
 // is neither a crash nor an @retrysafe finding.
 import { ESLint } from 'eslint';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -43,7 +45,7 @@ const LINTED_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 
 function parseArguments(argv) {
-  const options = { json: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin/dist') };
+  const options = { json: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin') };
   const dirs = [];
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
@@ -82,52 +84,30 @@ function countLines(text) {
 /**
  * A rule that reports nothing and counts what the shared analysis recognises (tool definitions, key
  * positions, random/clock/per-attempt values), so that a package with no finding shows whether the
- * rules had anything to judge there.
+ * rules had anything to judge there. It reads the plugin's programmatic entry point, as the audit
+ * command does.
  */
-async function createInventory(pluginDir) {
-  const load = (file) => import(pathToFileURL(path.join(pluginDir, 'util', file)).href);
-  const { createToolRecogniser } = await load('toolRecognisers.js');
-  const { createKeyNameMatcher, getKeyPositions, KEY_POSITION_NODE_TYPES } = await load('keyPositions.js');
-  const { getNondeterministicSource } = await load('nondeterministicSources.js');
+function createInventory(analysis) {
   const counts = { tools: 0, keyPositions: 0, sources: 0 };
   const rule = {
     meta: { type: 'suggestion', schema: [] },
     create(context) {
-      const { sourceCode } = context;
-      const recogniser = createToolRecogniser(sourceCode);
-      const matchKeyName = createKeyNameMatcher();
-      const sourceContext = { sourceCode, allowedSources: [] };
-      const countTools = (node) => {
-        counts.tools += recogniser.definitionsAt(node).length;
-      };
-      const listeners = Object.fromEntries(
-        KEY_POSITION_NODE_TYPES.map((type) => [type, (node) => (counts.keyPositions += getKeyPositions(node, { sourceCode, matchKeyName }).length)]),
-      );
-      const countSource = (node) => {
-        if (getNondeterministicSource(node, sourceContext)) counts.sources++;
-      };
       return {
-        ...listeners,
-        CallExpression(node) {
-          listeners.CallExpression?.(node);
-          countTools(node);
-          countSource(node);
+        'Program:exit'() {
+          const { sourceCode } = context;
+          counts.tools += analysis.recogniseTools(sourceCode).length;
+          counts.keyPositions += analysis.findKeys(sourceCode).length;
+          counts.sources += analysis.findSources(sourceCode).length;
         },
-        NewExpression(node) {
-          listeners.NewExpression?.(node);
-          countTools(node);
-          countSource(node);
-        },
-        MemberExpression: countSource,
       };
     },
   };
   return { counts, config: { plugins: { 'retrysafe-evaluation': { rules: { inventory: rule } } }, rules: { 'retrysafe-evaluation/inventory': 'error' } } };
 }
 
-async function evaluatePackage({ name: givenName, from, dir }, plugin, pluginDir) {
+async function evaluatePackage({ name: givenName, from, dir }, plugin, analysis) {
   let name = givenName;
-  const inventory = await createInventory(pluginDir);
+  const inventory = createInventory(analysis);
   // Resolve through the symlinks: ESLint refuses files outside its cwd.
   const packageDir = realpathSync(dir ?? path.join(from, 'node_modules', name));
   const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
@@ -174,16 +154,19 @@ function printSummary(summary) {
 }
 
 const options = parseArguments(process.argv.slice(2));
-const pluginEntry = path.join(options.pluginDir, 'index.js');
+// The package's own name resolves from inside it to its `exports` (Node's self-reference).
+const resolveFromPlugin = createRequire(path.join(options.pluginDir, 'package.json')).resolve;
+const [pluginEntry, analysisEntry] = ['@retrysafe/eslint-plugin', '@retrysafe/eslint-plugin/analysis'].map((specifier) => resolveFromPlugin(specifier));
 if (!existsSync(pluginEntry)) {
   console.error(`No plugin build at ${pluginEntry}: run \`pnpm --filter @retrysafe/eslint-plugin build\` first.`);
   process.exit(2);
 }
 const { default: plugin } = await import(pathToFileURL(pluginEntry).href);
+const analysis = await import(pathToFileURL(analysisEntry).href);
 
 const summaries = [];
 for (const target of options.packages) {
-  const summary = await evaluatePackage(target, plugin, options.pluginDir);
+  const summary = await evaluatePackage(target, plugin, analysis);
   summaries.push(summary);
   if (!options.json) printSummary(summary);
 }

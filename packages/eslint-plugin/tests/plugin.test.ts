@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ESLint, Linter } from 'eslint';
@@ -32,6 +33,18 @@ describe('the plugin object', () => {
   it.each(ruleFiles)('%s describes itself as Enforce, Require or Disallow', (id) => {
     const rule = rules[id as keyof typeof rules] as { meta: { docs?: { description?: string } } };
     expect(rule.meta.docs?.description).toMatch(/^(Enforce|Require|Disallow) /);
+  });
+});
+
+describe('the programmatic entry point, @retrysafe/eslint-plugin/analysis', () => {
+  it('is a subpath export of the built package, and exports the analysis', () => {
+    const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(manifest.exports['./analysis']).toEqual({ types: './dist/analysis/index.d.ts', import: './dist/analysis/index.js', default: './dist/analysis/index.js' });
+    expect(existsSync(path.join(packageDir, 'dist/analysis/index.js')), 'build first: pnpm --filter @retrysafe/eslint-plugin build').toBe(true);
+    // Resolved by the package's own name, as a user's import is (Node's self-reference).
+    const script = "const a = await import('@retrysafe/eslint-plugin/analysis'); console.log(Object.keys(a).sort().join(' '));";
+    const exported = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: packageDir, encoding: 'utf8' }).trim();
+    expect(exported.split(' ')).toEqual(expect.arrayContaining(['describeTool', 'findKeys', 'findSources', 'recogniseTools', 'traceKey']));
   });
 });
 

@@ -1,8 +1,14 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { findProperty, getStaticValueOf } from '../ast/index.js';
-import { createToolRecogniser, findCreateClaim, getInputFieldNames, isKeyLikeFieldName, toolLabel } from '../tools/index.js';
-import type { ToolDefinition } from '../tools/index.js';
+import {
+  createToolRecogniser,
+  findCreateClaim,
+  getInputFieldNames,
+  isKeyLikeFieldName,
+  type ToolDefinition,
+  toolLabel,
+} from '../tools/index.js';
 import { createRule } from './utils/index.js';
 
 export type Options = [

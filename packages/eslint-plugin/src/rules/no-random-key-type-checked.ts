@@ -10,7 +10,7 @@ import {
   resolveReference,
   skipWrappers,
 } from '../ast/index.js';
-import type { KeyPosition } from '../keys/index.js';
+import { createKeyJudge, type KeyPosition } from '../keys/index.js';
 import {
   createCrossFileFollower,
   type CrossFileFollower,
@@ -20,7 +20,6 @@ import {
   type ProgramSource,
 } from '../program/index.js';
 import {
-  createKeyJudge,
   createKeyRule,
   DURABLE_KEY_ADVICE,
   type KeyRuleOptions,

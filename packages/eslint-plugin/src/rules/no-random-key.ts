@@ -2,8 +2,14 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type FunctionNode, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
-import { type KeyPosition, mayHaveKeyPositions, type NondeterministicSource, PER_ATTEMPT_NAMES } from '../keys/index.js';
-import { createKeyJudge, createKeyRule, type KeyRuleOptions, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import {
+  createKeyJudge,
+  type KeyPosition,
+  mayHaveKeyPositions,
+  type NondeterministicSource,
+  PER_ATTEMPT_NAMES,
+} from '../keys/index.js';
+import { createKeyRule, type KeyRuleOptions, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type Options = [KeyRuleOptions];
 

@@ -18,11 +18,13 @@ import {
   findPolicyProperty,
   isDeclarePolicyCall,
   isDeclarePolicyPossible,
+  type ToolDefinition,
   toolLabel,
+  type ToolRecogniser,
   toolRuleDefaultOptions,
+  type ToolRuleOptions,
   toolRuleOptionsSchema,
 } from '../tools/index.js';
-import type { ToolDefinition, ToolRecogniser, ToolRuleOptions } from '../tools/index.js';
 import { createRule } from './utils/index.js';
 
 export type Options = [ToolRuleOptions];

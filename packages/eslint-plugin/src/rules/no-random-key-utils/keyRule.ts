@@ -1,24 +1,11 @@
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 
-import {
-  type AllowedSource,
-  createKeyNameMatcher,
-  createValueTracer,
-  getKeyPositions,
-  isPersistedAt,
-  KEY_POSITION_NODE_TYPES,
-  type KeyNameMatcher,
-  type KeyPosition,
-  type NondeterministicSource,
-  type SourceKind,
-  type ValueTracer,
-} from '../../keys/index.js';
+import type { AllowedSource, SourceKind } from '../../keys/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 
-// What `no-random-key` and its type-aware twin `no-random-key-type-checked` share: the options, the
-// messages (the twin names the file and the import it followed), and the judgement of a key
-// position in the linted file. The twin adds only what crosses a file boundary.
+// What `no-random-key` and its type-aware twin `no-random-key-type-checked` share: the options and
+// the messages (the twin names the file and the import it followed); both judge a key position in
+// the linted file with keys/keyJudge. The twin adds only what crosses a file boundary.
 
 /** The options `no-random-key` and `no-random-key-type-checked` share. */
 export interface KeyRuleOptions {
@@ -104,33 +91,3 @@ export const MESSAGE_ID_BY_SOURCE_KIND = {
   perAttempt: 'perAttemptKey',
   random: 'randomKey',
 } as const satisfies Record<SourceKind, string>;
-
-/** The judgement of key values in one file, as `no-random-key` makes it. */
-export interface KeyJudge {
-  readonly matchKeyName: KeyNameMatcher;
-  /** The file's tracer (random, clock, per-attempt and counter sources within the file). */
-  readonly tracer: ValueTracer;
-  /** The key positions `node` creates (`node` is one of {@link KEY_POSITION_NODE_TYPES}). */
-  positionsAt(node: TSESTree.Node): KeyPosition[];
-  /** Listeners that hand every node that can hold a key position to `check`. */
-  listeners(check: (node: TSESTree.Node) => void): Record<(typeof KEY_POSITION_NODE_TYPES)[number], (node: TSESTree.Node) => void>;
-  /**
-   * What a value used as a key is made of in this file: `'persisted'` when it is stored before use
-   * (a get-or-create, durable whatever made it), the non-deterministic source it comes from, or
-   * `undefined` when the file shows none.
-   */
-  judge(value: TSESTree.Node): NondeterministicSource | 'persisted' | undefined;
-}
-
-/** Creates the judge for one file, from the rule's options. */
-export function createKeyJudge(sourceCode: Readonly<TSESLint.SourceCode>, options: KeyRuleOptions): KeyJudge {
-  const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
-  const tracer = createValueTracer(sourceCode, { allowedSources: options.allowedSources ?? [] });
-  return {
-    matchKeyName,
-    tracer,
-    positionsAt: (node) => getKeyPositions(node, { sourceCode, matchKeyName }),
-    listeners: (check) => Object.fromEntries(KEY_POSITION_NODE_TYPES.map((type) => [type, check])) as ReturnType<KeyJudge['listeners']>,
-    judge: (value) => (isPersistedAt(value, sourceCode) ? 'persisted' : tracer.findSource(value)),
-  };
-}
