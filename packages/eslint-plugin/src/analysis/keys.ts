@@ -2,10 +2,10 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { walk } from '../ast/index.js';
 import {
-  type AllowedSource,
   createKeyJudge,
   getNondeterministicSource,
   KEY_POSITION_NODE_TYPES,
+  type KeyJudgeOptions,
   type KeyPositionKind,
   mayHaveKeyPositions,
   type NondeterministicSource,
@@ -15,12 +15,7 @@ import {
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 /** The key names and replay-stable sources in force: the key rules' `keyNames` and `allowedSources` options. */
-export interface KeyAnalysisOptions {
-  /** Extra property or header names that carry a deduplication key, added to the defaults (any letter case). */
-  readonly keyNames?: readonly string[];
-  /** Extra replay-stable imports or globals, e.g. `{ from: 'my-workflow-sdk', name: 'uuid' }`. */
-  readonly allowedSources?: readonly AllowedSource[];
-}
+export type KeyAnalysisOptions = KeyJudgeOptions;
 
 /** Where a key's value changes between two attempts of the same work. */
 export interface KeySource {

@@ -19,16 +19,12 @@ import {
   type KeyParameter,
   type ProgramSource,
 } from '../program/index.js';
-import {
-  createKeyRule,
-  DURABLE_KEY_ADVICE,
-  type KeyRuleOptions,
-  MESSAGE_ID_BY_SOURCE_KIND,
-} from './no-random-key-utils/index.js';
+import { createKeyRule, DURABLE_KEY_ADVICE, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
-export type Options = [KeyRuleOptions];
+export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
 export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'perAttemptKey' | 'randomKey';
+
 const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
 
 /** A report waiting for the end of the file, when every report of the syntactic rule is known. */

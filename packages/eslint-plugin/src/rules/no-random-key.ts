@@ -9,9 +9,9 @@ import {
   type NondeterministicSource,
   PER_ATTEMPT_NAMES,
 } from '../keys/index.js';
-import { createKeyRule, type KeyRuleOptions, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import { createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
-export type Options = [KeyRuleOptions];
+export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
 export type MessageIds = 'clockKey' | 'counterKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
 

@@ -15,6 +15,9 @@ export interface KeyRuleOptions {
   allowedSources?: AllowedSource[];
 }
 
+/** The options list of both rules (what `context.options` holds). */
+export type KeyRuleOptionList = [KeyRuleOptions];
+
 /** JSON schema of {@link KeyRuleOptions}. */
 export const keyRuleOptionsSchema: JSONSchema4 = {
   type: 'object',
@@ -48,7 +51,7 @@ export const keyRuleDefaultOptions: [Required<KeyRuleOptions>] = [{ keyNames: []
 /** The message ids every key rule reports a source with, one per {@link SourceKind}. */
 export type SourceMessageId = (typeof MESSAGE_ID_BY_SOURCE_KIND)[SourceKind];
 
-const createTwin = createTwinRule<[KeyRuleOptions]>({
+const createTwin = createTwinRule<KeyRuleOptionList>({
   type: 'problem',
   schema: [keyRuleOptionsSchema],
   defaultOptions: keyRuleDefaultOptions,
@@ -59,7 +62,7 @@ const createTwin = createTwinRule<[KeyRuleOptions]>({
  * kind of source that says where the source is as `sourceAt` does; `messages` are the rule's others.
  */
 export function createKeyRule<MessageIds extends string>(
-  spec: Omit<TwinSpec<[KeyRuleOptions], MessageIds>, 'messages'> & {
+  spec: Omit<TwinSpec<KeyRuleOptionList, MessageIds>, 'messages'> & {
     readonly sourceAt: string;
     readonly messages: Record<Exclude<MessageIds, SourceMessageId>, string>;
   },
