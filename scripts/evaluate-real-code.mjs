@@ -4,7 +4,9 @@
 //
 //   node scripts/evaluate-real-code.mjs                 # the bench packages (bench/package.json)
 //   node scripts/evaluate-real-code.mjs --agent-tools   # the MCP servers and toolkit of examples/agent-tools
-//   node scripts/evaluate-real-code.mjs --all           # both
+//   node scripts/evaluate-real-code.mjs --servers       # published MCP servers of scripts/real-servers (installed with npm on first use)
+//   node scripts/evaluate-real-code.mjs --all           # all three
+//   node scripts/evaluate-real-code.mjs --effects       # also list every effect the effects analysis finds in each tool's handler
 //   node scripts/evaluate-real-code.mjs --dir PATH      # any installed package folder (repeatable; replaces the default set)
 //   node scripts/evaluate-real-code.mjs --json          # machine-readable output (findings and crashes)
 //   node scripts/evaluate-real-code.mjs --plugin DIR    # another copy of the plugin package (default packages/eslint-plugin)
@@ -15,6 +17,7 @@
 // node_modules left out). A crash is a fatal message (the file did not parse, or a rule threw) or an
 // error thrown by ESLint while linting the file. Exits non-zero on any crash, or on any message that
 // is neither a crash nor an @retrysafe finding.
+import { spawnSync } from 'node:child_process';
 import { ESLint } from 'eslint';
 import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
@@ -41,17 +44,35 @@ const AGENT_TOOL_PACKAGES = [
   '@stripe/agent-toolkit',
 ].map((name) => ({ name, from: path.join(repoRoot, 'examples/agent-tools') }));
 
+/** Published MCP servers and toolkits that declare annotations and touch databases, payments, mail or files. */
+const SERVERS_DIR = path.join(repoRoot, 'scripts/real-servers');
+const SERVER_PACKAGES = Object.keys(JSON.parse(readFileSync(path.join(SERVERS_DIR, 'package.json'), 'utf8')).dependencies).map((name) => ({
+  name,
+  from: SERVERS_DIR,
+}));
+
+/** Installs scripts/real-servers with npm the first time it is needed (its packages are not workspace dependencies). */
+function installServers() {
+  if (existsSync(path.join(SERVERS_DIR, 'node_modules'))) return;
+  console.error('installing scripts/real-servers (first use)...');
+  const result = spawnSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: SERVERS_DIR, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm install in scripts/real-servers failed');
+}
+
+
 const LINTED_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']);
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 
 function parseArguments(argv) {
-  const options = { json: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin') };
+  const options = { json: false, effects: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin') };
   const dirs = [];
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     if (argument === '--json') options.json = true;
     else if (argument === '--agent-tools') options.packages = AGENT_TOOL_PACKAGES;
-    else if (argument === '--all') options.packages = [...BENCH_PACKAGES, ...AGENT_TOOL_PACKAGES];
+    else if (argument === '--servers') options.packages = SERVER_PACKAGES;
+    else if (argument === '--effects') options.effects = true;
+    else if (argument === '--all') options.packages = [...BENCH_PACKAGES, ...AGENT_TOOL_PACKAGES, ...SERVER_PACKAGES];
     else if (argument === '--plugin') options.pluginDir = path.resolve(argv[++index] ?? '');
     else if (argument === '--dir') {
       const dir = path.resolve(argv[++index] ?? '');
@@ -88,7 +109,7 @@ function countLines(text) {
  * command does.
  */
 function createInventory(analysis) {
-  const counts = { tools: 0, keyPositions: 0, sources: 0 };
+  const counts = { tools: 0, keyPositions: 0, sources: 0, handlers: 0, effects: [] };
   const rule = {
     meta: { type: 'suggestion', schema: [] },
     create(context) {
@@ -96,6 +117,14 @@ function createInventory(analysis) {
         'Program:exit'() {
           const { sourceCode } = context;
           counts.tools += analysis.recogniseTools(sourceCode).length;
+          for (const tool of analysis.analyseToolEffects(sourceCode)) {
+            if (!tool.effects) continue;
+            counts.handlers++;
+            for (const effect of tool.effects.effects) {
+              const key = effect.keyPassed === undefined ? '' : ` key=${effect.keyPassed}`;
+              counts.effects.push({ file: context.filename, line: effect.line, tool: tool.name ?? '(unnamed)', text: `${effect.kind} ${effect.library} \`${effect.text}\`${effect.detail ? ` ${effect.detail}` : ''}${key}` });
+            }
+          }
           counts.keyPositions += analysis.findKeys(sourceCode).length;
           counts.sources += analysis.findSources(sourceCode).length;
         },
@@ -132,6 +161,7 @@ async function evaluatePackage({ name: givenName, from, dir }, plugin, analysis)
       const [result] = await eslint.lintFiles([file]);
       for (const message of result?.messages ?? []) {
         const entry = { file: relative, line: message.line, column: message.column, ruleId: message.ruleId, severity: message.severity, message: message.message };
+        if (message.suggestions?.length) entry.suggestions = message.suggestions.map((suggestion) => suggestion.desc);
         if (message.fatal) summary.crashes.push(entry);
         else if (message.ruleId?.startsWith(`${plugin.meta.namespace}/`)) summary.findings.push(entry);
         else summary.other.push(entry);
@@ -141,15 +171,18 @@ async function evaluatePackage({ name: givenName, from, dir }, plugin, analysis)
     }
   }
   summary.ms = Math.round(performance.now() - started);
+  summary.dir = packageDir;
   return summary;
 }
 
 function printSummary(summary) {
   const { name, version, files, lines, findings, crashes, seen, ms } = summary;
   console.log(`\n${name}@${version}: ${files} files, ${lines} lines, ${findings.length} finding(s), ${crashes.length} crash(es) (${(ms / 1000).toFixed(1)} s)`);
-  console.log(`  seen: ${seen.tools} tool definition(s), ${seen.keyPositions} key position(s), ${seen.sources} random/clock/per-attempt value(s)`);
+  console.log(`  seen: ${seen.tools} tool definition(s), ${seen.handlers} handler(s) analysed, ${seen.effects.length} effect(s), ${seen.keyPositions} key position(s), ${seen.sources} random/clock/per-attempt value(s)`);
+  if (options.effects) for (const effect of seen.effects) console.log(`  effect ${path.relative(summary.dir, effect.file)}:${effect.line} [${effect.tool}] ${effect.text}`);
   for (const entry of [...findings, ...crashes, ...summary.other]) {
     console.log(`  ${entry.file}:${entry.line}:${entry.column}  ${entry.ruleId ?? 'CRASH'}  ${entry.message}`);
+    for (const suggestion of entry.suggestions ?? []) console.log(`    suggestion: ${suggestion}`);
   }
 }
 
@@ -165,6 +198,7 @@ const { default: plugin } = await import(pathToFileURL(pluginEntry).href);
 const analysis = await import(pathToFileURL(analysisEntry).href);
 
 const summaries = [];
+if (options.packages.some((target) => target.from === SERVERS_DIR)) installServers();
 for (const target of options.packages) {
   const summary = await evaluatePackage(target, plugin, analysis);
   summaries.push(summary);

@@ -43,3 +43,5 @@ export {
 } from './tools.js';
 export type { AllowedSource, KeyPositionKind, SourceKind } from '../keys/index.js';
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
+export { analyseToolEffects, type ToolEffects } from './effects.js';
+export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, type HandlerEffects, inferPolicy } from '../effects/index.js';

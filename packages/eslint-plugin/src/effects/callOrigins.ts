@@ -1,5 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { STRIPE_CLIENT_NAME } from './libraries/index.js';
 
 import {
   findVariableOf,
@@ -16,7 +17,6 @@ import {
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
 /** Names an imported Stripe client goes by when the module that creates it is the app's own. */
-const STRIPE_CLIENT_NAME = /^stripe(Client)?$/i;
 
 /** A value produced by a constructor or factory: `new Stripe(...)`, `axios.create()`, `x: Stripe`. */
 export interface Instance {

@@ -5,3 +5,10 @@
 export * from './callOrigins.js';
 export * from './keyedProviders.js';
 export * from './passedKeys.js';
+export * from './analysis.js';
+export * from './libraries/index.js';
+export * from './effectsOfCall.js';
+export * from './inferredPolicy.js';
+export { BUILT_IN_LIBRARIES } from './libraries/index.js';
+export { classifySql, type SqlStatement } from './sql/index.js';
+export { hasMember, matchOperation } from './callPatterns.js';

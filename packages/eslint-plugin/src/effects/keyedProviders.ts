@@ -1,5 +1,7 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { IDEMPOTENCY_HEADER, STRIPE_OPTION_KEYS, STRIPE_POST_METHODS } from './libraries/index.js';
+import { NO_ID, TWO_IDS } from './libraries/index.js';
 
 import {
   findProperty,
@@ -84,43 +86,17 @@ export interface KeyedProviderCall {
 }
 
 /** Methods of stripe-node (23.1) resources that send a POST, where Stripe honours `idempotencyKey`. */
-export const STRIPE_MUTATING_METHODS: ReadonlySet<string> = new Set([
-  'accept', 'acknowledge', 'activate', 'addLines', 'advance', 'applyCustomerBalance', 'approve', 'archive', 'attach',
-  'attachPayment', 'cancel', 'cancelAction', 'capture', 'close', 'collectInputs', 'collectPaymentMethod', 'confirm',
-  'confirmMicrodeposits', 'confirmPaymentIntent', 'create', 'createBalanceTransaction', 'createExternalAccount',
-  'createFeature', 'createForceCapture', 'createFromCalculation', 'createFundingInstructions', 'createLoginLink',
-  'createPerson', 'createRefund', 'createReversal', 'createSource', 'createTaxId', 'createUnlinkedRefund', 'createUsageRecord',
-  'credit', 'deactivate', 'decline', 'deleteWhere', 'deliverCard', 'detach', 'disable', 'disconnect', 'enable', 'expire',
-  'fail', 'failCard', 'finalizeAmount', 'finalizeInvoice', 'finalizeQuote', 'fundCashBalance', 'increment',
-  'incrementAuthorization', 'markUncollectible', 'migrate', 'pause', 'pay', 'ping', 'post', 'presentPaymentMethod',
-  'processPaymentIntent', 'processSetupIntent', 'reactivate', 'recipientVerifications', 'redact', 'refresh',
-  'refreshFxQuote', 'refreshRecipientVerification', 'refreshRegulatoryReceipt', 'refund', 'refundPayment', 'reject',
-  'release', 'removeLines', 'reportPayment', 'reportPaymentAttempt', 'reportPaymentAttemptCanceled',
-  'reportPaymentAttemptFailed', 'reportPaymentAttemptGuaranteed', 'reportPaymentAttemptInformational', 'reportRefund',
-  'respond', 'resume', 'returnCard', 'returnInboundTransfer', 'returnOutboundPayment', 'returnOutboundTransfer', 'reverse',
-  'sendInvoice', 'sendMicrodeposits', 'setReaderDisplay', 'shipCard', 'submit', 'submitCard', 'subscribe', 'succeed',
-  'succeedInputCollection', 'timeoutInputCollection', 'unarchive', 'uninstall', 'unreject', 'unsubscribe', 'update',
-  'updateBalanceTransaction', 'updateCapability', 'updateCashBalance', 'updateExternalAccount', 'updateFeatures',
-  'updateLineItem', 'updateLines', 'updatePerson', 'updateRefund', 'updateReversal', 'updateSource', 'validate', 'verify',
-  'verifyMicrodeposits', 'verifySource', 'voidCreditNote', 'voidGrant', 'voidInvoice',
-]);
+/** Methods of stripe-node (23.1) resources that send a POST: the effects catalogue's Stripe entry. */
+export const STRIPE_MUTATING_METHODS: ReadonlySet<string> = STRIPE_POST_METHODS;
 // Stripe namespaces that are not API resources (`stripe.webhooks.constructEvent`), or whose POSTs
 // take no key (`stripe.oauth.token`), and the one POST-named method that is a DELETE.
 const STRIPE_EXEMPT_NAMESPACES = new Set(['errors', 'oauth', 'webhooks']);
 const STRIPE_EXEMPT_CALLS = new Set(['subscriptions.cancel']);
 /** Methods that take no id before their params (most others take one; these take two). */
-const STRIPE_NO_ID = new Set([
-  'create', 'createForceCapture', 'createFromCalculation', 'createUnlinkedRefund', 'deleteWhere', 'recipientVerifications', 'reportPayment',
-]);
-const STRIPE_TWO_IDS = new Set([
-  'updateBalanceTransaction', 'updateCapability', 'updateExternalAccount', 'updateLineItem', 'updatePerson', 'updateRefund',
-  'updateReversal', 'updateSource', 'verifySource',
-]);
+const STRIPE_NO_ID: ReadonlySet<string> = new Set(NO_ID);
+const STRIPE_TWO_IDS: ReadonlySet<string> = new Set(TWO_IDS);
 /** Keys stripe-node reads from an options argument: a literal with only these keys is the options. */
-const STRIPE_OPTION_KEYS = new Set([
-  'apiKey', 'idempotencyKey', 'stripeAccount', 'apiVersion', 'maxNetworkRetries', 'timeout', 'apiBase', 'host',
-  'authenticator', 'stripeContext', 'headers', 'additionalHeaders', 'streaming',
-]);
+
 
 /** HTTP methods that create or change something and so need a key (DELETE is idempotent by definition). */
 const KEYED_HTTP_METHODS = new Set(['PATCH', 'POST', 'PUT']);
@@ -130,7 +106,6 @@ const AXIOS_VERBS = new Map([
 ]);
 const GLOBAL_FETCH = new Set(['fetch', 'globalThis.fetch', 'window.fetch', 'self.fetch']);
 const FETCH_MODULES = new Set(['cross-fetch', 'isomorphic-fetch', 'node-fetch']);
-const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /**
  * Builds the recogniser for one file: built-in Stripe, fetch, undici and axios, plus `providers`.

@@ -1,4 +1,5 @@
 // Rules are registered here, sorted by id. Each lives in its own file with its test and its doc.
+import noContradictedPolicy from './no-contradicted-policy.js';
 import noKeyCast from './no-key-cast.js';
 import noKeyCastTypeChecked from './no-key-cast-type-checked.js';
 import noMisleadingIdempotentHint from './no-misleading-idempotent-hint.js';
@@ -10,6 +11,7 @@ import requireRetryPolicy from './require-retry-policy.js';
 import requireRetryPolicyTypeChecked from './require-retry-policy-type-checked.js';
 
 export const rules = {
+  'no-contradicted-policy': noContradictedPolicy,
   'no-key-cast': noKeyCast,
   'no-key-cast-type-checked': noKeyCastTypeChecked,
   'no-misleading-idempotent-hint': noMisleadingIdempotentHint,

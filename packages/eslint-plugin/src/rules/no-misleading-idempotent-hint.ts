@@ -9,6 +9,7 @@ import {
   type ToolDefinition,
   toolLabel,
 } from '../tools/index.js';
+import { createEffectsAnalyser, type EffectLibrary, effectLibrariesSchema, type HandlerEffects } from '../effects/index.js';
 import { createRule } from './utils/index.js';
 
 export type Options = [
@@ -17,6 +18,8 @@ export type Options = [
     createVerbs?: string[];
     /** Extra input field names that mark two calls as the same work (a natural key such as `email`). */
     keyFieldNames?: string[];
+    /** Libraries beyond the built-in effects catalogue (as in no-contradicted-policy). */
+    libraries?: EffectLibrary[];
   },
 ];
 export type MessageIds = 'idempotentHintOnCreate';
@@ -51,12 +54,13 @@ export default createRule<Options, MessageIds>({
         properties: {
           createVerbs: wordList('Extra verbs (lower case) whose repetition makes a new effect, beyond create, send, charge, append...'),
           keyFieldNames: wordList('Extra input field names that mark two calls as the same work, beyond `id`, `…Id`, `…Key`, `idempotencyKey`...'),
+          libraries: effectLibrariesSchema,
         },
       },
     ],
-    defaultOptions: [{ createVerbs: [], keyFieldNames: [] }],
+    defaultOptions: [{ createVerbs: [], keyFieldNames: [], libraries: [] }],
   },
-  create(context, [{ createVerbs = [], keyFieldNames = [] }]) {
+  create(context, [{ createVerbs = [], keyFieldNames = [], libraries = [] }]) {
     const sourceCode = context.sourceCode;
     // Reports hang on an `idempotentHint` property written in this file (findProperty reads literal
     // keys only), so a file that never spells it has nothing to report: skip recognising its tools,
@@ -66,6 +70,15 @@ export default createRule<Options, MessageIds>({
     if (!recogniser.mayDefineTools) return {};
     const isTrue = (property: TSESTree.Property | undefined): boolean =>
       getStaticValueOf(sourceCode, property?.value) === true;
+    let analyser: ReturnType<typeof createEffectsAnalyser> | undefined;
+
+    /** Whether the handler's code says what the name only suggests: no-contradicted-policy judges it then. */
+    function codeDecides(tool: ToolDefinition): boolean {
+      if (!tool.handler) return false;
+      analyser ??= createEffectsAnalyser(sourceCode, { libraries });
+      const effects: HandlerEffects | undefined = analyser.analyseHandler(tool.handler, tool.name);
+      return effects?.effects.some((effect) => effect.kind === 'absolute' || effect.kind === 'relative' || (effect.kind === 'create' && effect.keyPassed !== 'unknown')) ?? false;
+    }
 
     /** Whether some input field could key the work; a schema that is not visible gets the benefit of the doubt. */
     function takesKeyOrId(tool: ToolDefinition): boolean {
@@ -77,7 +90,7 @@ export default createRule<Options, MessageIds>({
       const idempotent = findProperty(tool.annotations, 'idempotentHint');
       if (!idempotent || !isTrue(idempotent) || isTrue(findProperty(tool.annotations, 'readOnlyHint'))) return;
       const claim = findCreateClaim(tool, createVerbs);
-      if (!claim || takesKeyOrId(tool)) return;
+      if (!claim || takesKeyOrId(tool) || codeDecides(tool)) return;
       context.report({ node: idempotent, messageId: 'idempotentHintOnCreate', data: { tool: toolLabel(tool), ...claim } });
     }
 

@@ -12,6 +12,7 @@ import {
   staticString,
 } from '../ast/index.js';
 import { mcpLowLevel } from './frameworks/index.js';
+import { findCallToolBranch } from './callToolBranches.js';
 import { isMcpModule, mcpDefinition } from './mcpTools.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
@@ -48,10 +49,12 @@ export function getListedToolObjects(sourceCode: SourceCode, node: TSESTree.Call
 
 /** The definition of one listed tool object: `{ name, description, inputSchema, annotations, _meta }`. */
 export function fromListedToolObject(sourceCode: SourceCode, object: TSESTree.ObjectExpression): ToolDefinition {
+  const name = staticString(sourceCode, findProperty(object, 'name')?.value);
   return mcpDefinition(sourceCode, 'mcp-low-level', object, object, {
-    name: staticString(sourceCode, findProperty(object, 'name')?.value),
+    name,
     inputSchema: findProperty(object, 'inputSchema')?.value,
-    handler: undefined,
+    // The branch of the CallTool handler that runs for this name, if the file dispatches on it.
+    handler: name === undefined ? undefined : findCallToolBranch(sourceCode, name),
     annotationsNode: findProperty(object, 'annotations')?.value,
   });
 }

@@ -88,7 +88,10 @@ export interface ToolDefinition {
   readonly description: string | undefined;
   /** The input schema expression: zod shape or object, JSON Schema, or a reference to one. */
   readonly inputSchema: TSESTree.Node | undefined;
-  /** The handler: a function, or the expression that names one. */
+  /**
+   * The handler: a function, or the expression that names one; for a low-level MCP tool, the branch
+   * of the CallTool handler that runs for its name (a `case` or an `if` block).
+   */
   readonly handler: TSESTree.Node | undefined;
   /** MCP tool annotations as written, and their object literal when visible. */
   readonly annotationsNode: TSESTree.Node | undefined;

@@ -10,7 +10,7 @@ export const CREATE_VERBS: ReadonlySet<string> = new Set([
 ]);
 /** Verbs that name an absolute or keyed operation; `create_or_update_file` is an upsert. */
 export const KEYED_VERBS: ReadonlySet<string> = new Set([
-  'cancel', 'delete', 'ensure', 'fetch', 'find', 'get', 'list', 'put', 'read', 'remove', 'replace', 'search', 'set',
+  'cancel', 'delete', 'ensure', 'fetch', 'find', 'get', 'list', 'overwrite', 'put', 'read', 'remove', 'replace', 'search', 'set',
   'sync', 'update', 'upsert',
 ]);
 

@@ -21,6 +21,46 @@ ruleTester.run('no-misleading-idempotent-hint', rule, {
     { name: 'B12.ts: update_automation, keyed by automationId, is not flagged', code: B12_UPDATE_ONLY },
     ...['B08.ts', 'B10.ts', 'B11.ts', 'B13.ts', 'B15.ts'].map((file) => ({ name: `${file}: no idempotentHint: true to question`, code: readCase(file) })),
 
+    // --- the handler's code decides, and the effects analysis has the evidence (no-contradicted-policy judges it) ---
+    {
+      name: 'effects: create_directory whose handler makes the directory with mkdir (an absolute write) is not judged by its name',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+declare const server: McpServer;
+server.registerTool('create_directory', {
+  inputSchema: { path: z.string() },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+}, async ({ path }) => {
+  await fs.mkdir(path, { recursive: true });
+  return { content: [] };
+});`,
+    },
+    {
+      name: 'effects: send_email whose handler sends with Nodemailer is no-contradicted-policy\'s to report, with the call as evidence',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import nodemailer from 'nodemailer';
+import { z } from 'zod';
+declare const server: McpServer;
+const mail = nodemailer.createTransport({});
+server.registerTool('send_email', {
+  inputSchema: { to: z.string() },
+  annotations: { destructiveHint: false, idempotentHint: true },
+}, async ({ to }) => {
+  await mail.sendMail({ to });
+  return { content: [] };
+});`,
+    },
+    {
+      // @modelcontextprotocol/server-filesystem@2026.8.31 write_file (docs/evaluation.md): its handler
+      // writes through a helper of another file; the description says it overwrites.
+      name: "real code: write_file 'Create a new file or completely overwrite an existing file' is an absolute write",
+      code: mcpTool('write_file', `{
+  description: 'Create a new file or completely overwrite an existing file with new content.',
+  inputSchema: { path: z.string(), content: z.string() },
+  annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true },
+}`),
+    },
     // --- keyed, upserts, reads, and what is not visible ---
     {
       name: 'MCP: a create tool that takes an idempotency key may claim idempotentHint',

@@ -529,7 +529,26 @@ server.registerTool('get_1', { ...readPreset, annotations: { title: 'Get' } }, h
     {
       name: 'B11.ts: MCP send_email registered with no annotations (R2 on the registerTool( line)',
       code: B11,
-      errors: [{ messageId: 'missingPolicy', line: 14, column: 1, endLine: 14, endColumn: 20, data: { tool: 'Tool `send_email`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+      errors: [
+        {
+          messageId: 'missingPolicy',
+          line: 14,
+          column: 1,
+          endLine: 14,
+          endColumn: 20,
+          data: { tool: 'Tool `send_email`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' },
+          // Its handler sends mail with Nodemailer, which takes no deduplication key: not idempotent.
+          suggestions: [
+            {
+              messageId: 'declareInferred',
+              output: B11.replace(
+                'inputSchema: { to: z.string(), subject: z.string(), body: z.string() } }',
+                'inputSchema: { to: z.string(), subject: z.string(), body: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false } }',
+              ),
+            },
+          ],
+        },
+      ],
     },
 
     {

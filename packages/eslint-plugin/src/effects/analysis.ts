@@ -1,0 +1,300 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { type FunctionNode, isFunctionNode, walk } from '../ast/index.js';
+import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
+import { resolveLocalFunction } from '../ast/index.js';
+import type { EffectLibrary } from './libraries/index.js';
+import { getChain, type LibraryLookup } from './chains.js';
+import { describeEffects, type FoundEffect } from './effectsOfCall.js';
+import { isPureCall } from './pureCalls.js';
+import { createLibraryLookup, recogniseChain } from './recognise.js';
+import { sqlTextEffects } from './sqlTextCalls.js';
+import { BUILT_IN_LIBRARIES } from './libraries/index.js';
+import { bindParameters, bindString, decideEquality, EMPTY_ENV, type Env, follow } from './values.js';
+
+// The effects analysis: given a tool's handler, every effect operation it reaches through its own
+// body, the local functions and same-file helpers it calls (their parameters bound to the
+// arguments), constants and destructured clients, with each operation's kind, library, text, node
+// and, for creates, whether a deduplication key is passed. A call counts only with evidence the
+// analysis can name (an import of the library, a client built from it, a typed parameter, the SQL
+// text itself, a global such as `fetch`); every other call is unknown and reports nothing.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** What a handler does, as far as the analysis can see. */
+export interface HandlerEffects {
+  /** Every catalogued operation the handler reaches, in source order of discovery. */
+  readonly effects: readonly FoundEffect[];
+  /**
+   * Whether every call the handler reaches is known: a catalogued operation or neutral call, a
+   * local function followed, or a built-in that touches nothing outside the process. Only then can
+   * "it only reads" be said.
+   */
+  readonly complete: boolean;
+  /**
+   * A call the handler makes with a deduplication key (`store.get(idempotencyKey)`, a SELECT by
+   * `idempotency_key`): the handler consults a key before it acts, so a create it reaches may be
+   * deduplicated by code the analysis does not read.
+   */
+  readonly keyLookup: TSESTree.Node | undefined;
+}
+
+/** Options of the analysis: extra libraries (the `libraries` rule option) and key names. */
+export interface EffectsOptions {
+  readonly libraries?: readonly EffectLibrary[];
+  readonly keyNames?: readonly string[];
+}
+
+export interface EffectsAnalyser {
+  /**
+   * The effects of a handler: a function, an expression naming one in this file, or a low-level MCP
+   * tool's branch of its CallTool handler (then `toolName` is the tool's name, which the branch's
+   * `switch (name)` variable holds while it runs).
+   */
+  analyseHandler(handler: TSESTree.Node, toolName?: string): HandlerEffects | undefined;
+}
+
+const MAX_FOLLOW_DEPTH = 5;
+const lookupsByLibraries = new WeakMap<readonly EffectLibrary[], { all: readonly EffectLibrary[]; lookup: LibraryLookup }>();
+
+/** Builds the analyser for one file; handlers are analysed once each. */
+export function createEffectsAnalyser(sourceCode: SourceCode, options: EffectsOptions = {}): EffectsAnalyser {
+  const libraries = options.libraries ?? [];
+  const { lookup } = catalogueFor(libraries);
+  const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
+  const cache = new Map<string | undefined, Map<TSESTree.Node, HandlerEffects | undefined>>();
+  return {
+    analyseHandler(handler, toolName) {
+      let byNode = cache.get(toolName);
+      if (!byNode) cache.set(toolName, (byNode = new Map()));
+      if (!byNode.has(handler)) byNode.set(handler, analyse(sourceCode, handler, lookup, matchKeyName, toolName));
+      return byNode.get(handler);
+    },
+  };
+}
+
+/** The built-in catalogue with the configured libraries first (they may say more about a module). */
+function catalogueFor(libraries: readonly EffectLibrary[]): { all: readonly EffectLibrary[]; lookup: LibraryLookup } {
+  let found = lookupsByLibraries.get(libraries);
+  if (!found) {
+    const all = [...libraries, ...BUILT_IN_LIBRARIES];
+    found = { all, lookup: createLibraryLookup(all) };
+    lookupsByLibraries.set(libraries, found);
+  }
+  return found;
+}
+
+function analyse(sourceCode: SourceCode, handler: TSESTree.Node, lookup: LibraryLookup, matchKeyName: KeyNameMatcher, toolName: string | undefined): HandlerEffects | undefined {
+  const fn = handlerFunction(sourceCode, handler) ?? (isBranch(handler) ? handler : undefined);
+  if (!fn) return undefined;
+  const state: WalkState = { sourceCode, lookup, matchKeyName, effects: [], seen: new Map(), complete: true, keyLookups: [], dead: new Set(), visiting: new Set() };
+  visitFunction(state, fn, branchEnv(sourceCode, fn, toolName), [], 0);
+  // A create that passes its own key is not a lookup of one.
+  const creates = new Set(state.effects.filter((effect) => effect.kind === 'create').map((effect) => effect.node));
+  const keyLookup = state.keyLookups.find((node) => !creates.has(node));
+  return { effects: state.effects, complete: state.complete, keyLookup };
+}
+
+/** In a `case` of `switch (name)`, `name` is the tool's own name (`case 'a': case 'b': …` runs for both). */
+function branchEnv(sourceCode: SourceCode, branch: TSESTree.Node, toolName: string | undefined): Env {
+  const discriminant = branch.type === AST_NODE_TYPES.SwitchCase && branch.parent.type === AST_NODE_TYPES.SwitchStatement ? branch.parent.discriminant : undefined;
+  if (toolName === undefined || discriminant?.type !== AST_NODE_TYPES.Identifier) return EMPTY_ENV;
+  const variable = ASTUtils.findVariable(sourceCode.getScope(discriminant), discriminant);
+  return variable ? bindString(EMPTY_ENV, variable, toolName) : EMPTY_ENV;
+}
+
+/** A low-level MCP tool's branch of its CallTool handler: a `case` or a block. */
+function isBranch(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.SwitchCase || node.type === AST_NODE_TYPES.BlockStatement || node.type === AST_NODE_TYPES.ExpressionStatement || node.type === AST_NODE_TYPES.ReturnStatement;
+}
+
+/** A function, a `const` naming one, or a wrapper's function argument (`withAuth(async (args) => …)`). */
+function handlerFunction(sourceCode: SourceCode, handler: TSESTree.Node): FunctionNode | undefined {
+  const value = follow(sourceCode, handler, EMPTY_ENV).node;
+  if (isFunctionNode(value)) return value;
+  if (value.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const functions = value.arguments.filter((argument): argument is FunctionNode & TSESTree.CallExpressionArgument => isFunctionNode(argument));
+  return functions.length === 1 ? functions[0] : undefined;
+}
+
+interface WalkState {
+  readonly sourceCode: SourceCode;
+  readonly lookup: LibraryLookup;
+  readonly matchKeyName: KeyNameMatcher;
+  readonly effects: FoundEffect[];
+  /** The nodes of the effects listed so far, with what each was listed as. */
+  readonly seen: Map<TSESTree.Node, Set<string>>;
+  complete: boolean;
+  readonly keyLookups: TSESTree.Node[];
+  /** Statements after a branch that decidedly returns, under the bindings of the current call. */
+  dead: Set<TSESTree.Node>;
+  /** Functions on the current path of helper calls, so that recursion stops. */
+  readonly visiting: Set<FunctionNode>;
+}
+
+function visitFunction(state: WalkState, fn: FunctionNode | TSESTree.Node, env: Env, through: readonly TSESTree.Node[], depth: number): void {
+  if (isFunctionNode(fn)) state.visiting.add(fn);
+  const outer = state.dead;
+  state.dead = new Set();
+  walk(fn, state.sourceCode, (node) => visitNode(state, node, env, through, depth));
+  state.dead = outer;
+  if (isFunctionNode(fn)) state.visiting.delete(fn);
+}
+
+/** Visits one node; returns whether the walk should go on into its children. */
+function visitNode(state: WalkState, node: TSESTree.Node, env: Env, through: readonly TSESTree.Node[], depth: number): boolean {
+  if (state.dead.has(node)) return false;
+  if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+    if (isChainTop(node)) visitInvocation(state, node, env, through, depth);
+    if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) noteKeyLookup(state, node);
+  }
+  // A helper shared by several tools (`handle(action, args)` with `if (action === 'send')`): under
+  // the bindings of this call, only the branch that runs counts.
+  if (node.type === AST_NODE_TYPES.IfStatement || node.type === AST_NODE_TYPES.ConditionalExpression) {
+    const decided = decideEquality(state.sourceCode, node.test, env);
+    if (decided !== undefined) {
+      const live = decided ? node.consequent : node.alternate;
+      for (const part of [node.test, live]) {
+        if (part && visitNode(state, part, env, through, depth)) walk(part, state.sourceCode, (child) => visitNode(state, child, env, through, depth));
+      }
+      // `if (action === 'send') return …;`: what follows in the block does not run either.
+      if (node.type === AST_NODE_TYPES.IfStatement && node.consequent === live && terminates(node.consequent)) {
+        const siblings = node.parent.type === AST_NODE_TYPES.BlockStatement ? node.parent.body : node.parent.type === AST_NODE_TYPES.SwitchCase ? node.parent.consequent : [];
+        for (const later of siblings.slice(siblings.indexOf(node) + 1)) state.dead.add(later);
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether a statement always returns or throws. */
+function terminates(statement: TSESTree.Statement): boolean {
+  if (statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement) return true;
+  const last = statement.type === AST_NODE_TYPES.BlockStatement ? statement.body.at(-1) : undefined;
+  return last !== undefined && terminates(last);
+}
+
+
+function visitInvocation(
+  state: WalkState,
+  node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.TaggedTemplateExpression,
+  env: Env,
+  through: readonly TSESTree.Node[],
+  depth: number,
+): void {
+  const { sourceCode, lookup } = state;
+  // `${sql(fields)}` inside a Postgres.js template is a fragment of that template, not a query.
+  if (node.parent.type === AST_NODE_TYPES.TemplateLiteral) return;
+  const chain = getChain(sourceCode, node, env, lookup);
+  const recognised = chain && recogniseChain(chain, lookup);
+  if (recognised?.kind === 'operation') {
+    // A result held in a variable and used again (`const rows = await db.query(…); rows.map(…)`)
+    // reaches the same operation: list each once.
+    // A helper reached under other bindings may do something else (a POST, then a GET): an
+    // operation is listed once per kind and text it has.
+    for (const effect of describeEffects(sourceCode, recognised, node, through, state.matchKeyName)) {
+      const seen = state.seen.get(effect.node) ?? new Set<string>();
+      const what = `${effect.kind} ${effect.text} ${effect.keyPassed ?? ''}`;
+      if (seen.has(what)) continue;
+      state.seen.set(effect.node, seen.add(what));
+      state.effects.push(effect);
+    }
+    return;
+  }
+  if (recognised?.kind === 'neutral') return;
+  if (recognised?.kind === 'unlisted') {
+    state.complete = false;
+    return;
+  }
+  if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
+    // A logger's file or stream writes are not effects a retry could duplicate in any way that matters.
+    if (isLoggerCall(node)) return;
+    const helper = resolveLocalFunction(node.callee, sourceCode) ?? resolveInstanceMethod(sourceCode, node.callee, env);
+    if (helper && helper.body) {
+      if (!state.visiting.has(helper) && depth < MAX_FOLLOW_DEPTH) {
+        visitFunction(state, helper, bindParameters(sourceCode, helper, node, env), [...through, node], depth + 1);
+      }
+      return;
+    }
+  }
+  const sql = sqlTextEffects(sourceCode, node, env, through);
+  if (sql) {
+    state.effects.push(...sql);
+    return;
+  }
+  if (!isPureCall(sourceCode, node)) state.complete = false;
+}
+
+/** `client.postMessage(…)` where `client` is `new SlackClient(…)` of a class in this file: that class's method. */
+function resolveInstanceMethod(sourceCode: SourceCode, callee: TSESTree.Node, env: Env): FunctionNode | undefined {
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.property.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const instance = follow(sourceCode, callee.object, env).node;
+  if (instance.type !== AST_NODE_TYPES.NewExpression || instance.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const declaration = ASTUtils.findVariable(sourceCode.getScope(instance.callee), instance.callee)?.defs[0]?.node;
+  const body = declaration?.type === AST_NODE_TYPES.ClassDeclaration ? declaration.body : undefined;
+  const name = callee.property.name;
+  const method = body?.body.find(
+    (member): member is TSESTree.MethodDefinition =>
+      member.type === AST_NODE_TYPES.MethodDefinition && !member.static && member.kind === 'method' && member.key.type === AST_NODE_TYPES.Identifier && member.key.name === name,
+  );
+  return method && isFunctionNode(method.value) ? method.value : undefined;
+}
+
+/** Names of logging helpers: their writes (a debug file, stderr) are not the tool's effects. */
+const LOGGER_NAME = /^(?:log|logs|logger|debug|trace|info|warn|warning|error|verbose|log[A-Z]\w*|\w+Log|\w+Logger)$/;
+
+function isLoggerCall(node: TSESTree.CallExpression | TSESTree.NewExpression): boolean {
+  const callee = node.callee;
+  const name =
+    callee.type === AST_NODE_TYPES.Identifier ? callee.name
+    : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Identifier ? callee.object.name
+    : undefined;
+  return name !== undefined && LOGGER_NAME.test(name);
+}
+
+/** The outermost call of a chain: `db.insert(t).values(v)` is analysed once, from `.values(v)`. */
+function isChainTop(node: TSESTree.Node): boolean {
+  let current = node;
+  while (current.parent?.type === AST_NODE_TYPES.AwaitExpression || current.parent?.type === AST_NODE_TYPES.ChainExpression || current.parent?.type === AST_NODE_TYPES.TSNonNullExpression) {
+    current = current.parent;
+  }
+  const parent = current.parent;
+  if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== current) return true;
+  const user = parent.parent;
+  const continues =
+    (user.type === AST_NODE_TYPES.CallExpression && user.callee === parent) ||
+    (user.type === AST_NODE_TYPES.TaggedTemplateExpression && user.tag === parent) ||
+    user.type === AST_NODE_TYPES.MemberExpression;
+  return !continues;
+}
+
+/** A call given a deduplication key (by name: `idempotencyKey`, `dedupKey`, a header of that family). */
+function noteKeyLookup(state: WalkState, node: TSESTree.CallExpression | TSESTree.NewExpression): void {
+  if (node.arguments.some((argument) => mentionsKey(argument, state.matchKeyName, 0))) state.keyLookups.push(node);
+}
+
+function mentionsKey(node: TSESTree.Node, matchKeyName: KeyNameMatcher, depth: number): boolean {
+  if (depth > 3) return false;
+  switch (node.type) {
+    case AST_NODE_TYPES.Identifier:
+      return matchKeyName(node.name) !== undefined;
+    case AST_NODE_TYPES.MemberExpression:
+      return !node.computed && node.property.type === AST_NODE_TYPES.Identifier && matchKeyName(node.property.name) !== undefined;
+    case AST_NODE_TYPES.Literal:
+      return typeof node.value === 'string' && /idempotency|dedup/i.test(node.value);
+    case AST_NODE_TYPES.TemplateLiteral:
+      return node.expressions.some((expression) => mentionsKey(expression, matchKeyName, depth + 1)) || node.quasis.some((quasi) => /idempotency|dedup/i.test(quasi.value.raw));
+    case AST_NODE_TYPES.ObjectExpression:
+      return node.properties.some(
+        (property) =>
+          property.type === AST_NODE_TYPES.Property &&
+          ((property.key.type === AST_NODE_TYPES.Identifier && matchKeyName(property.key.name) !== undefined) || mentionsKey(property.value, matchKeyName, depth + 1)),
+      );
+    case AST_NODE_TYPES.ArrayExpression:
+      return node.elements.some((element) => element !== null && mentionsKey(element, matchKeyName, depth + 1));
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,159 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { isFunctionNode, skipWrappers } from '../ast/index.js';
+import { getClassMember } from '../ast/index.js';
+import { getRequiredModule, getStaticPropertyName, GLOBAL_SOURCE, normalizeModuleName, resolveReference } from '../ast/index.js';
+import { getPropertyKeyName } from '../ast/index.js';
+import type { EffectLibrary } from './libraries/index.js';
+import { type Env, follow } from './values.js';
+
+// A call, `new` or tagged template read back to where its receiver comes from: an import or a
+// global and the members, calls and `new`s below it (`new Stripe(k)` → `.refunds` → `.create` →
+// call), through `const`s, destructuring (`const { refunds } = stripe`), `this.client`, helper
+// parameters bound at the call that led here, a parameter typed with a library's class
+// (`pool: Pool`), and the callback parameter of a client's transaction method (`tx`).
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+type Invocation = TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.TaggedTemplateExpression;
+
+/** One step below the root. */
+export type Link =
+  | { readonly kind: 'member'; readonly name: string }
+  | { readonly kind: 'call' | 'new' | 'tag'; readonly node: Invocation; readonly env: Env };
+
+/** Where a chain starts. */
+export type Root =
+  /** An import, a `require` or a global, and the export path below the module. */
+  | { readonly kind: 'module'; readonly source: string; readonly path: readonly string[] }
+  /** A client known by its type annotation or as a transaction callback's parameter. */
+  | { readonly kind: 'client'; readonly library: EffectLibrary; readonly evidence: TSESTree.Node };
+
+export interface Chain {
+  readonly root: Root;
+  readonly links: readonly Link[];
+}
+
+/** Finds the library a module belongs to, in the catalogue in use. */
+export type LibraryLookup = (source: string) => EffectLibrary | undefined;
+
+const MAX_DEPTH = 12;
+
+/** The chain of `node` (a call, `new`, tagged template, or any expression), or `undefined` when its root is not visible. */
+export function getChain(sourceCode: SourceCode, node: TSESTree.Node, env: Env, libraryOf: LibraryLookup, depth = 0): Chain | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const value = skipWrappers(node, { awaits: true, optionalChains: true });
+  const below = (inner: TSESTree.Node, link: Link, innerEnv = env): Chain | undefined => {
+    const chain = getChain(sourceCode, inner, innerEnv, libraryOf, depth + 1);
+    return chain && { root: chain.root, links: [...chain.links, link] };
+  };
+  switch (value.type) {
+    case AST_NODE_TYPES.CallExpression: {
+      const required = getRequiredModule(value);
+      if (required) return { root: { kind: 'module', source: required.source, path: required.path }, links: [] };
+      return below(value.callee, { kind: 'call', node: value, env });
+    }
+    case AST_NODE_TYPES.NewExpression:
+      return below(value.callee, { kind: 'new', node: value, env });
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return below(value.tag, { kind: 'tag', node: value, env });
+    case AST_NODE_TYPES.MemberExpression: {
+      const name = getStaticPropertyName(value);
+      if (name === undefined) return undefined;
+      if (value.object.type === AST_NODE_TYPES.ThisExpression) return fromThisMember(sourceCode, value, name, env, libraryOf, depth);
+      return below(value.object, { kind: 'member', name });
+    }
+    case AST_NODE_TYPES.Identifier:
+      return fromIdentifier(sourceCode, value, env, libraryOf, depth);
+    default:
+      return undefined;
+  }
+}
+
+function fromThisMember(
+  sourceCode: SourceCode,
+  member: TSESTree.MemberExpression,
+  name: string,
+  env: Env,
+  libraryOf: LibraryLookup,
+  depth: number,
+): Chain | undefined {
+  const found = getClassMember(member, name, sourceCode);
+  const [value] = found?.values ?? [];
+  if (!found || found.values.length !== 1 || !value) return undefined;
+  return getChain(sourceCode, value, env, libraryOf, depth + 1);
+}
+
+function fromIdentifier(sourceCode: SourceCode, identifier: TSESTree.Identifier, env: Env, libraryOf: LibraryLookup, depth: number): Chain | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(identifier), identifier);
+  if (variable && env.has(variable)) {
+    const bound = follow(sourceCode, identifier, env);
+    return bound.node === identifier ? undefined : getChain(sourceCode, bound.node, bound.env, libraryOf, depth + 1);
+  }
+  const reference = resolveReference(sourceCode, identifier);
+  if (reference) return { root: { kind: 'module', source: reference.source, path: reference.path }, links: [] };
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (!variable || !def) return undefined;
+  const typed = fromTypeAnnotation(sourceCode, def.name, libraryOf);
+  if (typed) return typed;
+  if (def.type === 'Parameter') return fromTransactionParameter(sourceCode, def.node, identifier, env, libraryOf, depth);
+  if (def.type !== 'Variable' || !def.node.init) return undefined;
+  if (variable.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
+  if (def.node.id.type === AST_NODE_TYPES.Identifier) return getChain(sourceCode, def.node.init, env, libraryOf, depth + 1);
+  // `const { refunds } = stripe`, `const { data } = await supabase...`: one level of destructuring.
+  if (def.node.id.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const property = def.node.id.properties.find(
+    (candidate): candidate is TSESTree.Property => candidate.type === AST_NODE_TYPES.Property && candidate.value === def.name,
+  );
+  const name = property && getPropertyKeyName(property, sourceCode);
+  if (name === undefined) return undefined;
+  const chain = getChain(sourceCode, def.node.init, env, libraryOf, depth + 1);
+  return chain && { root: chain.root, links: [...chain.links, { kind: 'member', name }] };
+}
+
+/** `pool: Pool`, `db: Knex | undefined`, `repo: Repository<User>`: a binding typed with a library's class or type. */
+function fromTypeAnnotation(sourceCode: SourceCode, name: TSESTree.Node, libraryOf: LibraryLookup): Chain | undefined {
+  const annotation = name.type === AST_NODE_TYPES.Identifier ? name.typeAnnotation?.typeAnnotation : undefined;
+  const library = annotation && libraryOfType(sourceCode, annotation, libraryOf);
+  return library && { root: { kind: 'client', library, evidence: annotation }, links: [] };
+}
+
+function libraryOfType(sourceCode: SourceCode, type: TSESTree.TypeNode, libraryOf: LibraryLookup): EffectLibrary | undefined {
+  if (type.type === AST_NODE_TYPES.TSUnionType) return type.types.map((member) => libraryOfType(sourceCode, member, libraryOf)).find(Boolean);
+  if (type.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const names: string[] = [];
+  let typeName: TSESTree.EntityName = type.typeName;
+  while (typeName.type === AST_NODE_TYPES.TSQualifiedName) {
+    names.unshift(typeName.right.name);
+    typeName = typeName.left;
+  }
+  if (typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const reference = resolveReference(sourceCode, typeName);
+  if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
+  const library = libraryOf(normalizeModuleName(reference.source));
+  const path = [...reference.path, ...names].filter((part) => part !== 'default');
+  const last = path.at(-1) ?? '';
+  const named = [...(library?.types ?? []), ...(library?.clients ?? [])].some((candidate) => candidate.split('.').at(-1) === last || (candidate === 'default' && path.length === 0));
+  return named ? library : undefined;
+}
+
+/** The first parameter of a callback given to a client's transaction method: `prisma.$transaction(async (tx) => …)`. */
+function fromTransactionParameter(
+  sourceCode: SourceCode,
+  fn: TSESTree.Node,
+  identifier: TSESTree.Identifier,
+  env: Env,
+  libraryOf: LibraryLookup,
+  depth: number,
+): Chain | undefined {
+  if (!isFunctionNode(fn) || fn.params[0]?.type !== AST_NODE_TYPES.Identifier || fn.params[0].name !== identifier.name) return undefined;
+  const call = fn.parent;
+  if (call.type !== AST_NODE_TYPES.CallExpression || !call.arguments.includes(fn as TSESTree.CallExpressionArgument)) return undefined;
+  const chain = getChain(sourceCode, call.callee, env, libraryOf, depth + 1);
+  if (!chain) return undefined;
+  const library = chain.root.kind === 'client' ? chain.root.library : libraryOf(chain.root.source);
+  const members = chain.links.flatMap((link) => (link.kind === 'member' ? [link.name] : []));
+  const tail = members.slice(-2).join('.');
+  const isTransaction = library?.transactionMethods?.some((method) => method === members.at(-1) || method === tail);
+  return library && isTransaction ? { root: { kind: 'client', library, evidence: call.callee }, links: [] } : undefined;
+}

@@ -1,0 +1,2 @@
+export * from './contradictions.js';
+export * from './declarations.js';

@@ -1,0 +1,108 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import type { InferredPolicy } from '../../effects/index.js';
+import { findProperty, hasSpread } from '../../ast/index.js';
+import type { ToolDefinition } from '../../tools/index.js';
+
+// The declaration an inferred policy stands for, written in the tool's own framework: MCP
+// annotations, `declarePolicy(...)` for AI SDK, OpenAI Agents and Mastra, LangChain's
+// `metadata.retrysafe`, the `defineTool` fields. Offered as an editor suggestion, never a fix: the
+// analysis sees what the handler reaches in this file, and the author decides.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+type Fix = (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix | TSESLint.RuleFix[];
+
+/** A suggestion: the declaration as it will read, and the edit that writes it. */
+export interface PolicySuggestion {
+  readonly declaration: string;
+  readonly fix: Fix;
+}
+
+const SPEC_MODULE = '@retrysafe/spec';
+
+export function suggestPolicy(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
+  switch (tool.framework) {
+    case 'mcp':
+    case 'mcp-low-level':
+      return suggestAnnotations(sourceCode, tool, policy);
+    case 'retrysafe':
+    case 'custom':
+      return tool.config && addTo(sourceCode, tool.config, defineToolFields(policy));
+    case 'langchain':
+      if (!tool.config || findProperty(tool.config, 'metadata')) return undefined;
+      return addTo(sourceCode, tool.config, `metadata: { retrysafe: ${policyData(policy)} }`);
+    default:
+      return wrapInDeclarePolicy(sourceCode, tool, policy);
+  }
+}
+
+function defineToolFields(policy: InferredPolicy): string {
+  return `sideEffects: '${policy.sideEffects}', idempotent: ${policy.idempotent}, retry: '${policy.retry}'`;
+}
+
+function policyData(policy: InferredPolicy): string {
+  return `{ side_effects: '${policy.sideEffects}', idempotent: ${policy.idempotent}, retry: '${policy.retry}' }`;
+}
+
+function annotationsFor(policy: InferredPolicy): string {
+  if (policy.sideEffects === 'none') return 'readOnlyHint: true';
+  return `readOnlyHint: false, destructiveHint: ${policy.destructive}, idempotentHint: ${policy.idempotent}`;
+}
+
+function suggestAnnotations(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
+  const hints = annotationsFor(policy);
+  const config = tool.config ?? (tool.node.type === AST_NODE_TYPES.ObjectExpression ? tool.node : undefined);
+  if (!config || hasSpread(config) || findProperty(config, 'annotations')) return undefined;
+  // `server.registerTool(name, config, cb)`, a listed tool object, FastMCP's `addTool({...})`.
+  if (config.properties.length > 0 || tool.configNode) return addTo(sourceCode, config, `annotations: { ${hints} }`);
+  return undefined;
+}
+
+/** Wraps the tool's call in `declarePolicy(…, policy)`, importing `declarePolicy` when the file does not. */
+function wrapInDeclarePolicy(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
+  const node = tool.node;
+  if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  const local = importedName(sourceCode, 'declarePolicy');
+  const name = local ?? 'declarePolicy';
+  const fix: Fix = (fixer) => {
+    const fixes = [fixer.insertTextBefore(node, `${name}(`), fixer.insertTextAfter(node, `, ${policyData(policy)})`)];
+    if (local === undefined) fixes.push(addImport(fixer, sourceCode));
+    return fixes;
+  };
+  return { declaration: `${name}(…, ${policyData(policy)})`, fix };
+}
+
+/** The local name `declarePolicy` is imported under from `@retrysafe/spec`, if it is. */
+function importedName(sourceCode: SourceCode, exported: string): string | undefined {
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.source.value !== SPEC_MODULE || statement.importKind === 'type') continue;
+    for (const specifier of statement.specifiers) {
+      if (specifier.type !== AST_NODE_TYPES.ImportSpecifier) continue;
+      const name = specifier.imported.type === AST_NODE_TYPES.Identifier ? specifier.imported.name : specifier.imported.value;
+      if (name === exported) return specifier.local.name;
+    }
+  }
+  return undefined;
+}
+
+function addImport(fixer: TSESLint.RuleFixer, sourceCode: SourceCode): TSESLint.RuleFix {
+  const imports = sourceCode.ast.body.filter((statement) => statement.type === AST_NODE_TYPES.ImportDeclaration);
+  const text = `import { declarePolicy } from '${SPEC_MODULE}';`;
+  const last = imports.at(-1);
+  return last ? fixer.insertTextAfter(last, `\n${text}`) : fixer.insertTextBeforeRange([0, 0], `${text}\n`);
+}
+
+/** Adds `text` as the last entry of an object literal, on its own line when the object spans lines. */
+function addTo(sourceCode: SourceCode, object: TSESTree.ObjectExpression, text: string): PolicySuggestion {
+  const fix: Fix = (fixer) => {
+    const last = object.properties.at(-1);
+    if (!last) return fixer.replaceText(object, `{ ${text} }`);
+    if (last.loc.start.line === object.loc.start.line) return fixer.insertTextAfter(last, `, ${text}`);
+    const indent = /^\s*/.exec(sourceCode.lines[last.loc.start.line - 1] ?? '')?.[0] ?? '';
+    const comma = sourceCode.getTokenAfter(last)?.value === ',' ? '' : ',';
+    const after = comma === '' ? (sourceCode.getTokenAfter(last) ?? last) : last;
+    return fixer.insertTextAfter(after, `${comma}\n${indent}${text}${comma === '' ? ',' : ''}`);
+  };
+  return { declaration: text, fix };
+}
