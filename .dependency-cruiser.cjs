@@ -7,7 +7,7 @@
 // index.ts:
 //
 //   ast  <-  keys, tools, brands  <-  effects  <-  program  <-  rules  <-  configs  <-  index.ts
-//                                                          <-  analysis (the public entry point)
+//            tools  <-  usage (runners, stores, called-twice tests, module values)  <-  analysis (the public entry point)
 //
 // A layer imports only the layers to its left (and itself); across folders only an index.ts is
 // imported. Type-only imports count as imports everywhere (`tsPreCompilationDeps`).
@@ -47,10 +47,11 @@ module.exports = {
     layer('keys', ['ast', 'keys']),
     layer('tools', ['ast', 'tools']),
     layer('brands', ['ast', 'brands']),
+    layer('usage', ['ast', 'tools', 'usage']),
     layer('effects', ['ast', 'keys', 'tools', 'effects']),
     layer('program', ['ast', 'keys', 'tools', 'brands', 'effects', 'program']),
-    layer('analysis', ['ast', 'keys', 'tools', 'brands', 'effects', 'program', 'analysis']),
-    layer('rules', ['ast', 'keys', 'tools', 'brands', 'effects', 'program', 'rules']),
+    layer('analysis', ['ast', 'keys', 'tools', 'brands', 'effects', 'program', 'usage', 'analysis']),
+    layer('rules', ['ast', 'keys', 'tools', 'brands', 'effects', 'program', 'usage', 'rules']),
     layer('configs', ['rules', 'configs']),
     {
       name: 'plugin-entry-on-top',

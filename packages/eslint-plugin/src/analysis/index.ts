@@ -28,6 +28,13 @@
  * came from and are valid while it is linted. The effects analysis of a tool's handler (read,
  * absolute write, create, relative) will be added here when it lands (src/effects).
  *
+ * For the seed's audit (`retrysafe audit`) it also answers, per tool: its declared policy as seed
+ * data with MCP annotations read as one (`readPolicyData`), how its key is derived
+ * (`describeKeyDerivation`) and which keyed provider calls pass it (`findProviderKeys`), whether its
+ * response flags a replay (`findReplaySignal`); and per file: runners and their stores, the calls
+ * that hand a tool to a runner (`runner.call`, the adapters, the guards, `enableIdempotency`),
+ * called-twice tests, and its values as plain symbolic data for linking files (`createValueSummariser`).
+ *
  * @packageDocumentation
  */
 export { findKeys, findSources, type KeyAnalysisOptions, type KeySource, type KeyUse, traceKey } from './keys.js';
@@ -45,3 +52,35 @@ export type { AllowedSource, KeyPositionKind, SourceKind } from '../keys/index.j
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
 export { analyseToolEffects, type ToolEffects } from './effects.js';
 export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, type HandlerEffects, inferPolicy } from '../effects/index.js';
+export { describeKeyDerivation, findProviderKeys, type KeyDerivation, type KeyDerivationOptions, type KeyPart, type ProviderKey } from './keyDerivation.js';
+export { type DeclaredIdempotency, type PolicyData, readPolicyData } from './policyData.js';
+export {
+  type CalledTwiceTarget,
+  type CalledTwiceTest,
+  createValueSummariser,
+  findCalledTwiceTests,
+  findReplaySignal,
+  getIdempotentServer,
+  getRegisteringServer,
+  getRunnerConstruction,
+  getRunnerUse,
+  getStoreConstruction,
+  type IdempotentServer,
+  isReplayFlagName,
+  isTestFile,
+  mayUseRunners,
+  type ModuleExports,
+  type ReplaySignal,
+  type RunnerConstruction,
+  type RunnerUse,
+  type StoreConstruction,
+  type StoreKind,
+  type SymbolicValue,
+  type ValueLandmarks,
+  type ValueSummariser,
+} from '../usage/index.js';
+export { createKeyNameMatcher, DEFAULT_KEY_NAMES, type KeyNameMatcher, type KeyPosition, type NondeterministicSource } from '../keys/index.js';
+export { describeNode, getImportedModules, resolveReference, type ResolvedReference } from '../ast/index.js';
+export type { KeyedProvider } from '../effects/index.js';
+export { createToolRecogniser, getToolLocation, type PolicyDeclaration, type ToolRecogniser, type ToolSiteNode } from '../tools/index.js';
+export type { TSESLint, TSESTree } from '@typescript-eslint/utils';

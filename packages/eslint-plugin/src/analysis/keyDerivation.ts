@@ -1,0 +1,187 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { importsSpecPackage, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk } from '../ast/index.js';
+import {
+  type AllowedSource,
+  createValueTracer,
+  getKeyPositions,
+  isPersistedAt,
+  type KeyNameMatcher,
+  type KeyPosition,
+  type NondeterministicSource,
+} from '../keys/index.js';
+import type { ToolDefinition } from '../tools/index.js';
+import { createProviderRecogniser, findPassedKey, type KeyedProvider, type KeyedProviderCall, type PassedKey } from '../effects/index.js';
+
+// How a tool derives its idempotency key, for the seed's second audit question ("Is the key derived
+// deterministically from the work?"): the key positions the tool's definition and handler fill,
+// each traced as `no-random-key` traces it. A key is called deterministic only with evidence: every
+// leaf of it is a literal, a parameter (the input, the run) or a part of the spec's `key` template,
+// whose parts `tsc` holds to `Durable`.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** One part a key is built from. */
+export interface KeyPart {
+  readonly node: TSESTree.Node;
+  /** Whether the part is visibly derived from the work (a literal, a parameter, a `key` template part). */
+  readonly derived: boolean;
+}
+
+/** What {@link describeKeyDerivation} found. */
+export interface KeyDerivation {
+  /**
+   * `nondeterministic`: a part comes from a random, clock, per-attempt or counter source;
+   * `deterministic`: every part is visibly derived from the work; `unknown`: a part comes from
+   * something the analysis cannot follow (an import, a call into another module); `none`: the tool
+   * fills no key position.
+   */
+  readonly status: 'deterministic' | 'none' | 'nondeterministic' | 'unknown';
+  readonly positions: readonly KeyPosition[];
+  readonly parts: readonly KeyPart[];
+  readonly sources: readonly NondeterministicSource[];
+}
+
+/** What the key analysis needs: the key names and replay-stable sources in force (the key rules' options). */
+export interface KeyDerivationOptions {
+  readonly matchKeyName: KeyNameMatcher;
+  readonly allowedSources?: readonly AllowedSource[];
+}
+
+/**
+ * The key positions inside a tool's definition (a `defineTool` `key` function, a key property in
+ * its config) and its handler (a provider call's `idempotencyKey`, an `Idempotency-Key` header), and
+ * whether the key they make is deterministic.
+ */
+export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefinition, options: KeyDerivationOptions): KeyDerivation {
+  const context = { sourceCode, matchKeyName: options.matchKeyName };
+  const found: KeyPosition[] = [];
+  for (const root of toolRoots(sourceCode, tool)) {
+    walk(root, sourceCode, (node) => {
+      found.push(...getKeyPositions(node, context));
+      return true;
+    });
+    found.push(...getKeyPositions(root, context));
+  }
+  // A schema field named like a key (`inputSchema: { idempotencyKey: z.string() }`) declares the
+  // input, it does not build a key.
+  const schema = tool.inputSchema;
+  const positions = schema ? found.filter((position) => !contains(schema, position.value)) : found;
+  if (positions.length === 0) return { status: 'none', positions, parts: [], sources: [] };
+  const tracer = createValueTracer(sourceCode, { allowedSources: options.allowedSources ?? [] });
+  // As the key rules judge a key: a value stored before it is used (a get-or-create) is durable.
+  const sources = positions
+    .filter((position) => !isPersistedAt(position.value, sourceCode))
+    .map((position) => tracer.findSource(position.value))
+    .filter((found) => found !== undefined);
+  const parts = positions.map((position) => ({ node: position.value, derived: position.kind === 'specKey' || isDerived(sourceCode, position.value, 0) }));
+  const status = sources.length > 0 ? 'nondeterministic' : parts.every((part) => part.derived) ? 'deterministic' : 'unknown';
+  return { status, positions: dedupe(positions), parts, sources };
+}
+
+/** A call to a keyed provider (Stripe, fetch, axios, undici, a configured provider) in a tool, and the key it passes. */
+export interface ProviderKey {
+  readonly call: KeyedProviderCall;
+  readonly passed: PassedKey;
+}
+
+/**
+ * The keyed provider calls in a tool's definition and handler, each with whether it passes a key:
+ * a provider that dedupes by the key keeps a record of its own (Stripe keeps keys for 24 hours),
+ * which holds even when the tool's own record is lost (the seed: "pass the key through to the
+ * downstream provider if it supports one").
+ */
+export function findProviderKeys(
+  sourceCode: SourceCode,
+  tool: ToolDefinition,
+  options: KeyDerivationOptions & { readonly providers?: readonly KeyedProvider[] },
+): ProviderKey[] {
+  const recognise = createProviderRecogniser(sourceCode, options.providers ?? []);
+  const found: ProviderKey[] = [];
+  for (const root of toolRoots(sourceCode, tool)) {
+    walk(root, sourceCode, (node) => {
+      const call = node.type === AST_NODE_TYPES.CallExpression ? recognise(node) : undefined;
+      if (call) found.push({ call, passed: findPassedKey(call, sourceCode, options.matchKeyName) });
+      return true;
+    });
+  }
+  return found;
+}
+
+/** The definition itself, and the handler when it is a function elsewhere in the file. */
+function toolRoots(sourceCode: SourceCode, tool: ToolDefinition): TSESTree.Node[] {
+  const roots: TSESTree.Node[] = [tool.node];
+  const handler = tool.handler && resolveLocalFunction(tool.handler, sourceCode);
+  if (handler && !contains(tool.node, handler)) roots.push(handler);
+  return roots;
+}
+
+function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+function dedupe(positions: readonly KeyPosition[]): KeyPosition[] {
+  const seen = new Set<TSESTree.Node>();
+  return positions.filter((position) => !seen.has(position.value) && seen.add(position.value));
+}
+
+const MAX_DEPTH = 8;
+
+/**
+ * Whether every leaf of `node` is a literal, a parameter or a field of one (`input.orderId`,
+ * `run.id`), a spec `key`/`vouchDurable` construction, or a `const` holding one of those.
+ */
+function isDerived(sourceCode: SourceCode, expression: TSESTree.Node, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const node = skipWrappers(expression, { optionalChains: true, awaits: true });
+  const derived = (child: TSESTree.Node): boolean => isDerived(sourceCode, child, depth + 1);
+  switch (node.type) {
+    case AST_NODE_TYPES.Literal:
+      return true;
+    case AST_NODE_TYPES.TemplateLiteral:
+      return node.expressions.every(derived);
+    case AST_NODE_TYPES.TaggedTemplateExpression:
+      return isSpecKeyCallee(sourceCode, node.tag);
+    case AST_NODE_TYPES.BinaryExpression:
+      return node.operator === '+' && derived(node.left) && derived(node.right);
+    case AST_NODE_TYPES.MemberExpression:
+      return !node.computed && derived(node.object);
+    case AST_NODE_TYPES.CallExpression:
+      return isSpecKeyCallee(sourceCode, node.callee) || isStringConversion(sourceCode, node);
+    case AST_NODE_TYPES.Identifier:
+      return isDerivedBinding(sourceCode, node, depth);
+    default:
+      return false;
+  }
+}
+
+function isDerivedBinding(sourceCode: SourceCode, node: TSESTree.Identifier, depth: number): boolean {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(node), node);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type === 'Parameter') return isFunctionNode(def.node);
+  if (def?.type !== 'Variable' || !def.node.init || def.node.parent.kind !== 'const') return false;
+  return isDerived(sourceCode, def.node.init, depth + 1);
+}
+
+function isSpecKeyCallee(sourceCode: SourceCode, callee: TSESTree.Node): boolean {
+  if (!importsSpecPackage(sourceCode)) return false;
+  const reference = resolveReference(sourceCode, callee);
+  const name = reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
+  return name === 'key' || name === 'vouchDurable';
+}
+
+/** `String(x)` and `x.toString()` of a derived value. */
+function isStringConversion(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
+  const callee = call.callee;
+  if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'String' && call.arguments[0]) {
+    return isDerived(sourceCode, call.arguments[0], 1);
+  }
+  return (
+    callee.type === AST_NODE_TYPES.MemberExpression &&
+    !callee.computed &&
+    callee.property.type === AST_NODE_TYPES.Identifier &&
+    callee.property.name === 'toString' &&
+    isDerived(sourceCode, callee.object, 1)
+  );
+}

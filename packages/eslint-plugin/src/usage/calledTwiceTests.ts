@@ -1,0 +1,143 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { findProperty, type FunctionNode, getImportedModules, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, staticString, walk } from '../ast/index.js';
+import { getRunnerUse } from './runners.js';
+
+// The called-twice test, the seed's fifth audit question: "Is there a test that calls it twice and
+// asserts a single effect? ✅ That last one is the whole audit in a line." Recognised in three
+// shapes: `expectSingleEffect(tool, ...)` from @retrysafe/spec/testing; `callTwice(tool, ...)`
+// followed by an assertion of one; and two identical calls of a tool (through a runner, its
+// `execute`/`invoke`, or an MCP client's `callTool`) followed by an assertion that a count is 1.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** What a called-twice test calls: a tool expression, or an MCP tool by its registered name. */
+export type CalledTwiceTarget =
+  | { readonly kind: 'expression'; readonly node: TSESTree.Node }
+  | { readonly kind: 'name'; readonly name: string; readonly node: TSESTree.Node };
+
+/** A test that calls something twice with identical arguments. */
+export interface CalledTwiceTest {
+  readonly shape: 'callTwice' | 'expectSingleEffect' | 'repeatedCall';
+  readonly target: CalledTwiceTarget;
+  /** The (first) call. */
+  readonly node: TSESTree.CallExpression;
+  /** The assertion of a single effect: the `expectSingleEffect` call itself, or a count asserted to be 1 after the calls. */
+  readonly assertion: TSESTree.Node | undefined;
+}
+
+const TESTING_MODULE = '@retrysafe/spec/testing';
+const TEST_FILE_NAME = /(^|[\\/])(__tests__[\\/].*|[^\\/]*[.-](test|spec)\.[cm]?[jt]sx?)$/;
+const TEST_RUNNER_MODULES = ['vitest', '@jest/globals', 'node:test', 'test', 'mocha', 'ava', 'bun:test', 'uvu', TESTING_MODULE];
+/** Methods that run a tool: the spec's and the frameworks' (`execute`, LangChain `invoke`, OpenAI Agents `invoke`). */
+const TOOL_METHODS = new Set(['execute', 'invoke', 'call', 'func', 'handler']);
+/** Matchers that assert a count of one when given `1` (or nothing, for the `Once` forms). */
+const COUNT_MATCHERS = new Set(['toBe', 'toEqual', 'toStrictEqual', 'toHaveLength', 'toHaveBeenCalledTimes', 'toBeCalledTimes', 'lengthOf', 'length', 'equal', 'equals', 'eq', 'eql', 'is']);
+const ONCE_MATCHERS = new Set(['toHaveBeenCalledOnce', 'toBeCalledOnce', 'calledOnce', 'toHaveBeenCalledExactlyOnceWith']);
+const ASSERT_FUNCTIONS = new Set(['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'is']);
+
+/** Whether a file is a test: by its name (`*.test.ts`, `*.spec.js`, `__tests__/`) or a test runner's import. */
+export function isTestFile(sourceCode: SourceCode, filename: string): boolean {
+  if (TEST_FILE_NAME.test(filename)) return true;
+  const modules = getImportedModules(sourceCode);
+  return TEST_RUNNER_MODULES.some((module) => modules.has(module));
+}
+
+/** Every called-twice test in a file. */
+export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] {
+  const found: CalledTwiceTest[] = [];
+  const callsByFunction = new Map<FunctionNode | TSESTree.Program, TSESTree.CallExpression[]>();
+  walk(sourceCode.ast, sourceCode, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression) return true;
+    const helper = testingHelper(sourceCode, node);
+    const [first] = node.arguments;
+    if (helper && first) {
+      const assertion = helper === 'expectSingleEffect' ? node : findCountAssertion(sourceCode, enclosingFunction(node), node);
+      found.push({ shape: helper, target: { kind: 'expression', node: first }, node, assertion });
+      return true;
+    }
+    const scope = enclosingFunction(node);
+    let calls = callsByFunction.get(scope);
+    if (!calls) callsByFunction.set(scope, (calls = []));
+    calls.push(node);
+    return true;
+  });
+  for (const [scope, calls] of callsByFunction) found.push(...findRepeatedCalls(sourceCode, scope, calls));
+  return found.sort((a, b) => a.node.range[0] - b.node.range[0]);
+}
+
+function testingHelper(sourceCode: SourceCode, node: TSESTree.CallExpression): 'callTwice' | 'expectSingleEffect' | undefined {
+  const reference = resolveReference(sourceCode, node.callee);
+  if (reference?.source !== TESTING_MODULE || reference.path.length !== 1) return undefined;
+  const [name] = reference.path;
+  return name === 'expectSingleEffect' || name === 'callTwice' ? name : undefined;
+}
+
+/** Two calls of the same tool with identical arguments in one function, the second followed by a count of one. */
+function findRepeatedCalls(sourceCode: SourceCode, scope: FunctionNode | TSESTree.Program, calls: readonly TSESTree.CallExpression[]): CalledTwiceTest[] {
+  const seen = new Map<string, TSESTree.CallExpression>();
+  const found: CalledTwiceTest[] = [];
+  const reported = new Set<string>();
+  for (const call of calls) {
+    const target = toolCallTarget(sourceCode, call);
+    if (!target) continue;
+    const text = sourceCode.getText(call).replace(/\s+/g, '');
+    const first = seen.get(text);
+    if (!first) {
+      seen.set(text, call);
+      continue;
+    }
+    if (reported.has(text)) continue;
+    reported.add(text);
+    found.push({ shape: 'repeatedCall', target, node: first, assertion: findCountAssertion(sourceCode, scope, call) });
+  }
+  return found;
+}
+
+/** What a call runs, if it runs a tool: `runner.call(tool, ...)`, `tool.execute(...)`, `client.callTool({ name })`. */
+function toolCallTarget(sourceCode: SourceCode, call: TSESTree.CallExpression): CalledTwiceTarget | undefined {
+  const use = getRunnerUse(sourceCode, call);
+  if (use?.via.startsWith('runner.')) return { kind: 'expression', node: use.tool };
+  const callee = skipWrappers(call.callee, { optionalChains: true });
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = getStaticPropertyName(callee);
+  if (method === 'callTool') {
+    const nameNode = findProperty(resolveObject(sourceCode, call.arguments[0]), 'name')?.value;
+    const name = staticString(sourceCode, nameNode);
+    return name === undefined || !nameNode ? undefined : { kind: 'name', name, node: nameNode };
+  }
+  return method !== undefined && TOOL_METHODS.has(method) && callee.object.type !== AST_NODE_TYPES.ThisExpression
+    ? { kind: 'expression', node: callee.object }
+    : undefined;
+}
+
+function enclosingFunction(node: TSESTree.Node): FunctionNode | TSESTree.Program {
+  for (let current = node.parent; current; current = current.parent) {
+    if (isFunctionNode(current) || current.type === AST_NODE_TYPES.Program) return current;
+  }
+  throw new Error('unreachable: every node is inside a Program');
+}
+
+/** An assertion that some count is 1, after `after` in `scope` (not in nested functions). */
+function findCountAssertion(sourceCode: SourceCode, scope: FunctionNode | TSESTree.Program, after: TSESTree.Node): TSESTree.Node | undefined {
+  let found: TSESTree.Node | undefined;
+  walk(scope, sourceCode, (node) => {
+    if (found || (isFunctionNode(node) && node !== scope)) return false;
+    if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] >= after.range[1] && isCountOfOne(node)) found = node;
+    return !found;
+  });
+  return found;
+}
+
+/** `expect(x).toHaveLength(1)`, `expect(x).toBe(1)`, `expect(spy).toHaveBeenCalledOnce()`, `assert.equal(x, 1)`, `t.is(x, 1)`. */
+function isCountOfOne(call: TSESTree.CallExpression): boolean {
+  const callee = skipWrappers(call.callee, { optionalChains: true });
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = getStaticPropertyName(callee);
+  if (method === undefined) return false;
+  if (ONCE_MATCHERS.has(method)) return true;
+  const isOne = (node: TSESTree.Node | undefined): boolean => node?.type === AST_NODE_TYPES.Literal && node.value === 1;
+  if (COUNT_MATCHERS.has(method) && call.arguments.length === 1 && isOne(call.arguments[0])) return true;
+  return ASSERT_FUNCTIONS.has(method) && call.arguments.length >= 2 && isOne(call.arguments[1]);
+}

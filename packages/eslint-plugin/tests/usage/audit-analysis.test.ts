@@ -1,0 +1,236 @@
+import * as parser from '@typescript-eslint/parser';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import {
+  createKeyNameMatcher,
+  createToolRecogniser,
+  createValueSummariser,
+  describeKeyDerivation,
+  findCalledTwiceTests,
+  findReplaySignal,
+  getIdempotentServer,
+  getRegisteringServer,
+  getRunnerConstruction,
+  getRunnerUse,
+  isTestFile,
+  readPolicyData,
+  type ToolDefinition,
+} from '../../src/analysis/index.js';
+
+// The analysis entry point (`@retrysafe/eslint-plugin/analysis`) that `retrysafe audit` reads code
+// through, tested directly, one row per shape: declared policies as data, key derivations, replay
+// flags, runners and their stores, called-twice tests and symbolic module values.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** Parses `code` as `filename` and hands the file and every node of the given types to `inspect` at the end. */
+function inspectFile<T>(code: string, inspect: (sourceCode: SourceCode, nodes: TSESTree.Node[]) => T, filename = 'file.ts'): T {
+  const linter = new Linter({ configType: 'flat' });
+  let answer: T | undefined;
+  const nodes: TSESTree.Node[] = [];
+  const visit = (node: TSESTree.Node): void => void nodes.push(node);
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: parser as unknown as Linter.Parser },
+        plugins: {
+          probe: {
+            rules: {
+              probe: {
+                create: (context) => ({
+                  CallExpression: visit,
+                  NewExpression: visit,
+                  ClassDeclaration: visit,
+                  'Program:exit': () => {
+                    answer = inspect(context.sourceCode as unknown as SourceCode, nodes);
+                  },
+                }),
+              },
+            },
+          },
+        },
+        rules: { 'probe/probe': 'error' },
+      },
+    ],
+    filename,
+  );
+  expect(messages.filter((m) => m.fatal)).toEqual([]);
+  return answer as T;
+}
+
+function toolsOf(sourceCode: SourceCode, nodes: TSESTree.Node[]): ToolDefinition[] {
+  const recogniser = createToolRecogniser(sourceCode);
+  return nodes.flatMap((node) => recogniser.definitionsAt(node as TSESTree.CallExpression));
+}
+
+const withTool = <T>(code: string, inspect: (sourceCode: SourceCode, tool: ToolDefinition) => T): T =>
+  inspectFile(code, (sourceCode, nodes) => {
+    const [tool] = toolsOf(sourceCode, nodes);
+    if (!tool) throw new Error('no tool recognised');
+    return inspect(sourceCode, tool);
+  });
+
+const DEFINE = "import { defineTool, key, vouchDurable } from '@retrysafe/spec';\nimport { randomUUID } from 'node:crypto';\n";
+const MCP = "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nconst server = new McpServer({ name: 's', version: '1' });\n";
+
+describe('readPolicyData', () => {
+  it.each([
+    ['defineTool fields', `${DEFINE}defineTool({ name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 2, execute: () => 1 });`, { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 2, via: 'defineTool' }],
+    ['MCP _meta.retrysafe', `${MCP}server.registerTool('t', { _meta: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } }, async () => ({ content: [] }));`, { side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'mcpMeta' }],
+    ['MCP readOnlyHint', `${MCP}server.registerTool('t', { annotations: { readOnlyHint: true } }, async () => ({ content: [] }));`, { side_effects: 'none', idempotent: true, retry: 'safe', via: 'annotations' }],
+    ['MCP idempotentHint: false', `${MCP}server.registerTool('t', { annotations: { destructiveHint: true, idempotentHint: false } }, async () => ({ content: [] }));`, { side_effects: null, idempotent: false, retry: 'never', via: 'annotations' }],
+    ['a field built at run time is null', `${DEFINE}const mode = process.env.MODE;\ndefineTool({ name: 't', sideEffects: mode, idempotent: true, retry: 'safe', execute: () => 1 });`, { side_effects: null, idempotent: true }],
+  ])('%s', (_shape, code, expected) => {
+    expect(withTool(code, (sourceCode, tool) => readPolicyData(sourceCode, tool))).toMatchObject(expected);
+  });
+
+  it('is undefined for a tool that declares nothing', () => {
+    expect(withTool(`${MCP}server.registerTool('t', {}, async () => ({ content: [] }));`, (s, t) => readPolicyData(s, t))).toBeUndefined();
+  });
+});
+
+describe('describeKeyDerivation', () => {
+  const derivation = (code: string, keyNames: string[] = []) =>
+    withTool(code, (sourceCode, tool) => {
+      const found = describeKeyDerivation(sourceCode, tool, { matchKeyName: createKeyNameMatcher(keyNames) });
+      return { status: found.status, sources: found.sources.map((s) => s.description), parts: found.parts.map((p) => sourceCode.getText(p.node)) };
+    });
+
+  it.each([
+    ['the key template from durable parts', `${DEFINE}defineTool({ name: 't', idempotent: 'with_key', key: ({ run, input }) => key\`\${run.id}:\${input.id}\`, execute: () => 1 });`, { status: 'deterministic', parts: ['run.id', 'input.id'] }],
+    ['a random part', `${DEFINE}defineTool({ name: 't', idempotent: 'with_key', key: () => key\`\${vouchDurable(randomUUID())}\`, execute: () => 1 });`, { status: 'nondeterministic', sources: ['randomUUID()'] }],
+    ['a provider key from the caller', `${MCP}server.registerTool('t', { inputSchema: { idempotencyKey: z.string() } }, async ({ idempotencyKey }) => pay({ idempotencyKey }));`, { status: 'deterministic', parts: ['idempotencyKey'] }],
+    ['a key from a call that cannot be followed', `${MCP}import { mint } from 'keys';\nserver.registerTool('t', {}, async () => pay({ idempotencyKey: mint() }));`, { status: 'unknown' }],
+    ['no key at all', `${MCP}server.registerTool('t', {}, async () => ({ content: [] }));`, { status: 'none' }],
+    ['a key name from the keyNames option', `${MCP}server.registerTool('t', {}, async () => pay({ requestKey: Date.now() }));`, { status: 'nondeterministic', sources: ['Date.now()'] }, ['requestKey']],
+  ] as [string, string, object, string[]?][])('%s', (_shape, code, expected, keyNames = []) => {
+    expect(derivation(code, keyNames)).toMatchObject(expected);
+  });
+});
+
+describe('findReplaySignal', () => {
+  it.each([
+    ['defineTool: the runner', `${DEFINE}defineTool({ name: 't', execute: () => 1 });`, 'runner'],
+    ['a handler returning replayed', `${MCP}server.registerTool('t', {}, async () => ({ content: [], structuredContent: { replayed: true } }));`, 'flag'],
+    ['a handler returning alreadyDone', `${MCP}server.registerTool('t', {}, async () => { if (seen) return { alreadyDone: true }; return { ok: true }; });`, 'flag'],
+    ['a handler without a flag', `${MCP}server.registerTool('t', {}, async () => ({ content: [] }));`, 'none'],
+    ['a handler from another file', `${MCP}import { handle } from './handle.js';\nserver.registerTool('t', {}, handle);`, 'unknown'],
+  ])('%s', (_shape, code, kind) => {
+    expect(withTool(code, (sourceCode, tool) => findReplaySignal(sourceCode, tool).kind)).toBe(kind);
+  });
+});
+
+describe('runners, stores and the calls that hand a tool to one', () => {
+  const SPEC = "import { createRunner } from '@retrysafe/spec';\n";
+  const runnerOf = (code: string) =>
+    inspectFile(code, (sourceCode, nodes) => {
+      const runner = nodes.map((node) => node.type === 'CallExpression' && getRunnerConstruction(sourceCode, node)).find(Boolean);
+      return runner ? { kind: runner.store?.kind, durable: runner.store?.durable } : undefined;
+    });
+
+  it.each([
+    ['SQLite on a file', `${SPEC}import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';\ncreateRunner({ store: createSqliteStore({ path: 'x.db' }) });`, { kind: 'sqlite', durable: true }],
+    ['SQLite in memory', `${SPEC}import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';\ncreateRunner({ store: createSqliteStore({ path: ':memory:' }) });`, { kind: 'sqlite', durable: false }],
+    ['the memory store, through a const', `${SPEC}import { createNonDurableMemoryStore } from '@retrysafe/spec/stores/memory';\nconst store = createNonDurableMemoryStore();\ncreateRunner({ store });`, { kind: 'memory', durable: false }],
+    ['PostgreSQL', `${SPEC}import { createPostgresStore } from '@retrysafe/spec/stores/postgres';\ncreateRunner({ store: createPostgresStore({ pool }) });`, { kind: 'postgres', durable: true }],
+    ['a store from elsewhere', `${SPEC}createRunner({ store: makeStore() });`, { kind: undefined, durable: undefined }],
+  ])('%s', (_shape, code, expected) => {
+    expect(runnerOf(code)).toEqual(expected);
+  });
+
+  it('recognises runner.call and the adapters, and not Function.prototype.call', () => {
+    const uses = inspectFile(
+      `${SPEC}import { toAiSdkTool } from '@retrysafe/spec/adapters/ai-sdk';\nconst runner = createRunner({ store });\nrunner.call(refund, input, { run });\ntoAiSdkTool(refund, { runner, run });\nfn.call(thisArg, 1);`,
+      (sourceCode, nodes) => nodes.map((node) => node.type === 'CallExpression' && getRunnerUse(sourceCode, node)).filter(Boolean).map((use) => use && use.via),
+    );
+    expect(uses).toEqual(['runner.call', 'toAiSdkTool']);
+  });
+
+  it('recognises a guard over a set of framework tools, and the Mastra adapter', () => {
+    const uses = inspectFile(
+      `import { guardAiSdkTools } from '@retrysafe/spec/adapters/ai-sdk';\nimport { toMastraTool } from '@retrysafe/spec/adapters/mastra';\nguardAiSdkTools({ charge }, { runner, run });\ntoMastraTool(refund, { runner, run });`,
+      (sourceCode, nodes) =>
+        nodes.flatMap((node) => {
+          const use = node.type === 'CallExpression' ? getRunnerUse(sourceCode, node) : undefined;
+          return use ? [{ via: use.via, collection: use.collection, tool: sourceCode.getText(use.tool), runner: use.runner && sourceCode.getText(use.runner) }] : [];
+        }),
+    );
+    expect(uses).toEqual([
+      { via: 'guardAiSdkTools', collection: true, tool: '{ charge }', runner: 'runner' },
+      { via: 'toMastraTool', collection: false, tool: 'refund', runner: 'runner' },
+    ]);
+  });
+});
+
+describe('MCP servers that deduplicate keyed calls', () => {
+  it('matches a registration with enableIdempotency(server, { runner }) on the same server, through a const', () => {
+    const matched = inspectFile(
+      `${MCP}import { enableIdempotency } from '@retrysafe/spec/adapters/mcp';\nconst other = new McpServer({ name: 'o', version: '1' });\nenableIdempotency(server, { runner });\nserver.registerTool('a', {}, async () => ({ content: [] }));\nother.registerTool('b', {}, async () => ({ content: [] }));`,
+      (sourceCode, nodes) => {
+        const servers = nodes.flatMap((node) => (node.type === 'CallExpression' ? [getIdempotentServer(sourceCode, node)].filter(Boolean) : []));
+        return toolsOf(sourceCode, nodes).map((tool) => [tool.name, servers.some((s) => s?.server === getRegisteringServer(sourceCode, tool.node))]);
+      },
+    );
+    expect(matched).toEqual([['a', true], ['b', false]]);
+  });
+});
+
+describe('called-twice tests', () => {
+  const testsOf = (code: string) =>
+    inspectFile(code, (sourceCode) => findCalledTwiceTests(sourceCode).map((t) => ({ shape: t.shape, target: t.target.kind === 'name' ? t.target.name : sourceCode.getText(t.target.node), asserted: t.assertion !== undefined })), 'x.test.ts');
+  const TESTING = "import { expectSingleEffect, callTwice } from '@retrysafe/spec/testing';\n";
+
+  it.each([
+    ['expectSingleEffect', `${TESTING}it('x', async () => { await expectSingleEffect(refund, input); });`, [{ shape: 'expectSingleEffect', target: 'refund', asserted: true }]],
+    ['callTwice then a count of one', `${TESTING}it('x', async () => { const r = await callTwice(refund, input); expect(r.executions).toBe(1); });`, [{ shape: 'callTwice', target: 'refund', asserted: true }]],
+    ['callTwice asserting nothing', `${TESTING}it('x', async () => { await callTwice(refund, input); });`, [{ shape: 'callTwice', target: 'refund', asserted: false }]],
+    ['two runner calls then toHaveLength(1)', `it('x', async () => { await runner.call(refund, input, { run }); await runner.call(refund, input, { run }); expect(refunds).toHaveLength(1); });`, [{ shape: 'repeatedCall', target: 'refund', asserted: true }]],
+    ['two execute calls then toHaveBeenCalledTimes(1)', `it('x', async () => { await tool.execute(input); await tool.execute(input); expect(spy).toHaveBeenCalledTimes(1); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: true }]],
+    ['an MCP client calling by name, then assert.equal(n, 1)', `it('x', async () => { await client.callTool({ name: 'create_ticket', arguments: a }); await client.callTool({ name: 'create_ticket', arguments: a }); assert.equal(count, 1); });`, [{ shape: 'repeatedCall', target: 'create_ticket', asserted: true }]],
+    ['two calls with different arguments are not one', `it('x', async () => { await tool.execute({ id: 1 }); await tool.execute({ id: 2 }); expect(n).toBe(1); });`, []],
+    ['the assertion before the second call does not count', `it('x', async () => { await tool.execute(a); expect(n).toBe(1); await tool.execute(a); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: false }]],
+  ])('%s', (_shape, code, expected) => {
+    expect(testsOf(code)).toEqual(expected);
+  });
+
+  it.each([
+    ['src/refund.test.ts', '', true],
+    ['src/__tests__/refund.ts', '', true],
+    ['src/refund.ts', "import { it } from 'vitest';", true],
+    ['src/refund.ts', '', false],
+  ])('isTestFile(%s)', (filename, code, expected) => {
+    expect(inspectFile(`${code}\nexport {};`, (sourceCode) => isTestFile(sourceCode, filename), 'file.ts')).toBe(expected);
+  });
+});
+
+describe('createValueSummariser', () => {
+  it('describes exports as symbolic values: a function returning a tool, re-exports, objects, CommonJS', () => {
+    const summary = inspectFile(
+      `${DEFINE}export function refundTool() { return defineTool({ name: 'r', execute: () => 1 }); }\nexport { sendTool } from './send.js';\nexport * from './more.js';\nimport { statusTool } from './status.js';\nexport const tools = { status: statusTool(), refund: refundTool() };`,
+      (sourceCode, nodes) => {
+        const tools = toolsOf(sourceCode, nodes);
+        const values = createValueSummariser(sourceCode, { tool: (node) => (tools.findIndex((t) => t.node === node) >= 0 ? tools.findIndex((t) => t.node === node) : undefined), runner: () => undefined });
+        return values.exportsOf();
+      },
+    );
+    expect(summary.exports.refundTool).toEqual({ k: 'fn', returns: [{ k: 'tool', index: 0 }] });
+    expect(summary.exports.sendTool).toEqual({ k: 'import', from: './send.js', name: 'sendTool' });
+    expect(summary.exports.tools).toEqual({
+      k: 'object',
+      props: { status: { k: 'call', callee: { k: 'import', from: './status.js', name: 'statusTool' } }, refund: { k: 'call', callee: { k: 'fn', returns: [{ k: 'tool', index: 0 }] } } },
+    });
+    expect(summary.reexports).toEqual(['./more.js']);
+  });
+
+  it('follows destructuring: `const { issueRefund } = createTools()` is a member of a call', () => {
+    const value = inspectFile("import { createTools } from './tools.js';\nconst { issueRefund } = createTools(services);\nuse(issueRefund);", (sourceCode, nodes) => {
+      const use = nodes.find((node): node is TSESTree.CallExpression => node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'use');
+      return createValueSummariser(sourceCode, { tool: () => undefined, runner: () => undefined }).valueOf(use?.arguments[0] as TSESTree.Node);
+    });
+    expect(value).toEqual({ k: 'member', of: { k: 'call', callee: { k: 'import', from: './tools.js', name: 'createTools' } }, name: 'issueRefund' });
+  });
+});
