@@ -1,0 +1,242 @@
+import type { ESLint, Rule } from 'eslint';
+
+import {
+  type AllowedSource,
+  createKeyNameMatcher,
+  createToolRecogniser,
+  createValueSummariser,
+  describeKeyDerivation,
+  describeNode,
+  findCalledTwiceTests,
+  findProviderKeys,
+  findReplaySignal,
+  getRunnerConstruction,
+  getRunnerUse,
+  isTestFile,
+  type KeyedProvider,
+  mayUseRunners,
+  readPolicyData,
+  type RunnerConstruction,
+  type RunnerUse,
+  type ToolDefinition,
+  type ToolFactory,
+  type TSESLint,
+  type TSESTree,
+} from './analysis.js';
+import type { CalledTwiceFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value } from './facts.js';
+
+/** The options the project's config gives the plugin's rules, merged for one file. */
+export interface RuleOptionsForFile {
+  readonly toolFactories: readonly ToolFactory[];
+  readonly keyNames: readonly string[];
+  readonly allowedSources: readonly AllowedSource[];
+  readonly providers: readonly KeyedProvider[];
+}
+
+/** The id the collector rule is configured under. */
+export const COLLECTOR_RULE_ID = 'retrysafe-audit/collect';
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+type ToolSite = TSESTree.CallExpression | TSESTree.ClassDeclaration | TSESTree.ClassExpression | TSESTree.NewExpression;
+
+/**
+ * An ESLint plugin with one rule, `collect`, that reports nothing: for every file it records the
+ * facts the audit needs (tools, runners, uses, called-twice tests, exports) and hands them to
+ * `onFacts` when the file is done. Configured through `overrideConfig` next to the plugin's rules,
+ * so it sees each file with the project's parser and settings.
+ */
+export function createCollectorPlugin(onFacts: (facts: FileFacts) => void, optionsFor: (file: string) => RuleOptionsForFile): ESLint.Plugin {
+  const rule: Rule.RuleModule = {
+    meta: { type: 'problem', docs: { description: 'Records the facts `retrysafe audit` judges (reports nothing)' }, schema: [] },
+    create(context) {
+      const sourceCode = context.sourceCode as unknown as SourceCode;
+      const collector = new FileCollector(sourceCode, context.filename, optionsFor(context.filename));
+      const visit = (node: unknown): void => collector.visit(node as ToolSite);
+      return {
+        CallExpression: visit,
+        NewExpression: visit,
+        ClassDeclaration: visit,
+        ClassExpression: visit,
+        'Program:exit': () => onFacts(collector.facts()),
+      } as Rule.RuleListener;
+    },
+  };
+  return { meta: { name: 'retrysafe-audit' }, rules: { collect: rule } };
+}
+
+/** The facts of one file, gathered while ESLint walks it. */
+class FileCollector {
+  private readonly recogniser;
+  private readonly usesRunners: boolean;
+  private readonly tools: ToolDefinition[] = [];
+  private readonly toolIndex = new Map<TSESTree.Node, number>();
+  private readonly runners: RunnerConstruction[] = [];
+  private readonly runnerIndex = new Map<TSESTree.Node, number>();
+  private readonly uses: RunnerUse[] = [];
+
+  constructor(
+    private readonly sourceCode: SourceCode,
+    private readonly file: string,
+    private readonly options: RuleOptionsForFile,
+  ) {
+    this.recogniser = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories });
+    this.usesRunners = mayUseRunners(sourceCode);
+  }
+
+  visit(node: ToolSite): void {
+    if (this.recogniser.mayDefineTools) {
+      for (const tool of this.recogniser.definitionsAt(node)) {
+        if (this.toolIndex.has(tool.node)) continue;
+        this.toolIndex.set(tool.node, this.tools.length);
+        this.tools.push(tool);
+      }
+    }
+    if (!this.usesRunners || node.type !== 'CallExpression') return;
+    const runner = getRunnerConstruction(this.sourceCode, node);
+    if (runner) {
+      this.runnerIndex.set(node, this.runners.length);
+      this.runners.push(runner);
+    }
+    const use = getRunnerUse(this.sourceCode, node);
+    if (use) this.uses.push(use);
+  }
+
+  facts(): FileFacts {
+    const sourceCode = this.sourceCode;
+    const values = createValueSummariser(sourceCode, {
+      tool: (node) => this.toolIndex.get(node),
+      runner: (node) => this.runnerIndex.get(node),
+    });
+    const isTest = isTestFile(sourceCode, this.file);
+    const { exports, reexports } = values.exportsOf();
+    return {
+      file: this.file,
+      isTest,
+      tools: this.tools.map((tool) => this.toolFact(tool)),
+      runners: this.runners.map((runner) => this.runnerFact(runner)),
+      uses: this.uses.map((use): UseFact => ({
+        ...this.site(use.node),
+        via: use.via,
+        tool: values.valueOf(use.tool),
+        runner: use.runner ? values.valueOf(use.runner) : null,
+      })),
+      calledTwice: isTest ? this.calledTwice(values.valueOf) : [],
+      references: isTest ? this.importedValues() : [],
+      exports: pruneExports(exports),
+      reexports,
+    };
+  }
+
+  private toolFact(tool: ToolDefinition): ToolFact {
+    const sourceCode = this.sourceCode;
+    const matchKeyName = createKeyNameMatcher([...this.options.keyNames]);
+    const keyOptions = { matchKeyName, allowedSources: this.options.allowedSources, providers: this.options.providers };
+    const policy = readPolicyData(sourceCode, tool);
+    const replay = findReplaySignal(sourceCode, tool);
+    const start = tool.node.loc.start;
+    return {
+      name: tool.name ?? null,
+      line: start.line,
+      column: start.column + 1,
+      framework: tool.framework,
+      aliases: aliasesOf(tool.node),
+      policy: policy
+        ? { side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, via: policy.via, line: policy.node.loc.start.line }
+        : null,
+      key: this.keyFact(tool, keyOptions),
+      replay: { kind: replay.kind, site: replay.kind === 'unknown' ? null : this.site(replay.node) },
+      providerKeys: findProviderKeys(sourceCode, tool, keyOptions).map(({ call, passed }) => ({ ...this.site(call.node), passed: passed.kind })),
+    };
+  }
+
+  private keyFact(tool: ToolDefinition, options: Parameters<typeof describeKeyDerivation>[2]): KeyFact {
+    const derivation = describeKeyDerivation(this.sourceCode, tool, options);
+    return {
+      status: derivation.status,
+      parts: derivation.parts.map((part) => ({ ...this.site(part.node), derived: part.derived })),
+      sources: derivation.sources.map((source) => ({ line: source.node.loc.start.line, text: source.description, kind: source.kind })),
+    };
+  }
+
+  private runnerFact(runner: RunnerConstruction): RunnerFact {
+    const store = runner.store;
+    return {
+      ...this.site(runner.node),
+      store: store ? { ...this.site(store.node), kind: store.kind, durable: store.durable } : null,
+      storeText: runner.storeNode ? describeNode(runner.storeNode, this.sourceCode) : null,
+    };
+  }
+
+  private calledTwice(valueOf: (node: TSESTree.Node) => Value): CalledTwiceFact[] {
+    return findCalledTwiceTests(this.sourceCode).map((test) => ({
+      ...this.site(test.node),
+      shape: test.shape,
+      target: test.target.kind === 'name' ? { k: 'opaque', text: test.target.name } : valueOf(test.target.node),
+      toolName: test.target.kind === 'name' ? test.target.name : null,
+      assertionLine: test.assertion ? test.assertion.loc.start.line : null,
+    }));
+  }
+
+  /** What a test file's imports of the project's own modules bind. */
+  private importedValues(): Value[] {
+    const found: Value[] = [];
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type !== 'ImportDeclaration' || !statement.source.value.startsWith('.')) continue;
+      for (const specifier of statement.specifiers) {
+        const name =
+          specifier.type === 'ImportSpecifier'
+            ? specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value
+            : specifier.type === 'ImportDefaultSpecifier' ? 'default' : '*';
+        found.push({ k: 'import', from: statement.source.value, name });
+      }
+    }
+    return found;
+  }
+
+  private site(node: TSESTree.Node): Site {
+    return { line: node.loc.start.line, text: describeNode(node, this.sourceCode) };
+  }
+}
+
+/** Names a tool is bound to where it is defined: its variable, its property, the function that returns it. */
+function aliasesOf(node: TSESTree.Node): string[] {
+  const aliases: string[] = [];
+  let current: TSESTree.Node = node;
+  for (let parent = current.parent; parent; current = parent, parent = parent.parent) {
+    if (parent.type === 'VariableDeclarator' && parent.id.type === 'Identifier') aliases.push(parent.id.name);
+    else if (parent.type === 'Property' && parent.value === current && parent.key.type === 'Identifier') aliases.push(parent.key.name);
+    else if ((parent.type === 'FunctionDeclaration' || parent.type === 'FunctionExpression') && parent.id) aliases.push(parent.id.name);
+    if (parent.type === 'Program' || aliases.length >= 3) break;
+    // Stop at a statement that is not a return: the tool is then used, not bound.
+    if (parent.type === 'ExpressionStatement') break;
+  }
+  return aliases;
+}
+
+/** Only exports that can lead to a tool or a runner are kept: most of a large tree's exports cannot. */
+function pruneExports(exports: Record<string, Value>): Record<string, Value> {
+  const kept: Record<string, Value> = {};
+  for (const [name, value] of Object.entries(exports)) if (mayLead(value)) kept[name] = value;
+  return kept;
+}
+
+function mayLead(value: Value): boolean {
+  switch (value.k) {
+    case 'tool':
+    case 'runner':
+    case 'adapted':
+      return true;
+    case 'import':
+      return value.from.startsWith('.');
+    case 'member':
+      return mayLead(value.of);
+    case 'call':
+      return mayLead(value.callee);
+    case 'object':
+      return Object.values(value.props).some(mayLead);
+    case 'fn':
+      return value.returns.some(mayLead);
+    case 'opaque':
+      return false;
+  }
+}

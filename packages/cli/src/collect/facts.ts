@@ -1,0 +1,95 @@
+// What the collector rule records about one file while ESLint lints it: plain, JSON-serialisable
+// data, so that no AST outlives its file (a 20,000-file tree fits in memory) and the audit can link
+// facts across files afterwards (a tool defined in one file, its runner in another, its test in a
+// third).
+
+import type { SymbolicValue } from './analysis.js';
+
+/** A value as the linker follows it across files (the plugin's symbolic values). */
+export type Value = SymbolicValue;
+
+/** A line of code and what is on it. */
+export interface Site {
+  readonly line: number;
+  readonly text: string;
+}
+
+/** A tool definition and what its file says about it. */
+export interface ToolFact {
+  readonly name: string | null;
+  readonly line: number;
+  readonly column: number;
+  readonly framework: string;
+  /** Names the tool is bound to in its file (`const issueRefund = defineTool(...)`, `function issueRefundTool()`). */
+  readonly aliases: readonly string[];
+  readonly policy: PolicyFact | null;
+  readonly key: KeyFact;
+  readonly replay: ReplayFact;
+  readonly providerKeys: readonly ProviderKeyFact[];
+}
+
+export interface PolicyFact {
+  readonly side_effects: string | null;
+  readonly idempotent: boolean | 'with_key' | null;
+  readonly retry: string | null;
+  readonly max_attempts: number | null;
+  readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
+  readonly line: number;
+}
+
+export interface KeyFact {
+  readonly status: 'deterministic' | 'none' | 'nondeterministic' | 'unknown';
+  readonly parts: readonly (Site & { readonly derived: boolean })[];
+  readonly sources: readonly (Site & { readonly kind: string })[];
+}
+
+export interface ReplayFact {
+  readonly kind: 'flag' | 'none' | 'runner' | 'unknown';
+  readonly site: Site | null;
+}
+
+export interface ProviderKeyFact extends Site {
+  readonly passed: 'missing' | 'passed' | 'unknown';
+}
+
+/** `createRunner({ store })` and its store, where visible. */
+export interface RunnerFact extends Site {
+  readonly store: (Site & { readonly kind: string; readonly durable: boolean }) | null;
+  /** The `store` option as written, when its construction is not visible. */
+  readonly storeText: string | null;
+}
+
+/** A call that hands a tool to a runner (`runner.call`, an adapter). */
+export interface UseFact extends Site {
+  readonly via: string;
+  readonly tool: Value;
+  readonly runner: Value | null;
+}
+
+/** A test that calls something twice with identical arguments. */
+export interface CalledTwiceFact extends Site {
+  readonly shape: 'callTwice' | 'expectSingleEffect' | 'repeatedCall';
+  /** What it calls; `{ k: 'opaque' }` with the MCP tool name for `client.callTool({ name })`. */
+  readonly target: Value;
+  /** An MCP tool called by its registered name. */
+  readonly toolName: string | null;
+  /** The single-effect assertion's line, if any. */
+  readonly assertionLine: number | null;
+}
+
+/** Everything the collector records about one file. */
+export interface FileFacts {
+  /** Absolute path. */
+  readonly file: string;
+  readonly isTest: boolean;
+  readonly tools: readonly ToolFact[];
+  readonly runners: readonly RunnerFact[];
+  readonly uses: readonly UseFact[];
+  readonly calledTwice: readonly CalledTwiceFact[];
+  /** In a test file: what its imports refer to, to tell "references the tool" from "calls it twice". */
+  readonly references: readonly Value[];
+  /** What each export is, where that can lead to a tool or a runner. */
+  readonly exports: Readonly<Record<string, Value>>;
+  /** `export * from '...'` specifiers. */
+  readonly reexports: readonly string[];
+}

@@ -1,0 +1,120 @@
+import path from 'node:path';
+
+import type { FileFacts, PolicyFact } from '../collect/facts.js';
+import {
+  type Answer,
+  type AuditReport,
+  type ConfigUsed,
+  type DeclaredPolicy,
+  type FileError,
+  QUESTIONS,
+  type QuestionId,
+  REPORT_SCHEMA_ID,
+  REPORT_SCHEMA_VERSION,
+  type ReportSummary,
+  type RuleFinding,
+  type ToolAudit,
+  type Verdict,
+} from '../report.js';
+import { linkProject, type ProjectLinks, type ToolAt } from './links.js';
+import { JUDGES } from './questions.js';
+
+/** What {@link buildReport} needs besides the facts. */
+export interface ReportInput {
+  readonly root: string;
+  readonly config: ConfigUsed;
+  readonly generator: AuditReport['generator'];
+  readonly files: ReadonlyMap<string, FileFacts>;
+  readonly findings: readonly RuleFinding[];
+  readonly errors: readonly FileError[];
+}
+
+/** Links the facts, answers the five questions for every tool, and totals them. */
+export function buildReport(input: ReportInput): AuditReport {
+  const relative = (file: string): string => toPosix(path.relative(input.root, file));
+  const links = linkProject(input.files);
+  const tools = links.tools
+    .filter((at) => !input.files.get(at.file)?.isTest)
+    .map((at) => auditTool(at, links, relative))
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  const findings = [...input.findings].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  const scanned = [...input.files.values()];
+  return {
+    $schema: REPORT_SCHEMA_ID,
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    generator: input.generator,
+    root: input.root,
+    config: input.config,
+    files: {
+      scanned: scanned.length + input.errors.length,
+      tests: scanned.filter((facts) => facts.isTest).length,
+      errors: [...input.errors].sort((a, b) => a.file.localeCompare(b.file)),
+    },
+    tools,
+    findings,
+    summary: summarise(tools, findings),
+  };
+}
+
+function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string): ToolAudit {
+  const context = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, relative };
+  const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
+  const { tool } = at;
+  const file = relative(at.file);
+  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file) : null;
+  return {
+    id: `${file}:${tool.line}:${tool.column}`,
+    name: tool.name,
+    file,
+    line: tool.line,
+    column: tool.column,
+    framework: tool.framework,
+    policy,
+    effects: { available: false, operations: [] },
+    questions,
+    summary: summaryLine(tool.name, policy, questions),
+  };
+}
+
+function toDeclaredPolicy(policy: PolicyFact, file: string): DeclaredPolicy {
+  const { side_effects, idempotent, retry, max_attempts, via, line } = policy;
+  return { side_effects, idempotent, retry, max_attempts, via, evidence: { file, line, text: via } };
+}
+
+/** `side_effects · idempotent · retry · max_attempts`, or `undeclared`. */
+export function policyText(policy: DeclaredPolicy | null): string {
+  if (!policy) return 'undeclared';
+  const show = (value: unknown): string => (value === null ? '?' : String(value));
+  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ');
+}
+
+const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };
+
+function summaryLine(name: string | null, policy: DeclaredPolicy | null, questions: Readonly<Record<QuestionId, Answer>>): string {
+  const verdicts = QUESTIONS.map((id) => `${id.toUpperCase()} ${VERDICT_WORDS[questions[id].verdict]}`).join(', ');
+  return `${name ?? '(unnamed tool)'} [${policyText(policy)}]: ${verdicts}`;
+}
+
+function summarise(tools: readonly ToolAudit[], findings: readonly RuleFinding[]): ReportSummary {
+  const questions = Object.fromEntries(
+    QUESTIONS.map((id) => {
+      const counts = { yes: 0, no: 0, unknown: 0, 'n/a': 0 };
+      for (const tool of tools) counts[tool.questions[id].verdict] += 1;
+      return [id, counts];
+    }),
+  ) as unknown as ReportSummary['questions'];
+  const answers = tools.flatMap((tool) => QUESTIONS.map((id) => tool.questions[id]));
+  const count = (severity: 'error' | 'warning'): number =>
+    answers.filter((answer) => answer.severity === severity).length + findings.filter((finding) => finding.severity === severity).length;
+  return {
+    tools: tools.length,
+    undeclared: tools.filter((tool) => tool.policy === null).length,
+    questions,
+    errors: count('error'),
+    warnings: count('warning'),
+  };
+}
+
+function toPosix(file: string): string {
+  return file.split(path.sep).join('/');
+}

@@ -1,0 +1,105 @@
+import type { CalledTwiceFact, FileFacts, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
+import { type FactRef, ProjectIndex } from '../link.js';
+
+// Every link between a tool and the rest of the scanned code, worked out once for the whole tree:
+// the runners that run it, the tests that call it twice, the tests that merely import it.
+
+/** A runner construction and the file it is in. */
+export interface RunnerAt {
+  readonly file: string;
+  readonly runner: RunnerFact;
+}
+
+/** A called-twice test and the file it is in. */
+export interface TestAt {
+  readonly file: string;
+  readonly test: CalledTwiceFact;
+}
+
+/** What the rest of the scanned code does with one tool. */
+export interface ToolLinks {
+  /** Runner calls and adapters in source (not test) files that hand this tool to a runner. */
+  readonly uses: readonly { readonly file: string; readonly use: UseFact; readonly runners: readonly RunnerAt[] }[];
+  readonly calledTwice: readonly TestAt[];
+  /** Test files that import something that leads to this tool. */
+  readonly referencedBy: readonly string[];
+}
+
+/** A tool with its file. */
+export interface ToolAt {
+  readonly file: string;
+  readonly index: number;
+  readonly tool: ToolFact;
+}
+
+/** The links of every tool, and what the audit needs to know about the tree as a whole. */
+export interface ProjectLinks {
+  readonly tools: readonly ToolAt[];
+  linksOf(tool: ToolAt): ToolLinks;
+  /** Called-twice tests whose target could not be followed to any tool. */
+  readonly unresolvedTests: readonly TestAt[];
+  readonly testFiles: number;
+}
+
+/** Links the facts of every scanned file. */
+export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks {
+  const index = new ProjectIndex(files);
+  const links = new Map<string, { uses: ToolLinks['uses'][number][]; calledTwice: TestAt[]; referencedBy: Set<string> }>();
+  const tools: ToolAt[] = [];
+  for (const facts of index.all()) {
+    facts.tools.forEach((tool, i) => {
+      tools.push({ file: facts.file, index: i, tool });
+      links.set(refId({ file: facts.file, index: i }), { uses: [], calledTwice: [], referencedBy: new Set() });
+    });
+  }
+  const linkOf = (ref: FactRef) => links.get(refId(ref));
+  const runnerAt = (ref: FactRef): RunnerAt | undefined => {
+    const runner = index.facts(ref.file)?.runners[ref.index];
+    return runner && { file: ref.file, runner };
+  };
+  const unresolvedTests: TestAt[] = [];
+  let testFiles = 0;
+  for (const facts of index.all()) {
+    if (facts.isTest) testFiles += 1;
+    else linkUses(facts, index, linkOf, runnerAt);
+    if (!facts.isTest) continue;
+    for (const test of facts.calledTwice) {
+      const targets = test.toolName !== null ? toolsNamed(tools, test.toolName) : index.resolve(test.target, facts.file).tools;
+      if (targets.length === 0) unresolvedTests.push({ file: facts.file, test });
+      for (const target of targets) linkOf(target)?.calledTwice.push({ file: facts.file, test });
+    }
+    for (const reference of facts.references) {
+      for (const target of index.resolve(reference, facts.file).tools) linkOf(target)?.referencedBy.add(facts.file);
+    }
+  }
+  return {
+    tools,
+    unresolvedTests,
+    testFiles,
+    linksOf: (tool) => {
+      const found = linkOf(tool);
+      return { uses: found?.uses ?? [], calledTwice: found?.calledTwice ?? [], referencedBy: [...(found?.referencedBy ?? [])] };
+    },
+  };
+}
+
+function linkUses(
+  facts: FileFacts,
+  index: ProjectIndex,
+  linkOf: (ref: FactRef) => { uses: ToolLinks['uses'][number][] } | undefined,
+  runnerAt: (ref: FactRef) => RunnerAt | undefined,
+): void {
+  for (const use of facts.uses) {
+    const runners = use.runner ? index.resolve(use.runner, facts.file).runners : [];
+    const at = runners.map(runnerAt).filter((runner) => runner !== undefined);
+    for (const target of index.resolve(use.tool, facts.file).tools) linkOf(target)?.uses.push({ file: facts.file, use, runners: at });
+  }
+}
+
+function toolsNamed(tools: readonly ToolAt[], name: string): FactRef[] {
+  return tools.filter((candidate) => candidate.tool.name === name).map(({ file, index }) => ({ file, index }));
+}
+
+function refId(ref: FactRef): string {
+  return `${ref.file}#${ref.index}`;
+}

@@ -1,0 +1,187 @@
+import type { PolicyFact, ToolFact } from '../collect/facts.js';
+import type { Answer, Evidence, QuestionId, Severity } from '../report.js';
+import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
+
+// The verdict rules for the seed's five questions (docs/audit.md lists them). Each `yes` and `no`
+// names its evidence; where the code does not show an answer the verdict is `unknown`, never a guess.
+
+/** What a question's judgement gets: the tool, its links, and how to name a file. */
+export interface JudgeContext {
+  readonly at: ToolAt;
+  readonly links: ToolLinks;
+  readonly unresolvedTests: readonly TestAt[];
+  readonly testFiles: number;
+  readonly relative: (file: string) => string;
+}
+
+const answer = (verdict: Answer['verdict'], reason: string, evidence: readonly Evidence[] = []): Answer => ({ verdict, reason, evidence });
+const no = (severity: Severity, reason: string, evidence: readonly Evidence[] = []): Answer => ({ verdict: 'no', reason, severity, evidence });
+
+/** `side_effects: 'none'`: the questions about keys, replays, records and tests do not apply. */
+function declaredRead(policy: PolicyFact | null): Answer | undefined {
+  return policy?.side_effects === 'none'
+    ? answer('n/a', "declared without side effects (`side_effects: 'none'`); question 1 checks that against the handler")
+    : undefined;
+}
+
+const NOT_REPEATABLE = 'declared not safely repeatable (`idempotent: false`)';
+
+/** Q1: from the effects analysis against the declaration (issue 10); until it lands, unknown. */
+export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
+  void context;
+  return answer('unknown', 'effects analysis not available: the handler was not read');
+}
+
+/** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */
+export function judgeKey(context: JudgeContext): Answer {
+  const { tool } = context.at;
+  const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
+  const { key, policy } = tool;
+  if (key.status === 'nondeterministic') {
+    const [first] = key.sources;
+    const described = key.sources.map((source) => `\`${source.text}\` (line ${source.line})`).join(', ');
+    return no('error', `the key is built from ${described}, which is new on every attempt: a retry gets a new key and runs the effect again`, first ? key.sources.map((s) => here(s.line, s.text)) : []);
+  }
+  const read = declaredRead(policy);
+  if (read && key.status === 'none') return read;
+  if (key.status === 'deterministic') {
+    const parts = key.parts.map((part) => `\`${part.text}\``).join(', ');
+    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery`, key.parts.map((part) => here(part.line, part.text)));
+  }
+  if (key.status === 'unknown') {
+    const hidden = key.parts.filter((part) => !part.derived);
+    const named = hidden.map((part) => `\`${part.text}\` (line ${part.line})`).join(', ');
+    return answer('unknown', `the key comes from ${named}, which the audit cannot follow`, hidden.map((part) => here(part.line, part.text)));
+  }
+  if (policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat needs no key');
+  if (policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: it takes no key, so every repeat runs the effect again`);
+  if (policy?.idempotent === 'with_key') return answer('unknown', "declared `idempotent: 'with_key'`, but no key position in its definition or handler is visible");
+  return answer('unknown', 'no declared policy, and no key in its definition or handler');
+}
+
+/** Q3: the runner's `replayed`, or a replay flag in what the handler returns. */
+export function judgeReplayFlag(context: JudgeContext): Answer {
+  const { tool } = context.at;
+  const read = declaredRead(tool.policy);
+  if (read) return read;
+  const idempotent = tool.policy?.idempotent;
+  if (idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat reaches the same end state, so there is nothing to tell apart');
+  const site = tool.replay.site;
+  const evidence = site ? [{ file: context.relative(context.at.file), line: site.line, text: site.text }] : [];
+  if (idempotent === false) return no('warning', `${NOT_REPEATABLE}: nothing records the first call, so a repeat cannot answer "already done"`, evidence);
+  switch (tool.replay.kind) {
+    case 'runner':
+      return answer('yes', 'a `defineTool` tool: the runner (and every adapter) answers `{ result, replayed }`, with `replayed: true` for a repeat with the same key', evidence);
+    case 'flag':
+      return answer('yes', `the handler returns a replay flag (\`${site?.text ?? 'replayed'}\`, line ${site?.line ?? '?'})`, evidence);
+    case 'none':
+      return no('warning', 'nothing the handler returns flags a replay (`replayed: true`): after a repeat the model cannot tell "did it" from "already done"', evidence);
+    case 'unknown':
+      return answer('unknown', 'the handler is not defined in the same file, so what it returns is not visible');
+  }
+}
+
+/** Q4: the store of the runner that runs the tool, or the keyed provider that dedupes it. */
+export function judgeDurableRecord(context: JudgeContext): Answer {
+  const { tool } = context.at;
+  const read = declaredRead(tool.policy);
+  if (read) return read;
+  if (tool.policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): no dedup record is needed');
+  if (tool.policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: there is no dedup record`);
+  const runners = context.links.uses.flatMap((use) => use.runners);
+  if (runners.length > 0) return judgeRunners(runners, context);
+  if (context.links.uses.length > 0) {
+    const use = context.links.uses[0];
+    const where = use ? `${context.relative(use.file)}:${use.use.line}` : '';
+    return answer('unknown', `it is run through \`${use?.use.via ?? 'a runner'}\` (${where}), but that runner's construction is not visible`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
+  }
+  return judgeProviderRecord(tool, context);
+}
+
+function judgeRunners(runners: readonly RunnerAt[], context: JudgeContext): Answer {
+  const evidence = runners.map(({ file, runner }) => ({ file: context.relative(file), line: runner.store?.line ?? runner.line, text: runner.store?.text ?? runner.text }));
+  const volatile = runners.find(({ runner }) => runner.store && !runner.store.durable);
+  if (volatile?.runner.store) {
+    const { store } = volatile.runner;
+    return no('error', `its runner (${context.relative(volatile.file)}:${volatile.runner.line}) keeps records in \`${store.text}\`, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence);
+  }
+  const hidden = runners.find(({ runner }) => !runner.store);
+  if (hidden) {
+    return answer('unknown', `its runner (${context.relative(hidden.file)}:${hidden.runner.line}) takes its store from \`${hidden.runner.storeText ?? 'elsewhere'}\`, which is not visible`, evidence);
+  }
+  const stores = [...new Set(runners.map(({ runner }) => STORE_NAMES[runner.store?.kind ?? ''] ?? runner.store?.kind))].join(', ');
+  return answer('yes', `its runner keeps records in a durable store (${stores}) that outlives the run`, evidence);
+}
+
+const STORE_NAMES: Readonly<Record<string, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', redis: 'Redis', memory: 'memory' };
+
+function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
+  const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
+  const passing = tool.providerKeys.filter((call) => call.passed === 'passed');
+  if (passing.length > 0) {
+    const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
+    return answer('yes', `the provider keeps its own record of the key: ${calls} passes it (Stripe keeps keys for at least 24 hours)`, passing.map((call) => here(call.line, call.text)));
+  }
+  if (tool.framework === 'retrysafe') return answer('unknown', 'no runner call of this tool in the scanned source files, so its store is not visible');
+  return answer('unknown', 'no dedup record is visible: no runner runs it and no keyed provider call passes its key');
+}
+
+/** Q5: a test that calls the tool twice and asserts one effect. */
+export function judgeCalledTwiceTest(context: JudgeContext): Answer {
+  const { tool } = context.at;
+  const read = declaredRead(tool.policy);
+  if (read) return read;
+  const at = (test: TestAt): Evidence => ({ file: context.relative(test.file), line: test.test.line, text: test.test.text });
+  const asserted = context.links.calledTwice.filter((test) => test.test.assertionLine !== null);
+  if (asserted.length > 0) return answer('yes', `${describeTests(asserted, context)} calls it twice and asserts a single effect`, asserted.map(at));
+  const unasserted = context.links.calledTwice;
+  if (unasserted.length > 0) return no('warning', `${describeTests(unasserted, context)} calls it twice but asserts no single effect (a count of 1, or \`expectSingleEffect\`)`, unasserted.map(at));
+  if (context.testFiles === 0) return answer('unknown', 'no test files among the scanned files');
+  const candidates = context.unresolvedTests.filter((test) => mayBe(test, tool));
+  if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls \`${candidates[0]?.test.text}\` twice, which may be this tool (its target was not followed)`, candidates.map(at));
+  if (tool.policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
+  const referenced = context.links.referencedBy.map(context.relative);
+  if (referenced.length > 0) return no('warning', `${referenced.join(', ')} imports it, but no test calls it twice and asserts a single effect`);
+  return no('warning', `no test calls it twice and asserts a single effect (${context.testFiles} test file${context.testFiles === 1 ? '' : 's'} scanned)`);
+}
+
+function describeTests(tests: readonly TestAt[], context: JudgeContext): string {
+  const first = tests[0];
+  const where = first ? `${context.relative(first.file)}:${first.test.line}` : '';
+  return tests.length > 1 ? `${where} (and ${tests.length - 1} more)` : where;
+}
+
+/** Whether an unfollowed called-twice target is named like this tool (`issueRefund` for `issue_refund`). */
+function mayBe(test: TestAt, tool: ToolFact): boolean {
+  const target = normalise(lastName(test.test.target));
+  const names = [tool.name ?? '', ...tool.aliases].map(normalise).filter((name) => name.length > 0);
+  return target.length > 0 && names.includes(target);
+}
+
+/** The name a value is last read by: `tools.issueRefund` → `issueRefund`. */
+function lastName(value: TestAt['test']['target']): string {
+  switch (value.k) {
+    case 'opaque':
+      return value.text.split('.').at(-1) ?? '';
+    case 'member':
+    case 'import':
+      return value.name;
+    case 'call':
+      return lastName(value.callee);
+    default:
+      return '';
+  }
+}
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/tool$/, '');
+}
+
+/** The judgement of each question, in the seed's order. */
+export const JUDGES: Readonly<Record<QuestionId, (context: JudgeContext) => Answer>> = {
+  q1: judgeCalledTwiceEffect,
+  q2: judgeKey,
+  q3: judgeReplayFlag,
+  q4: judgeDurableRecord,
+  q5: judgeCalledTwiceTest,
+};

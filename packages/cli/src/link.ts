@@ -1,0 +1,142 @@
+import path from 'node:path';
+
+import type { FileFacts, Value } from './collect/facts.js';
+
+// Links the facts of one file to another's: follows a symbolic value through relative imports,
+// re-exports, calls of functions that return it and property reads, to the tools and runners it
+// can be. Only what the scanned files show is followed: a package import is where a trail ends.
+
+/** A tool or a runner construction: its file and its index in that file's facts. */
+export interface FactRef {
+  readonly file: string;
+  readonly index: number;
+}
+
+/** What a value can be, as far as the scanned files show. */
+export interface Resolution {
+  readonly tools: readonly FactRef[];
+  readonly runners: readonly FactRef[];
+  /** The runners of adapters the value went through (`toAiSdkTool(tool, { runner })`). */
+  readonly adapterRunners: readonly FactRef[];
+}
+
+type Resolved =
+  | { readonly k: 'tool' | 'runner'; readonly ref: FactRef }
+  | { readonly k: 'adapted'; readonly tools: readonly Resolved[]; readonly runners: readonly Resolved[] }
+  | { readonly k: 'object'; readonly props: Readonly<Record<string, Value>>; readonly file: string }
+  | { readonly k: 'fn'; readonly returns: readonly Value[]; readonly file: string }
+  | { readonly k: 'namespace'; readonly file: string };
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const JS_TO_TS: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const MAX_DEPTH = 24;
+
+/** The scanned files' facts, and the links between them. */
+export class ProjectIndex {
+  constructor(private readonly files: ReadonlyMap<string, FileFacts>) {}
+
+  /** Facts of a file, if it was scanned. */
+  facts(file: string): FileFacts | undefined {
+    return this.files.get(file);
+  }
+
+  /** Every scanned file's facts. */
+  all(): Iterable<FileFacts> {
+    return this.files.values();
+  }
+
+  /** The tools and runners `value`, read in `file`, can be. */
+  resolve(value: Value, file: string): Resolution {
+    const tools: FactRef[] = [];
+    const runners: FactRef[] = [];
+    const adapterRunners: FactRef[] = [];
+    const collect = (found: readonly Resolved[], adapter: boolean): void => {
+      for (const item of found) {
+        if (item.k === 'tool') tools.push(item.ref);
+        else if (item.k === 'runner') (adapter ? adapterRunners : runners).push(item.ref);
+        else if (item.k === 'adapted') {
+          collect(item.tools, false);
+          collect(item.runners, true);
+        }
+      }
+    };
+    collect(this.evaluate(value, file, 0), false);
+    return { tools: unique(tools), runners: unique(runners), adapterRunners: unique(adapterRunners) };
+  }
+
+  /** The scanned file a relative specifier names (`./tools/index.js` may be `./tools/index.ts`). */
+  resolveModule(from: string, specifier: string): string | undefined {
+    if (!specifier.startsWith('.')) return undefined;
+    const base = path.resolve(path.dirname(from), specifier);
+    const extension = path.extname(base);
+    const stem = base.slice(0, base.length - extension.length);
+    const candidates = [
+      base,
+      ...(JS_TO_TS[extension] ?? []).map((replacement) => stem + replacement),
+      ...EXTENSIONS.map((added) => base + added),
+      ...EXTENSIONS.map((added) => path.join(base, `index${added}`)),
+    ];
+    return candidates.find((candidate) => this.files.has(candidate));
+  }
+
+  private evaluate(value: Value, file: string, depth: number): Resolved[] {
+    if (depth > MAX_DEPTH) return [];
+    const next = (inner: Value, inFile = file): Resolved[] => this.evaluate(inner, inFile, depth + 1);
+    switch (value.k) {
+      case 'tool':
+      case 'runner':
+        return [{ k: value.k, ref: { file, index: value.index } }];
+      case 'adapted':
+        return [{ k: 'adapted', tools: next(value.tool), runners: value.runner ? next(value.runner) : [] }];
+      case 'object':
+        return [{ k: 'object', props: value.props, file }];
+      case 'fn':
+        return [{ k: 'fn', returns: value.returns, file }];
+      case 'import':
+        return this.importOf(file, value.from, value.name, depth);
+      case 'call':
+        return next(value.callee).flatMap((callee) => (callee.k === 'fn' ? callee.returns.flatMap((returned) => next(returned, callee.file)) : []));
+      case 'member':
+        return next(value.of).flatMap((object) => this.memberOf(object, value.name, depth));
+      case 'opaque':
+        return [];
+    }
+  }
+
+  private memberOf(object: Resolved, name: string, depth: number): Resolved[] {
+    if (object.k === 'object') {
+      const property = object.props[name];
+      return property ? this.evaluate(property, object.file, depth + 1) : [];
+    }
+    return object.k === 'namespace' ? this.exportOf(object.file, name, depth + 1, new Set()) : [];
+  }
+
+  private importOf(file: string, specifier: string, name: string, depth: number): Resolved[] {
+    const target = this.resolveModule(file, specifier);
+    if (!target) return [];
+    return name === '*' ? [{ k: 'namespace', file: target }] : this.exportOf(target, name, depth + 1, new Set());
+  }
+
+  private exportOf(file: string, name: string, depth: number, visited: Set<string>): Resolved[] {
+    const facts = this.files.get(file);
+    if (!facts || visited.has(file)) return [];
+    visited.add(file);
+    const exported = facts.exports[name];
+    if (exported) return this.evaluate(exported, file, depth + 1);
+    if (name === 'default') return [];
+    for (const specifier of facts.reexports) {
+      const target = this.resolveModule(file, specifier);
+      const found = target ? this.exportOf(target, name, depth + 1, visited) : [];
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+}
+
+function unique(refs: readonly FactRef[]): FactRef[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => {
+    const id = `${ref.file}#${ref.index}`;
+    return !seen.has(id) && seen.add(id) !== undefined;
+  });
+}
