@@ -13,3 +13,5 @@
 export { audit, type AuditOptions } from './audit.js';
 export { MissingPathError } from './run/files.js';
 export * from './report.js';
+export { formatReport, FORMATS, type Format, AUDIT_RULE_IDS } from './format/index.js';
+export { runCli, failsOn, EXIT, FAIL_ON, type CliIo } from './cli.js';

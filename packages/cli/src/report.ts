@@ -26,6 +26,15 @@ export const QUESTION_TEXT: Record<QuestionId, string> = {
   q5: 'Is there a test that calls it twice and asserts a single effect?',
 };
 
+/** A few words per question, for tables. */
+export const QUESTION_LABEL: Record<QuestionId, string> = {
+  q1: 'called twice',
+  q2: 'deterministic key',
+  q3: 'replay flag',
+  q4: 'durable record',
+  q5: 'called-twice test',
+};
+
 /**
  * A verdict: `yes` and `no` each rest on evidence the report names; `unknown` when the code does not
  * show it (the audit never guesses); `n/a` when the question does not apply to the tool (a read

@@ -1,0 +1,67 @@
+import Table from 'cli-table3';
+
+import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit } from '../report.js';
+import { describePolicy, type Palette, PLAIN, totalLine, verdictMark } from './verdicts.js';
+
+// The human format: per tool its name, place, framework, policy, effects and the five answers with
+// their reasons; then a one-line summary per tool as a table, and the total.
+
+/** Renders the report for a terminal; `palette` colours it (plain when colour is off). */
+export function formatTable(report: AuditReport, palette: Palette = PLAIN): string {
+  const lines: string[] = [];
+  const config = report.config.kind === 'recommended' ? "the plugin's recommended config" : report.config.file;
+  lines.push(palette.bold(`retrysafe audit: ${report.tools.length} tool${report.tools.length === 1 ? '' : 's'} in ${report.files.scanned} files (ESLint config: ${config})`), '');
+  for (const tool of report.tools) lines.push(...toolBlock(tool, palette), '');
+  if (report.tools.length > 0) lines.push(palette.bold('Summary'), summaryTable(report, palette), '');
+  if (report.findings.length > 0) {
+    lines.push(palette.bold('Rule findings'));
+    for (const finding of report.findings) {
+      const level = finding.severity === 'error' ? palette.red('error') : palette.yellow('warning');
+      lines.push(`  ${finding.file}:${finding.line}:${finding.column}  ${level}  ${finding.message}  ${palette.dim(finding.ruleId)}`);
+    }
+    lines.push('');
+  }
+  if (report.files.errors.length > 0) {
+    lines.push(palette.bold('Files not parsed (skipped)'));
+    for (const error of report.files.errors) lines.push(`  ${error.file}:${error.line}:${error.column}  ${palette.red(error.message)}`);
+    lines.push('');
+  }
+  lines.push(totalLine(report));
+  return `${lines.join('\n')}\n`;
+}
+
+function toolBlock(tool: ToolAudit, palette: Palette): string[] {
+  const name = tool.name ?? '(unnamed tool)';
+  const effects = tool.effects.available
+    ? tool.effects.operations.map((effect) => `${effect.kind} \`${effect.operation}\` (line ${effect.evidence.line})`).join('; ') || 'none found'
+    : palette.dim('not analysed (effects analysis not available)');
+  const lines = [
+    `${palette.bold(name)}  ${tool.file}:${tool.line}  ${palette.dim(tool.framework)}`,
+    `  policy   ${tool.policy ? describePolicy(tool.policy) : palette.red('undeclared')}`,
+    `  effects  ${effects}`,
+  ];
+  for (const id of QUESTIONS) {
+    const answer = tool.questions[id];
+    const label = `${QUESTION_LABEL[id]}:`.padEnd(19);
+    lines.push(`  ${id.toUpperCase()} ${label}${verdictMark(answer, palette, true)}  ${answer.reason}`);
+  }
+  return lines;
+}
+
+function summaryTable(report: AuditReport, palette: Palette): string {
+  const table = new Table({
+    head: ['Tool', 'Location', 'Framework', 'Policy', ...QUESTIONS.map((id) => id.toUpperCase())],
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const tool of report.tools) {
+    table.push([
+      tool.name ?? '(unnamed)',
+      `${tool.file}:${tool.line}`,
+      tool.framework,
+      describePolicy(tool.policy),
+      ...QUESTIONS.map((id) => verdictMark(tool.questions[id], palette)),
+    ]);
+  }
+  return table.toString();
+}

@@ -1,0 +1,67 @@
+import type { Answer, AuditReport, DeclaredPolicy } from '../report.js';
+
+// Words and marks every human format shares, so the table, the Markdown and the summary agree.
+
+/** A colour function: identity when colour is off. */
+export type Paint = (text: string) => string;
+
+/** The colours the table uses; all identity without colour. */
+export interface Palette {
+  readonly green: Paint;
+  readonly red: Paint;
+  readonly yellow: Paint;
+  readonly dim: Paint;
+  readonly bold: Paint;
+}
+
+/** A palette that paints nothing. */
+export const PLAIN: Palette = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
+
+/** `✓ yes`, `✗ no`, `? unknown`, `– n/a`, coloured by verdict and severity. */
+export function verdictMark(answer: Answer, palette: Palette, withWord = false): string {
+  const word = withWord ? ` ${answer.verdict}` : '';
+  switch (answer.verdict) {
+    case 'yes':
+      return palette.green(`✓${word}`);
+    case 'no':
+      return (answer.severity === 'error' ? palette.red : palette.yellow)(`✗${word}`);
+    case 'unknown':
+      return palette.dim(`?${word}`);
+    case 'n/a':
+      return palette.dim(`–${word}`);
+  }
+}
+
+/** The Markdown mark of a verdict. */
+export function verdictEmoji(answer: Answer): string {
+  switch (answer.verdict) {
+    case 'yes':
+      return '✅';
+    case 'no':
+      return answer.severity === 'error' ? '❌' : '⚠️';
+    case 'unknown':
+      return '❔';
+    case 'n/a':
+      return '➖';
+  }
+}
+
+/** `money_out · with_key · safe_with_same_key · 3`, or `undeclared`; `?` for a field not stated statically. */
+export function describePolicy(policy: DeclaredPolicy | null): string {
+  if (!policy) return 'undeclared';
+  const show = (value: unknown): string => (value === null ? '?' : String(value));
+  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ');
+}
+
+/** The closing line: tools, undeclared, errors, warnings, rule findings, unparsed files. */
+export function totalLine(report: AuditReport): string {
+  const { summary, findings, files } = report;
+  const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return [
+    `${plural(summary.tools, 'tool')} (${summary.undeclared} undeclared)`,
+    plural(summary.errors, 'error'),
+    plural(summary.warnings, 'warning'),
+    `${plural(findings.length, 'rule finding')}`,
+    `${plural(files.scanned, 'file')} scanned (${files.tests} tests, ${files.errors.length} not parsed)`,
+  ].join(' · ');
+}
