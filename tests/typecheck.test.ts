@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = createRequire(path.join(repoRoot, 'packages/spec/package.json')).resolve('typescript/bin/tsc');
 
-it.each(['packages/spec', 'packages/eslint-plugin'])('%s type-checks (tsc --noEmit -p tsconfig.json)', (packageDir) => {
+it.each(['packages/spec', 'packages/eslint-plugin', 'packages/cli'])('%s type-checks (tsc --noEmit -p tsconfig.json)', (packageDir) => {
   let output = '';
   try {
     execFileSync(process.execPath, [tsc, '--noEmit', '-p', path.join(repoRoot, packageDir, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });

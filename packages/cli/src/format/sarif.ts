@@ -102,6 +102,7 @@ function pluginRule(finding: RuleFinding): ReportingDescriptor {
     id: finding.ruleId,
     name,
     shortDescription: { text: description ?? finding.ruleId },
+    fullDescription: { text: `${description ?? finding.ruleId} (an ESLint rule of @retrysafe/eslint-plugin, reported in the same run).` },
     ...(finding.helpUri ? { helpUri: finding.helpUri, help: { text: `See ${finding.helpUri}` } } : {}),
     properties: { tags: ['retrysafe', 'idempotency', 'eslint'], precision: 'high' },
   };

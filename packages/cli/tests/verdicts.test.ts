@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+
+import { QUESTIONS, type ToolAudit } from '../src/index.js';
+import { auditFixture } from './support.js';
+
+// The verdicts on tests/fixtures/tools, which covers each framework and, for each question, each
+// verdict the audit can give today (question 1 answers "unknown" until the effects analysis lands).
+
+const tool = async (name: string): Promise<ToolAudit> => {
+  const found = (await auditFixture('tools')).tools.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+};
+
+describe('the fixture covers each framework and each verdict', () => {
+  it('finds the tools of every framework', async () => {
+    const report = await auditFixture('tools');
+    expect(new Set(report.tools.map((t) => t.framework))).toEqual(new Set(['retrysafe', 'mcp', 'ai-sdk', 'openai-agents', 'langchain']));
+  });
+
+  it.each(['q2', 'q3', 'q4', 'q5'] as const)('%s has yes, no, unknown and n/a answers', async (id) => {
+    const verdicts = new Set((await auditFixture('tools')).tools.map((t) => t.questions[id].verdict));
+    expect(verdicts).toEqual(new Set(['yes', 'no', 'unknown', 'n/a']));
+  });
+
+  it('q1 is unknown for every tool until the effects analysis is available', async () => {
+    for (const t of (await auditFixture('tools')).tools) {
+      expect(t.questions.q1).toMatchObject({ verdict: 'unknown', reason: 'effects analysis not available: the handler was not read' });
+      expect(t.effects.available).toBe(false);
+    }
+  });
+
+  it('every "no" has a severity and every "yes" names its evidence', async () => {
+    for (const t of (await auditFixture('tools')).tools) {
+      for (const id of QUESTIONS) {
+        const answer = t.questions[id];
+        expect(answer.severity !== undefined).toBe(answer.verdict === 'no');
+        if (answer.verdict === 'yes') expect(answer.evidence.length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
+describe('Q5: the called-twice test', () => {
+  it('a tool with a called-twice test is reported as having one (expectSingleEffect, through an import)', async () => {
+    expect((await tool('issue_refund')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/refund.test.ts', line: 7 }] });
+  });
+
+  it('an MCP tool called twice by name through a client, then a count asserted to be 1, has one', async () => {
+    expect((await tool('create_ticket')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/mcp.test.ts', line: 9 }] });
+  });
+
+  it('a tool without one is not (and one called twice with nothing asserted is not either)', async () => {
+    expect((await tool('post_message')).questions.q5).toMatchObject({ verdict: 'no', severity: 'warning' });
+    expect((await tool('add_points')).questions.q5).toMatchObject({ verdict: 'no', reason: expect.stringContaining('asserts no single effect') });
+  });
+
+  it('a call twice of a same-named value that cannot be followed is unknown, not yes', async () => {
+    expect((await tool('send_sms')).questions.q5.verdict).toBe('unknown');
+  });
+
+  it('with no test file among the paths, it is unknown', async () => {
+    const report = await auditFixture('tools', { paths: ['src'] });
+    expect(report.tools.find((t) => t.name === 'issue_refund')?.questions.q5).toMatchObject({ verdict: 'unknown', reason: 'no test files among the scanned files' });
+  });
+});
+
+describe('Q2, Q3, Q4 across files', () => {
+  it('Q4 follows the tool to its runner in another file and the runner to its store', async () => {
+    expect((await tool('issue_refund')).questions.q4).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/main.ts' }] });
+    expect((await tool('add_points')).questions.q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/worker.ts' }] });
+  });
+
+  it('Q2 names the random source; Q3 finds the replay flag in an MCP handler', async () => {
+    expect((await tool('add_points')).questions.q2).toMatchObject({ verdict: 'no', evidence: [{ line: 17, text: 'randomUUID()' }] });
+    expect((await tool('create_ticket')).questions.q3).toMatchObject({ verdict: 'yes', evidence: [{ line: 19 }] });
+  });
+
+  it('reads a policy from MCP annotations', async () => {
+    expect((await tool('add_comment')).policy).toMatchObject({ side_effects: null, idempotent: false, retry: 'never', via: 'annotations' });
+  });
+});
+
+describe('a tree with a file that does not parse', () => {
+  it('reports the file and goes on with the others', async () => {
+    const report = await auditFixture('tools');
+    expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
+    expect(report.tools.length).toBe(9);
+  });
+});
+
+describe("the project's eslint.config.*", () => {
+  it("is used, with the options it gives the plugin's rules (tool factories, key names) and its ignores", async () => {
+    const report = await auditFixture('project-config', { configLookup: true });
+    expect(report.config).toEqual({ kind: 'project', file: 'eslint.config.mjs' });
+    expect(report.tools.map((t) => t.name)).toEqual(['create_invoice']);
+    expect(report.tools[0]?.framework).toBe('custom');
+    expect(report.tools[0]?.questions.q2).toMatchObject({ verdict: 'no', evidence: [{ text: 'randomUUID()' }] });
+  });
+
+  it("without it (--no-config-lookup), the plugin's recommended config knows no such factory", async () => {
+    const report = await auditFixture('project-config', { configLookup: false });
+    expect(report.config).toEqual({ kind: 'recommended' });
+    expect(report.tools).toEqual([]);
+  });
+});
