@@ -1,17 +1,21 @@
-// The main job (README: `./scripts/demo.sh`), in three steps:
+// The main job (README: `./scripts/demo.sh`), in five steps:
 //   1. ESLint with the example's own eslint.config.mjs (recommended-type-checked) over
 //      examples/agent-tools: the safe tools are clean, the unsafe variants in src/unsafe/ are flagged.
 //   2. tsc over the example: the safe project compiles, the unsafe project's (src/unsafe/tsconfig.json)
 //      type errors are shown.
 //   3. ESLint with every @retrysafe rule over real agent tools published on the npm registry
 //      (installed as dev dependencies of the example), printing what it finds. It must not crash.
+//   4. `retrysafe audit` over the example (its own config): the seed's five questions per tool, as
+//      the table; every safe tool has its called-twice test, and the unsafe variants' keys fail Q2.
+//   5. `retrysafe audit` over the same real packages (the plugin's recommended config), as the
+//      summary table. It must not crash.
 // Exits non-zero when any step does not behave as described.
 import { ESLint } from 'eslint';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const exampleDir = path.join(repoRoot, 'examples/agent-tools');
@@ -120,6 +124,43 @@ async function lintRealPackages() {
   console.log(`\n  ${total} finding(s) in ${REAL_PACKAGES.length} packages, no crash`);
 }
 
+async function loadAudit() {
+  return import(pathToFileURL(path.join(repoRoot, 'packages/cli/dist/index.js')).href);
+}
+
+async function auditExample() {
+  heading('4. retrysafe audit (examples/agent-tools, its eslint.config.mjs): the five questions per tool');
+  const { audit, formatReport } = await loadAudit();
+  const report = await audit({ cwd: exampleDir, paths: ['src', 'tests'] });
+  console.log(indent(formatReport(report, 'table', { color: process.stdout.isTTY === true })));
+  const safe = report.tools.filter((tool) => !tool.file.startsWith('src/unsafe/'));
+  const unsafe = report.tools.filter((tool) => tool.file.startsWith('src/unsafe/'));
+  const untested = safe.filter((tool) => !['yes', 'n/a'].includes(tool.questions.q5.verdict));
+  if (safe.length >= 5 && untested.length === 0) console.log(`  ✓ all ${safe.length} safe tools are read-only or have a called-twice test (Q5)`);
+  else fail(`safe tools without a called-twice test: ${untested.map((tool) => tool.name).join(', ') || `(only ${safe.length} safe tools found)`}`);
+  const randomKeys = unsafe.filter((tool) => tool.questions.q2.verdict === 'no');
+  if (randomKeys.length > 0) console.log(`  ✓ ${randomKeys.length} unsafe variant(s) fail Q2 (a key that is new on every attempt)`);
+  else fail('no unsafe variant fails Q2');
+  if (report.files.errors.length > 0) fail(`${report.files.errors.length} file(s) could not be parsed`);
+}
+
+async function auditRealPackages() {
+  heading("5. retrysafe audit (the plugin's recommended config) over the same published agent tools");
+  const { audit, formatReport } = await loadAudit();
+  for (const name of REAL_PACKAGES) {
+    const packageDir = realpathSync(path.join(exampleDir, 'node_modules', name));
+    // Published packages live under node_modules, which a config ignores: audit them anyway.
+    const report = await audit({ cwd: packageDir, configLookup: false, ignore: false });
+    console.log(`\n  ${name}`);
+    console.log(indent(formatReport(report, 'table', { color: process.stdout.isTTY === true, details: false })));
+    if (report.files.errors.length > 0) fail(`${name}: ${report.files.errors.length} file(s) could not be parsed`);
+  }
+}
+
+function indent(text) {
+  return text.trimEnd().split('\n').map((line) => `  ${line}`).join('\n');
+}
+
 if (!existsSync(path.join(repoRoot, 'packages/eslint-plugin/dist/index.js'))) {
   console.error('The packages are not built: run ./scripts/demo.sh, which installs and builds first.');
   process.exit(1);
@@ -128,6 +169,8 @@ try {
   await lintExample();
   typecheckExample();
   await lintRealPackages();
+  await auditExample();
+  await auditRealPackages();
 } catch (error) {
   fail(`crashed: ${error instanceof Error ? error.stack : String(error)}`);
 }

@@ -17,11 +17,12 @@ export type Format = (typeof FORMATS)[number];
  * Renders a report: `table` for a terminal (coloured when `color` is true), `json` (the report
  * itself, schema/audit-report.schema.json), `sarif` (SARIF 2.1.0 for GitHub code scanning),
  * `markdown` (a pull-request comment) or `yaml` (every tool's policy in the seed's shape).
+ * `details: false` leaves each tool's reasons out of the table (the summary, findings and total stay).
  */
-export function formatReport(report: AuditReport, format: Format, options: { readonly color?: boolean } = {}): string {
+export function formatReport(report: AuditReport, format: Format, options: { readonly color?: boolean; readonly details?: boolean } = {}): string {
   switch (format) {
     case 'table':
-      return formatTable(report, options.color ? colors() : PLAIN);
+      return formatTable(report, { palette: options.color ? colors() : PLAIN, details: options.details ?? true });
     case 'json':
       return `${JSON.stringify(report, null, 2)}\n`;
     case 'sarif':

@@ -6,12 +6,20 @@ import { describePolicy, type Palette, PLAIN, totalLine, verdictMark } from './v
 // The human format: per tool its name, place, framework, policy, effects and the five answers with
 // their reasons; then a one-line summary per tool as a table, and the total.
 
-/** Renders the report for a terminal; `palette` colours it (plain when colour is off). */
-export function formatTable(report: AuditReport, palette: Palette = PLAIN): string {
+/** Options of {@link formatTable}. */
+export interface TableOptions {
+  /** Colours; plain when colour is off. */
+  readonly palette?: Palette;
+  /** False: only the summary table, the findings and the total, without each tool's reasons. */
+  readonly details?: boolean;
+}
+
+/** Renders the report for a terminal. */
+export function formatTable(report: AuditReport, { palette = PLAIN, details = true }: TableOptions = {}): string {
   const lines: string[] = [];
   const config = report.config.kind === 'recommended' ? "the plugin's recommended config" : report.config.file;
   lines.push(palette.bold(`retrysafe audit: ${report.tools.length} tool${report.tools.length === 1 ? '' : 's'} in ${report.files.scanned} files (ESLint config: ${config})`), '');
-  for (const tool of report.tools) lines.push(...toolBlock(tool, palette), '');
+  if (details) for (const tool of report.tools) lines.push(...toolBlock(tool, palette), '');
   if (report.tools.length > 0) lines.push(palette.bold('Summary'), summaryTable(report, palette), '');
   if (report.findings.length > 0) {
     lines.push(palette.bold('Rule findings'));

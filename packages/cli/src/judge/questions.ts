@@ -177,11 +177,24 @@ function normalise(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/tool$/, '');
 }
 
+/**
+ * The seed asks questions 3 to 5 "for each tool with a side effect". A tool that declares no policy
+ * may be a read, so a missing replay flag, record or test is not held against it: its `no` becomes
+ * `unknown`, with the reason kept (require-retry-policy already reports the missing declaration).
+ */
+function forSideEffects(judge: (context: JudgeContext) => Answer): (context: JudgeContext) => Answer {
+  return (context) => {
+    const found = judge(context);
+    if (found.verdict !== 'no' || context.at.tool.policy !== null) return found;
+    return answer('unknown', `${found.reason}; but it declares no policy, so whether it has a side effect is not known`, found.evidence);
+  };
+}
+
 /** The judgement of each question, in the seed's order. */
 export const JUDGES: Readonly<Record<QuestionId, (context: JudgeContext) => Answer>> = {
   q1: judgeCalledTwiceEffect,
   q2: judgeKey,
-  q3: judgeReplayFlag,
-  q4: judgeDurableRecord,
-  q5: judgeCalledTwiceTest,
+  q3: forSideEffects(judgeReplayFlag),
+  q4: forSideEffects(judgeDurableRecord),
+  q5: forSideEffects(judgeCalledTwiceTest),
 };
