@@ -105,3 +105,25 @@ describe('progress', () => {
     expect((await run(['audit', '--no-config-lookup', '--fail-on', 'none', 'src/refund.ts'])).err).toBe('');
   });
 });
+
+describe('--output and --config', () => {
+  it('--output writes the report to a file instead of stdout', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(path.join(tmpdir(), 'retrysafe-cli-'));
+    try {
+      const file = path.join(dir, 'policies.yaml');
+      const { code, out } = await run(['audit', '--no-config-lookup', '--format', 'yaml', '--output', file, 'src/refund.ts']);
+      expect({ code, out }).toEqual({ code: 0, out: '' });
+      expect(readFileSync(file, 'utf8')).toContain('issue_refund:');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('2 when the config file given with --config cannot be loaded', async () => {
+    const { code, err } = await run(['audit', '--config', 'no-such.config.mjs', 'src/refund.ts']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^retrysafe: /);
+  });
+});

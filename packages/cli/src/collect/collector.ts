@@ -141,7 +141,7 @@ class FileCollector {
       framework: tool.framework,
       aliases: aliasesOf(tool.node),
       policy: policy
-        ? { side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, via: policy.via, line: policy.node.loc.start.line }
+        ? { ...this.site(policy.node), side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, via: policy.via }
         : null,
       key: this.keyFact(tool, keyOptions),
       replay: { kind: replay.kind, site: replay.kind === 'unknown' ? null : this.site(replay.node) },
@@ -151,9 +151,10 @@ class FileCollector {
 
   private keyFact(tool: ToolDefinition, options: Parameters<typeof describeKeyDerivation>[2]): KeyFact {
     const derivation = describeKeyDerivation(this.sourceCode, tool, options);
+    const inKeyFunction = new Set(derivation.positions.filter((p) => p.kind === 'specKey' || p.kind === 'toolKey').map((p) => p.value));
     return {
       status: derivation.status,
-      parts: derivation.parts.map((part) => ({ ...this.site(part.node), derived: part.derived })),
+      parts: derivation.parts.map((part) => ({ ...this.site(part.node), derived: part.derived, inKeyFunction: inKeyFunction.has(part.node as never) })),
       sources: derivation.sources.map((source) => ({ line: source.node.loc.start.line, text: source.description, kind: source.kind })),
     };
   }

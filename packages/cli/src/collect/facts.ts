@@ -35,11 +35,14 @@ export interface PolicyFact {
   readonly max_attempts: number | null;
   readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   readonly line: number;
+  /** The declaration, in a few words of code. */
+  readonly text: string;
 }
 
 export interface KeyFact {
   readonly status: 'deterministic' | 'none' | 'nondeterministic' | 'unknown';
-  readonly parts: readonly (Site & { readonly derived: boolean })[];
+  /** Each part, and whether it is one of the spec's `key` template parts or a tool's `key` function result (`inKeyFunction`). */
+  readonly parts: readonly (Site & { readonly derived: boolean; readonly inKeyFunction: boolean })[];
   readonly sources: readonly (Site & { readonly kind: string })[];
 }
 

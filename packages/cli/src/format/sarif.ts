@@ -29,6 +29,8 @@ const ANCHORS: Readonly<Record<QuestionId, string>> = {
   q5: 'q5-is-there-a-called-twice-test',
 };
 const SRCROOT = '%SRCROOT%';
+/** Related locations per result: GitHub shows at most 100 and rejects a result with over 1,000. */
+const MAX_RELATED = 20;
 
 /** Renders the report as a SARIF 2.1.0 log. */
 export function formatSarif(report: AuditReport): string {
@@ -116,6 +118,16 @@ function verdictResult(tool: ToolAudit, id: QuestionId): Result {
     level: answer.severity === 'error' ? 'error' : 'warning',
     message: { text: `${label}: ${answer.reason}` },
     locations: [location(tool.file, tool.line, tool.column)],
+    // The code the verdict rests on: the random source, the runner's store, the test.
+    ...(answer.evidence.length > 0
+      ? {
+          relatedLocations: answer.evidence.slice(0, MAX_RELATED).map((evidence, index) => ({
+            id: index,
+            ...location(evidence.file, evidence.line, 1),
+            message: { text: evidence.text },
+          })),
+        }
+      : {}),
     partialFingerprints: { 'retrysafeAudit/v1': fingerprint(AUDIT_RULE_IDS[id], tool.file, tool.name ?? tool.id) },
   };
 }

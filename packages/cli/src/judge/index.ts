@@ -77,8 +77,8 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
 }
 
 function toDeclaredPolicy(policy: PolicyFact, file: string): DeclaredPolicy {
-  const { side_effects, idempotent, retry, max_attempts, via, line } = policy;
-  return { side_effects, idempotent, retry, max_attempts, via, evidence: { file, line, text: via } };
+  const { side_effects, idempotent, retry, max_attempts, via, line, text } = policy;
+  return { side_effects, idempotent, retry, max_attempts, via, evidence: { file, line, text } };
 }
 
 /** `side_effects · idempotent · retry · max_attempts`, or `undeclared`. */

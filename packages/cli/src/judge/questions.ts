@@ -45,8 +45,11 @@ export function judgeKey(context: JudgeContext): Answer {
   const read = declaredRead(policy);
   if (read && key.status === 'none') return read;
   if (key.status === 'deterministic') {
-    const parts = key.parts.map((part) => `\`${part.text}\``).join(', ');
-    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery`, key.parts.map((part) => here(part.line, part.text)));
+    // A `key` function's parts are the key; the handler then only passes it on (or passes its own).
+    const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
+    const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
+    const parts = shown.map((part) => `\`${part.text}\``).join(', ');
+    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery`, shown.map((part) => here(part.line, part.text)));
   }
   if (key.status === 'unknown') {
     const hidden = key.parts.filter((part) => !part.derived);
