@@ -45,8 +45,11 @@ export class ProjectIndex {
     return this.files.values();
   }
 
-  /** The tools and runners `value`, read in `file`, can be. */
-  resolve(value: Value, file: string): Resolution {
+  /**
+   * The tools and runners `value`, read in `file`, can be. With `members`, an object it resolves to
+   * stands for every value in it (a guard's set of tools: `{ charge, refund }`, `[charge, refund]`).
+   */
+  resolve(value: Value, file: string, { members = false } = {}): Resolution {
     const tools: FactRef[] = [];
     const runners: FactRef[] = [];
     const adapterRunners: FactRef[] = [];
@@ -60,7 +63,13 @@ export class ProjectIndex {
         }
       }
     };
-    collect(this.evaluate(value, file, 0), false);
+    const found = this.evaluate(value, file, 0);
+    collect(found, false);
+    if (members) {
+      for (const item of found) {
+        if (item.k === 'object') for (const member of Object.values(item.props)) collect(this.evaluate(member, item.file, 1), false);
+      }
+    }
     return { tools: unique(tools), runners: unique(runners), adapterRunners: unique(adapterRunners) };
   }
 

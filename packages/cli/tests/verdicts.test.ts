@@ -76,6 +76,13 @@ describe('Q2, Q3, Q4 across files', () => {
     expect((await tool('create_ticket')).questions.q3).toMatchObject({ verdict: 'yes', evidence: [{ line: 19 }] });
   });
 
+  it('a framework tool handed to a guard (guardAiSdkTools({ sendInvoice }, { runner })) takes Q2-Q4 from the guard and its store', async () => {
+    const guarded = await tool('sendInvoice');
+    expect(guarded.questions.q2).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('guardAiSdkTools') });
+    expect(guarded.questions.q3).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/guarded.ts', line: 16 }] });
+    expect(guarded.questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('PostgreSQL') });
+  });
+
   it('reads a policy from MCP annotations', async () => {
     expect((await tool('add_comment')).policy).toMatchObject({ side_effects: null, idempotent: false, retry: 'never', via: 'annotations' });
   });
@@ -85,7 +92,7 @@ describe('a tree with a file that does not parse', () => {
   it('reports the file and goes on with the others', async () => {
     const report = await auditFixture('tools');
     expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
-    expect(report.tools.length).toBe(10);
+    expect(report.tools.length).toBe(11);
   });
 });
 

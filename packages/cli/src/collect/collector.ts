@@ -118,6 +118,7 @@ class FileCollector {
         ...this.site(use.node),
         via: use.via,
         tool: values.valueOf(use.tool),
+        collection: use.collection,
         runner: use.runner ? values.valueOf(use.runner) : null,
       })),
       calledTwice: isTest ? this.calledTwice(values.valueOf) : [],

@@ -66,6 +66,8 @@ export interface RunnerFact extends Site {
 export interface UseFact extends Site {
   readonly via: string;
   readonly tool: Value;
+  /** A guard: `tool` is a set of tools (an object or an array), each run through the runner. */
+  readonly collection: boolean;
   readonly runner: Value | null;
 }
 

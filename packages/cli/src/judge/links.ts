@@ -92,7 +92,7 @@ function linkUses(
   for (const use of facts.uses) {
     const runners = use.runner ? index.resolve(use.runner, facts.file).runners : [];
     const at = runners.map(runnerAt).filter((runner) => runner !== undefined);
-    for (const target of index.resolve(use.tool, facts.file).tools) linkOf(target)?.uses.push({ file: facts.file, use, runners: at });
+    for (const target of index.resolve(use.tool, facts.file, { members: use.collection }).tools) linkOf(target)?.uses.push({ file: facts.file, use, runners: at });
   }
 }
 
