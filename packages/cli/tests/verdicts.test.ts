@@ -83,6 +83,13 @@ describe('Q2, Q3, Q4 across files', () => {
     expect(guarded.questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('PostgreSQL') });
   });
 
+  it("an MCP tool on a server with enableIdempotency(server, { runner }) takes Q3 and Q4 from the server, and leaves Q2 to the caller", async () => {
+    const keyed = await tool('append_entry');
+    expect(keyed.questions.q2).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('from the caller') });
+    expect(keyed.questions.q3).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/mcp-keyed.ts', line: 10 }] });
+    expect(keyed.questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('Redis') });
+  });
+
   it('reads a policy from MCP annotations', async () => {
     expect((await tool('add_comment')).policy).toMatchObject({ side_effects: null, idempotent: false, retry: 'never', via: 'annotations' });
   });
@@ -92,7 +99,7 @@ describe('a tree with a file that does not parse', () => {
   it('reports the file and goes on with the others', async () => {
     const report = await auditFixture('tools');
     expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
-    expect(report.tools.length).toBe(11);
+    expect(report.tools.length).toBe(12);
   });
 });
 

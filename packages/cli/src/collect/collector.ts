@@ -10,8 +10,11 @@ import {
   findCalledTwiceTests,
   findProviderKeys,
   findReplaySignal,
+  getIdempotentServer,
+  getRegisteringServer,
   getRunnerConstruction,
   getRunnerUse,
+  type IdempotentServer,
   isTestFile,
   type KeyedProvider,
   mayUseRunners,
@@ -73,6 +76,7 @@ class FileCollector {
   private readonly runners: RunnerConstruction[] = [];
   private readonly runnerIndex = new Map<TSESTree.Node, number>();
   private readonly uses: RunnerUse[] = [];
+  private readonly idempotentServers: IdempotentServer[] = [];
 
   constructor(
     private readonly sourceCode: SourceCode,
@@ -99,6 +103,8 @@ class FileCollector {
     }
     const use = getRunnerUse(this.sourceCode, node);
     if (use) this.uses.push(use);
+    const server = getIdempotentServer(this.sourceCode, node);
+    if (server) this.idempotentServers.push(server);
   }
 
   facts(): FileFacts {
@@ -114,18 +120,33 @@ class FileCollector {
       isTest,
       tools: this.tools.map((tool) => this.toolFact(tool)),
       runners: this.runners.map((runner) => this.runnerFact(runner)),
-      uses: this.uses.map((use): UseFact => ({
-        ...this.site(use.node),
-        via: use.via,
-        tool: values.valueOf(use.tool),
-        collection: use.collection,
-        runner: use.runner ? values.valueOf(use.runner) : null,
-      })),
+      uses: [
+        ...this.uses.map((use): UseFact => ({
+          ...this.site(use.node),
+          via: use.via,
+          tool: values.valueOf(use.tool),
+          collection: use.collection,
+          runner: use.runner ? values.valueOf(use.runner) : null,
+        })),
+        ...this.wireIdempotency(values.valueOf),
+      ],
       calledTwice: isTest ? this.calledTwice(values.valueOf) : [],
       references: isTest ? this.importedValues() : [],
       exports: pruneExports(exports),
       reexports,
     };
+  }
+
+  /** MCP tools registered on a server that `enableIdempotency(server, { runner })` makes deduplicate keyed calls. */
+  private wireIdempotency(valueOf: (node: TSESTree.Node) => Value): UseFact[] {
+    if (this.idempotentServers.length === 0) return [];
+    return this.tools.flatMap((tool, index): UseFact[] => {
+      const server = tool.framework === 'mcp' ? getRegisteringServer(this.sourceCode, tool.node) : undefined;
+      const enabling = server && this.idempotentServers.find((candidate) => candidate.server === server);
+      if (!enabling) return [];
+      const runner = enabling.runner ? valueOf(enabling.runner) : null;
+      return [{ ...this.site(enabling.node), via: 'enableIdempotency', tool: { k: 'tool', index }, collection: false, runner }];
+    });
   }
 
   private toolFact(tool: ToolDefinition): ToolFact {

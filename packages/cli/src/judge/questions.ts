@@ -59,6 +59,10 @@ export function judgeKey(context: JudgeContext): Answer {
   if (policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat needs no key');
   const guard = guardOf(context);
   if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}), which keys each call by the durable run, the tool and the canonical arguments (\`callKey\`)`, [guard]);
+  const wire = wireOf(context);
+  if (wire) {
+    return answer('unknown', `its server takes the key from the caller (\`_meta["io.github.retrysafe/idempotencyKey"]\`, \`enableIdempotency\` at ${wire.file}:${wire.line}): whether the client derives it from the work is not in this code`, [wire]);
+  }
   if (policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: it takes no key, so every repeat runs the effect again`);
   if (policy?.idempotent === 'with_key') return answer('unknown', "declared `idempotent: 'with_key'`, but no key position in its definition or handler is visible");
   return answer('unknown', 'no declared policy, and no key in its definition or handler');
@@ -75,6 +79,8 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   const evidence = site ? [{ file: context.relative(context.at.file), line: site.line, text: site.text }] : [];
   const guard = guardOf(context);
   if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [guard]);
+  const wire = wireOf(context);
+  if (wire) return answer('yes', `its server deduplicates keyed calls (\`enableIdempotency\`, ${wire.file}:${wire.line}): a repeat with the same key gets the first result with \`_meta["io.github.retrysafe/replayed"]: true\``, [wire]);
   if (idempotent === false) return no('warning', `${NOT_REPEATABLE}: nothing records the first call, so a repeat cannot answer "already done"`, evidence);
   switch (tool.replay.kind) {
     case 'runner':
@@ -94,14 +100,21 @@ function guardOf(context: JudgeContext): Evidence | undefined {
   return found && { file: context.relative(found.file), line: found.use.line, text: found.use.via };
 }
 
+/** The `enableIdempotency(server, { runner })` of the MCP server a tool is registered on, if any. */
+function wireOf(context: JudgeContext): Evidence | undefined {
+  const found = context.links.uses.find(({ use }) => use.via === 'enableIdempotency');
+  return found && { file: context.relative(found.file), line: found.use.line, text: found.use.text };
+}
+
 /** Q4: the store of the runner that runs the tool, or the keyed provider that dedupes it. */
 export function judgeDurableRecord(context: JudgeContext): Answer {
   const { tool } = context.at;
   const read = declaredRead(tool.policy);
   if (read) return read;
   if (tool.policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): no dedup record is needed');
-  // A guard keeps a not-safely-repeatable call's result in run state too.
-  if (tool.policy?.idempotent === false && !guardOf(context)) return no('warning', `${NOT_REPEATABLE}: there is no dedup record`);
+  // A guard, and a server that deduplicates keyed calls, keep a not-safely-repeatable call's result too.
+  const kept = guardOf(context) ?? wireOf(context);
+  if (tool.policy?.idempotent === false && !kept) return no('warning', `${NOT_REPEATABLE}: there is no dedup record`);
   const runners = context.links.uses.flatMap((use) => use.runners);
   if (runners.length > 0) return judgeRunners(runners, context);
   if (context.links.uses.length > 0) {
@@ -153,7 +166,7 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   if (context.testFiles === 0) return answer('unknown', 'no test files among the scanned files');
   const candidates = context.unresolvedTests.filter((test) => mayBe(test, tool));
   if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls \`${candidates[0]?.test.text}\` twice, which may be this tool (its target was not followed)`, candidates.map(at));
-  if (tool.policy?.idempotent === false && !guardOf(context)) return no('warning', `${NOT_REPEATABLE}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
+  if (tool.policy?.idempotent === false && !guardOf(context) && !wireOf(context)) return no('warning', `${NOT_REPEATABLE}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
   const referenced = context.links.referencedBy.map(context.relative);
   if (referenced.length > 0) return no('warning', `${referenced.join(', ')} imports it, but no test calls it twice and asserts a single effect`);
   return no('warning', `no test calls it twice and asserts a single effect (${context.testFiles} test file${context.testFiles === 1 ? '' : 's'} scanned)`);
