@@ -17,13 +17,15 @@ const INSTALL_MS = 300_000;
 const projects: string[] = [];
 let pluginTarball = '';
 let specTarball = '';
+let cliTarball = '';
 
 beforeAll(() => {
   pluginTarball = packPackage('eslint-plugin');
   specTarball = packPackage('spec');
+  cliTarball = packPackage('cli');
 }, INSTALL_MS);
 afterAll(() => {
-  for (const dir of [...projects, path.dirname(pluginTarball), path.dirname(specTarball)]) {
+  for (const dir of [...projects, path.dirname(pluginTarball), path.dirname(specTarball), path.dirname(cliTarball)]) {
     if (dir !== '.') rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -220,4 +222,38 @@ describe('the packed plugin with TypeScript 7 as the only typescript', () => {
     // Before the parser could throw its own bare "typescript-eslint does not support TS 7.0".
     expect(stderr).not.toContain('typescript-eslint does not support TS 7');
   }, INSTALL_MS);
+});
+
+describe('the packed CLI in a fresh project: npx retrysafe audit', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = createProject(
+      'audit-project',
+      {
+        '@retrysafe/cli': `file:${cliTarball}`,
+        '@retrysafe/eslint-plugin': `file:${pluginTarball}`,
+        eslint: '10.15.0',
+        typescript: '6.0.3',
+      },
+      {
+        'src/refund.ts': [
+          "import { randomUUID } from 'node:crypto';",
+          "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+          "const server = new McpServer({ name: 'shop', version: '1.0.0' });",
+          "server.registerTool('refund', { _meta: { retrysafe: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } } }, async () => pay({ idempotencyKey: randomUUID() }));",
+          'declare function pay(options: { idempotencyKey: string }): Promise<{ content: [] }>;',
+          '',
+        ].join('\n'),
+      },
+    );
+    installOrThrow(dir);
+  }, INSTALL_MS);
+
+  it('runs from its bin with the plugin it was installed with, and exits 1 on the random key', () => {
+    const result = spawnSync('npx', ['--no-install', 'retrysafe', 'audit', '--format', 'json', 'src'], { cwd: dir, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(1);
+    const report = JSON.parse(result.stdout) as { config: { kind: string }; tools: { name: string; questions: { q2: { verdict: string } } }[] };
+    expect(report.config.kind).toBe('recommended');
+    expect(report.tools.map((tool) => [tool.name, tool.questions.q2.verdict])).toEqual([['refund', 'no']]);
+  }, 120_000);
 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The published packages, by folder under packages/. */
-export const PACKAGES = ['eslint-plugin', 'spec'] as const;
+export const PACKAGES = ['eslint-plugin', 'spec', 'cli'] as const;
 export type PackageFolder = (typeof PACKAGES)[number];
 
 /** Packs `packages/<folder>` into a fresh temporary folder and returns the tarball's path. */
