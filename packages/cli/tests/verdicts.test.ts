@@ -15,7 +15,7 @@ const tool = async (name: string): Promise<ToolAudit> => {
 describe('the fixture covers each framework and each verdict', () => {
   it('finds the tools of every framework', async () => {
     const report = await auditFixture('tools');
-    expect(new Set(report.tools.map((t) => t.framework))).toEqual(new Set(['retrysafe', 'mcp', 'mcp-low-level', 'ai-sdk', 'openai-agents', 'langchain']));
+    expect(new Set(report.tools.map((t) => t.framework))).toEqual(new Set(['retrysafe', 'mcp', 'mcp-low-level', 'ai-sdk', 'openai-agents', 'langchain', 'mastra']));
   });
 
   it.each(['q2', 'q3', 'q4', 'q5'] as const)('%s has yes, no, unknown and n/a answers', async (id) => {
@@ -99,7 +99,7 @@ describe('a tree with a file that does not parse', () => {
   it('reports the file and goes on with the others', async () => {
     const report = await auditFixture('tools');
     expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
-    expect(report.tools.length).toBe(12);
+    expect(report.tools.length).toBe(13);
   });
 });
 
