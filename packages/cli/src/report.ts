@@ -87,7 +87,8 @@ export interface DeclaredPolicy {
 }
 
 /** The kinds of effect the effects analysis (issue 10) tells apart. */
-export type EffectKind = 'read' | 'absolute_write' | 'create' | 'relative' | 'unknown';
+/** `write`: a write whose kind (absolute, create or relative) the call does not show. */
+export type EffectKind = 'read' | 'absolute_write' | 'create' | 'relative' | 'write' | 'unknown';
 
 /** One effect operation a tool's handler reaches. */
 export interface Effect {
@@ -101,7 +102,7 @@ export interface Effect {
 
 /** What the effects analysis found in a tool's handler. */
 export interface EffectsFinding {
-  /** False while the plugin has no effects analysis: `operations` is then empty and means nothing. */
+  /** False when the handler was not analysed (it is not in the tool's file): `operations` is then empty and means nothing. */
   readonly available: boolean;
   readonly operations: readonly Effect[];
 }

@@ -23,11 +23,12 @@ describe('the fixture covers each framework and each verdict', () => {
     expect(verdicts).toEqual(new Set(['yes', 'no', 'unknown', 'n/a']));
   });
 
-  it('q1 is unknown for every tool until the effects analysis is available', async () => {
-    for (const t of (await auditFixture('tools')).tools) {
-      expect(t.questions.q1).toMatchObject({ verdict: 'unknown', reason: 'effects analysis not available: the handler was not read' });
-      expect(t.effects.available).toBe(false);
-    }
+  it('q1 comes from the effects analysis: a "read-only" tool that charges without a key is no, a handler that only reads is yes', async () => {
+    expect((await tool('quick_charge')).questions.q1).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/effects.ts', line: 11, text: 'stripe.paymentIntents.create' }] });
+    expect((await tool('read_config')).questions.q1).toMatchObject({ verdict: 'yes', evidence: [{ line: 16, text: 'readFile' }] });
+    expect((await tool('quick_charge')).effects).toMatchObject({ available: true, operations: [{ kind: 'create', keyed: false }] });
+    expect((await tool('issue_refund')).questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('replays') });
+    expect((await tool('charge')).questions.q1).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('not in this file') });
   });
 
   it('every "no" has a severity and every "yes" names its evidence', async () => {
@@ -99,7 +100,7 @@ describe('a tree with a file that does not parse', () => {
   it('reports the file and goes on with the others', async () => {
     const report = await auditFixture('tools');
     expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
-    expect(report.tools.length).toBe(13);
+    expect(report.tools.length).toBe(15);
   });
 });
 

@@ -2,6 +2,7 @@ import type { ESLint, Rule } from 'eslint';
 
 import {
   type AllowedSource,
+  createEffectsAnalyser,
   createKeyNameMatcher,
   createToolRecogniser,
   createValueSummariser,
@@ -15,7 +16,9 @@ import {
   getRunnerConstruction,
   getRunnerUse,
   type IdempotentServer,
+  inferPolicy,
   isTestFile,
+  type EffectLibrary,
   type KeyedProvider,
   mayUseRunners,
   readPolicyData,
@@ -26,7 +29,7 @@ import {
   type TSESLint,
   type TSESTree,
 } from './analysis.js';
-import type { CalledTwiceFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value } from './facts.js';
+import type { CalledTwiceFact, EffectsFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value } from './facts.js';
 
 /** The options the project's config gives the plugin's rules, merged for one file. */
 export interface RuleOptionsForFile {
@@ -34,6 +37,8 @@ export interface RuleOptionsForFile {
   readonly keyNames: readonly string[];
   readonly allowedSources: readonly AllowedSource[];
   readonly providers: readonly KeyedProvider[];
+  /** Extra effect libraries (no-contradicted-policy's `libraries` option). */
+  readonly libraries: readonly EffectLibrary[];
 }
 
 /** The id the collector rule is configured under. */
@@ -77,6 +82,7 @@ class FileCollector {
   private readonly runnerIndex = new Map<TSESTree.Node, number>();
   private readonly uses: RunnerUse[] = [];
   private readonly idempotentServers: IdempotentServer[] = [];
+  private effectsAnalyser: ReturnType<typeof createEffectsAnalyser> | undefined;
 
   constructor(
     private readonly sourceCode: SourceCode,
@@ -168,6 +174,22 @@ class FileCollector {
       key: this.keyFact(tool, keyOptions),
       replay: { kind: replay.kind, site: replay.kind === 'unknown' ? null : this.site(replay.node) },
       providerKeys: findProviderKeys(sourceCode, tool, keyOptions).map(({ call, passed }) => ({ ...this.site(call.node), passed: passed.kind })),
+      effects: this.effectsFact(tool),
+    };
+  }
+
+  /** The effects analysis of the tool's handler (issue 10), with the libraries the project configured. */
+  private effectsFact(tool: ToolDefinition): EffectsFact | null {
+    if (!tool.handler) return null;
+    this.effectsAnalyser ??= createEffectsAnalyser(this.sourceCode, { libraries: [...this.options.libraries], keyNames: [...this.options.keyNames] });
+    const found = this.effectsAnalyser.analyseHandler(tool.handler, tool.name);
+    if (!found) return null;
+    const inferred = inferPolicy(found);
+    return {
+      operations: found.effects.map((effect) => ({ line: effect.line, text: effect.detail ? `${effect.text} ${effect.detail}` : effect.text, kind: effect.kind, keyPassed: effect.keyPassed ?? null })),
+      complete: found.complete,
+      keyLookupLine: found.keyLookup ? found.keyLookup.loc.start.line : null,
+      inferred: inferred ? { idempotent: inferred.idempotent, sideEffects: inferred.sideEffects, reason: inferred.reason } : null,
     };
   }
 

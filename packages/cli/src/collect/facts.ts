@@ -26,6 +26,19 @@ export interface ToolFact {
   readonly key: KeyFact;
   readonly replay: ReplayFact;
   readonly providerKeys: readonly ProviderKeyFact[];
+  /** What the effects analysis found in the handler; null when the handler is not visible in the file. */
+  readonly effects: EffectsFact | null;
+}
+
+/** The handler's effect operations, and the policy they imply when they are evidence enough for one. */
+export interface EffectsFact {
+  readonly operations: readonly (Site & { readonly kind: string; readonly keyPassed: string | null })[];
+  /** Every call the handler reaches is known (only then can "it only reads" be said). */
+  readonly complete: boolean;
+  /** The line of a lookup by a deduplication key in the handler, if any. */
+  readonly keyLookupLine: number | null;
+  /** The plugin's `inferPolicy`: what the effects imply, with the reason. */
+  readonly inferred: { readonly idempotent: boolean; readonly sideEffects: string; readonly reason: string } | null;
 }
 
 export interface PolicyFact {

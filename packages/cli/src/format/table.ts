@@ -42,7 +42,7 @@ function toolBlock(tool: ToolAudit, palette: Palette): string[] {
   const name = tool.name ?? '(unnamed tool)';
   const effects = tool.effects.available
     ? tool.effects.operations.map((effect) => `${effect.kind} \`${effect.operation}\` (line ${effect.evidence.line})`).join('; ') || 'none found'
-    : palette.dim('not analysed (effects analysis not available)');
+    : palette.dim('not analysed (the handler is not in this file)');
   const lines = [
     `${palette.bold(name)}  ${tool.file}:${tool.line}  ${palette.dim(tool.framework)}`,
     `  policy   ${tool.policy ? describePolicy(tool.policy) : palette.red('undeclared')}`,

@@ -6,6 +6,7 @@ import {
   type AuditReport,
   type ConfigUsed,
   type DeclaredPolicy,
+  type Effect,
   type FileError,
   QUESTIONS,
   type QuestionId,
@@ -70,11 +71,24 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
     column: tool.column,
     framework: tool.framework,
     policy,
-    effects: { available: false, operations: [] },
+    effects: tool.effects
+      ? {
+          available: true,
+          operations: tool.effects.operations.map((operation) => ({
+            kind: EFFECT_KINDS[operation.kind] ?? 'unknown',
+            operation: operation.text,
+            ...(operation.keyPassed === 'yes' || operation.keyPassed === 'no' ? { keyed: operation.keyPassed === 'yes' } : {}),
+            evidence: { file, line: operation.line, text: operation.text },
+          })),
+        }
+      : { available: false, operations: [] },
     questions,
     summary: summaryLine(tool.name, policy, questions),
   };
 }
+
+/** The plugin's effect kinds, in the report's words. */
+const EFFECT_KINDS: Readonly<Record<string, Effect['kind']>> = { read: 'read', absolute: 'absolute_write', create: 'create', relative: 'relative', write: 'write', unknown: 'unknown' };
 
 function toDeclaredPolicy(policy: PolicyFact, file: string): DeclaredPolicy {
   const { side_effects, idempotent, retry, max_attempts, via, line, text } = policy;

@@ -26,10 +26,34 @@ function declaredRead(policy: PolicyFact | null): Answer | undefined {
 
 const NOT_REPEATABLE = 'declared not safely repeatable (`idempotent: false`)';
 
-/** Q1: from the effects analysis against the declaration (issue 10); until it lands, unknown. */
+/**
+ * Q1: what a second identical call does: replayed, where a record keyed deterministically or a guard
+ * dedupes it; otherwise what the effects analysis of the handler implies (issue 10's `inferPolicy`):
+ * a relative change or a create without a key runs again (no: an error against a declaration that
+ * says otherwise, a warning where the tool is declared not safely repeatable); only reads and
+ * absolute writes reach the same end state (yes); anything else is unknown.
+ */
 export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
-  void context;
-  return answer('unknown', 'effects analysis not available: the handler was not read');
+  const { tool } = context.at;
+  const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
+  // A guard keys every call itself; a server with enableIdempotency dedupes only calls that carry a key.
+  const dedup = guardOf(context);
+  if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.text}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [dedup]);
+  if (tool.framework === 'retrysafe' && tool.policy?.idempotent === 'with_key' && tool.key.status === 'deterministic') {
+    const site = tool.replay.site ?? { line: tool.line, text: 'defineTool(…)' };
+    return answer('yes', 'the runner replays the first result for a repeat with the same key (a deterministic key, question 2), so the handler runs once', [here(site.line, site.text)]);
+  }
+  const effects = tool.effects;
+  if (!effects) return answer('unknown', 'the handler is not in this file, so what it does is not visible');
+  const inferred = effects.inferred;
+  const evidence = effects.operations.slice(0, 5).map((operation) => here(operation.line, operation.text));
+  if (inferred && !inferred.idempotent) {
+    const honest = tool.policy?.idempotent === false;
+    return no(honest ? 'warning' : 'error', `a second call runs it again: ${inferred.reason}${honest ? ' (as declared: not safely repeatable)' : ''}`, evidence);
+  }
+  if (inferred?.idempotent) return answer('yes', `a second call reaches the same end state: ${inferred.reason}`, evidence);
+  if (effects.operations.length === 0 && effects.complete) return answer('unknown', 'the handler reaches no effect the catalogue knows');
+  return answer('unknown', effects.complete ? 'the handler\'s effects do not settle it (a write whose kind is not known)' : 'not every call the handler makes is known to the effects analysis', evidence);
 }
 
 /** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */

@@ -73,7 +73,7 @@ export async function lintTree(options: LintOptions): Promise<LintOutcome> {
   return { config, files, findings, errors };
 }
 
-const NO_OPTIONS: RuleOptionsForFile = { toolFactories: [], keyNames: [], allowedSources: [], providers: [] };
+const NO_OPTIONS: RuleOptionsForFile = { toolFactories: [], keyNames: [], allowedSources: [], providers: [], libraries: [] };
 
 async function createEslint(options: LintOptions, collector: ESLint.Plugin, namespaces: Set<string>): Promise<{ eslint: ESLint; config: ConfigUsed }> {
   const collectorConfig: Linter.Config = { name: 'retrysafe-audit/collector', plugins: { 'retrysafe-audit': collector }, rules: { [COLLECTOR_RULE_ID]: 'error' } };
@@ -108,7 +108,7 @@ function pluginOptions(config: Linter.Config, namespaces: Set<string>): RuleOpti
   for (const [namespace, plugin] of Object.entries(config.plugins ?? {})) {
     if ((plugin as ESLint.Plugin).meta?.name === PLUGIN_NAME) namespaces.add(namespace);
   }
-  const merged = { toolFactories: [] as unknown[], keyNames: [] as unknown[], allowedSources: [] as unknown[], providers: [] as unknown[] };
+  const merged = { toolFactories: [] as unknown[], keyNames: [] as unknown[], allowedSources: [] as unknown[], providers: [] as unknown[], libraries: [] as unknown[] };
   for (const [ruleId, entry] of Object.entries(config.rules ?? {})) {
     if (![...namespaces].some((namespace) => ruleId.startsWith(`${namespace}/`)) || !Array.isArray(entry)) continue;
     for (const ruleOptions of entry.slice(1)) {
