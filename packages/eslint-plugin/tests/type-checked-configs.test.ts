@@ -92,10 +92,21 @@ describe('the type-checked config from the docs', () => {
     expect(messages).toEqual(['src/refund.ts:4 @retrysafe/no-random-key-type-checked']);
   });
 
-  it("fails to load our type-aware rules under typescript-eslint's disableTypeChecked alone", async () => {
+  // typescript-eslint infers a "single run" when CI=true or under the eslint bin and then reuses the
+  // program it built for the other files, so the crash shows where programs are not reused: in an
+  // editor's language server and through the ESLint API (TSESTREE_SINGLE_RUN=false pins that path,
+  // whatever CI sets). Seen in CI, where the single run had hidden it.
+  it("fails to load our type-aware rules under typescript-eslint's disableTypeChecked alone (editor, API)", async () => {
     const config = `import tseslint from 'typescript-eslint';\n${withEntry("{ files: ['*.config.ts'], ...tseslint.configs.disableTypeChecked }")}`;
-    await expect(lintProject(config, ['vitest.config.ts'])).rejects.toThrow(
-      /Error while loading rule '@retrysafe\/[\w-]+-type-checked': You have used a rule which requires type information/,
-    );
+    const saved = process.env['TSESTREE_SINGLE_RUN'];
+    process.env['TSESTREE_SINGLE_RUN'] = 'false';
+    try {
+      await expect(lintProject(config, ['vitest.config.ts'])).rejects.toThrow(
+        /Error while loading rule '@retrysafe\/[\w-]+-type-checked': You have used a rule which requires type information/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env['TSESTREE_SINGLE_RUN'];
+      else process.env['TSESTREE_SINGLE_RUN'] = saved;
+    }
   });
 });
