@@ -138,6 +138,9 @@ async function auditExample() {
   const untested = safe.filter((tool) => !['yes', 'n/a'].includes(tool.questions.q5.verdict));
   if (safe.length >= 5 && untested.length === 0) console.log(`  ✓ all ${safe.length} safe tools are read-only or have a called-twice test (Q5)`);
   else fail(`safe tools without a called-twice test: ${untested.map((tool) => tool.name).join(', ') || `(only ${safe.length} safe tools found)`}`);
+  const notDurable = safe.filter((tool) => !['yes', 'n/a'].includes(tool.questions.q4.verdict));
+  if (notDurable.length === 0) console.log(`  ✓ every safe tool with a side effect keeps its dedup record in a durable store (Q4: src/agent.ts's SQLite runner)`);
+  else fail(`safe tools without a visible durable record: ${notDurable.map((tool) => tool.name).join(', ')}`);
   const randomKeys = unsafe.filter((tool) => tool.questions.q2.verdict === 'no');
   if (randomKeys.length > 0) console.log(`  ✓ ${randomKeys.length} unsafe variant(s) fail Q2 (a key that is new on every attempt)`);
   else fail('no unsafe variant fails Q2');

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { createAgent } from '../src/agent.js';
 import { createServices } from '../src/services.js';
 import { createTools } from '../src/tools/index.js';
 
@@ -56,5 +57,22 @@ describe('the example tools, called twice', () => {
     expect(first.replayed).toBe(false);
     expect(second).toMatchObject({ replayed: true, result: first.result });
     expect(services.payments.refunds).toHaveLength(1);
+  });
+
+  it("the agent's refund and notify, each called twice in one run, refund once and email once", async () => {
+    const agent = createAgent(path.join(dir, 'agent.db'));
+    const run = runContextForTests('conversation_7');
+    try {
+      const first = await agent.refund(run, 'ord_1001', 500);
+      const again = await agent.refund(run, 'ord_1001', 500);
+      await agent.notify(run, 'ord_1001', 'ada@example.test', 'refund_issued');
+      const emailAgain = await agent.notify(run, 'ord_1001', 'ada@example.test', 'refund_issued');
+      expect(again).toMatchObject({ replayed: true, result: first.result });
+      expect(emailAgain.replayed).toBe(true);
+      expect(agent.services.payments.refunds).toHaveLength(1);
+      expect(agent.services.mailer.sent).toHaveLength(1);
+    } finally {
+      await agent.close();
+    }
   });
 });
