@@ -107,7 +107,7 @@ const MCP_TOOL_WITHOUT_POLICY: ExpectedSquiggle = {
   message:
     'Tool `notify_customer` declares no retry policy: a repeated call (transport retry, loop retry, resumed run) ' +
     'cannot be judged safe or unsafe. Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` ' +
-    'and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.',
+    "and `idempotentHint`; or declare a full policy in `_meta: { 'io.github.retrysafe/policy': {...} }`.",
 };
 
 const RANDOM_HEADER_KEY: ExpectedSquiggle = {

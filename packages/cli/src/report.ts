@@ -78,9 +78,10 @@ export interface DeclaredPolicy {
   readonly retry: string | null;
   readonly max_attempts: number | null;
   /**
-   * Where it is declared: `defineTool` fields, `declarePolicy(tool, policy)`, MCP `_meta.retrysafe`,
-   * LangChain `metadata.retrysafe`, or MCP `annotations` (read as a policy: `readOnlyHint` a read,
-   * `idempotentHint` the class; side effects and retry are then inferred from the hints).
+   * Where it is declared: `defineTool` fields, `declarePolicy(tool, policy)`, MCP
+   * `_meta["io.github.retrysafe/policy"]`, LangChain `metadata.retrysafe`, or MCP `annotations`
+   * (read as a policy: `readOnlyHint` a read, `idempotentHint` the class; side effects and retry
+   * are then inferred from the hints).
    */
   readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   readonly evidence: Evidence;

@@ -40,7 +40,8 @@ export interface SeedPolicyFields {
 export interface DeclaredPolicy {
   /**
    * Where it is written: the `defineTool` (or `toolFactories`) config's own fields, `declarePolicy(tool,
-   * policy)` from `@retrysafe/spec`, LangChain `metadata.retrysafe`, or MCP (and Mastra `mcp`) `_meta.retrysafe`.
+   * policy)` from `@retrysafe/spec`, LangChain `metadata.retrysafe`, or MCP (and Mastra `mcp`)
+   * `_meta["io.github.retrysafe/policy"]` (or the bare `_meta.retrysafe`).
    */
   readonly via: PolicyDeclaration['via'];
   /** The fields stated with a static value (a literal, a `const` of this file). */

@@ -9,7 +9,7 @@ import {
   resolveReference,
   SPEC_PACKAGE,
 } from '../ast/index.js';
-import type { PolicyLocation } from './frameworks/index.js';
+import { BARE_POLICY_KEY, MCP_POLICY_KEY, type PolicyLocation } from './frameworks/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 // A policy declared next to a tool rather than inside its config: `declarePolicy(tool, policy)`
@@ -63,13 +63,13 @@ export function getNestedPolicy(
   via: PolicyDeclaration['via'],
 ): PolicyDeclaration | undefined {
   const object = resolveObject(sourceCode, container);
-  const policy = (findProperty(object, 'io.github.retrysafe/policy') ?? findProperty(object, 'retrysafe'))?.value;
+  const policy = (findProperty(object, MCP_POLICY_KEY) ?? findProperty(object, BARE_POLICY_KEY))?.value;
   return policy && { via, node: policy, object: resolveObject(sourceCode, policy) };
 }
 
 /**
  * The policy a tool declares inside its config where its framework's catalogue entry says
- * (`location.nested`): LangChain's `metadata.retrysafe`, MCP's `_meta.retrysafe`, following each
+ * (`location.nested`): LangChain's `metadata.retrysafe`, MCP's `_meta["io.github.retrysafe/policy"]`, following each
  * step of the path through `const` objects.
  */
 export function getNestedConfigPolicy(

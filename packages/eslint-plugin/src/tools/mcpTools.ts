@@ -54,7 +54,7 @@ export function fromMcpRegistration(sourceCode: SourceCode, node: TSESTree.CallE
   return undefined;
 }
 
-/** Builds an MCP tool definition: the config's description and `_meta.retrysafe`, or a `declarePolicy`. */
+/** Builds an MCP tool definition: the config's description and `_meta["io.github.retrysafe/policy"]` (or the bare `_meta.retrysafe`), or a `declarePolicy`. */
 export function mcpDefinition(
   sourceCode: SourceCode,
   framework: 'mcp' | 'mcp-low-level',

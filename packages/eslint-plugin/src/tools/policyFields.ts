@@ -5,7 +5,7 @@ import type { PolicyDeclaration } from './toolDefinition.js';
 
 /**
  * The retrysafe policy fields in their two spellings: camelCase in a `defineTool` config, the seed's
- * snake_case in policy data (`declarePolicy`, `metadata.retrysafe`, `_meta.retrysafe`).
+ * snake_case in policy data (`declarePolicy`, `metadata.retrysafe`, `_meta["io.github.retrysafe/policy"]`).
  */
 export const POLICY_FIELDS = {
   sideEffects: { camelCase: 'sideEffects', snakeCase: 'side_effects' },

@@ -52,8 +52,9 @@ export const toolRuleDefaultOptions: [Required<ToolRuleOptions>] = [{ toolFactor
 export interface PolicyDeclaration {
   /**
    * `defineTool`: the fields of a `defineTool` (or `toolFactories`) config; `declarePolicy`: the
-   * second argument of `declarePolicy(tool, policy)`; `mcpMeta`: MCP `_meta.retrysafe`;
-   * `langchainMetadata`: LangChain `metadata.retrysafe`.
+   * second argument of `declarePolicy(tool, policy)`; `mcpMeta`: MCP
+   * `_meta["io.github.retrysafe/policy"]` (or the bare `_meta.retrysafe`); `langchainMetadata`:
+   * LangChain `metadata.retrysafe`.
    */
   readonly via: 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   /** The policy expression (the `declarePolicy` call itself when it has no second argument). */

@@ -17,7 +17,7 @@ const crossFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fi
 const typedTester = new RuleTester({ languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: crossFile } } });
 
 const REMEDY =
-  'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or add `mcp: { _meta: { retrysafe: {...} } }`.';
+  "Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or add `mcp: { _meta: { 'io.github.retrysafe/policy': {...} } }`.";
 const POLICY = "{ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' }";
 
 // Sources are flush left so that the line and column of each case read straight off the code.
@@ -37,7 +37,17 @@ const getOrder = createTool({ id: 'get-order', description: 'Read an order', exe
 export const tools = { getOrder: declarePolicy(getOrder, { side_effects: 'none', idempotent: true, retry: 'safe' }) };`,
     },
     {
-      name: 'a full policy in mcp._meta.retrysafe (listed as the MCP tool’s _meta when served over MCP)',
+      name: 'a full policy in mcp._meta["io.github.retrysafe/policy"] (listed as the MCP tool’s _meta when served over MCP)',
+      code: `import { createTool } from '@mastra/core/tools';
+export const refund = createTool({
+  id: 'refund-order',
+  description: 'Refund an order',
+  mcp: { _meta: { 'io.github.retrysafe/policy': ${POLICY} } },
+  execute: async () => ({}),
+});`,
+    },
+    {
+      name: 'a full policy in the bare mcp._meta.retrysafe of earlier releases (still read)',
       code: `import { createTool } from '@mastra/core/tools';
 export const refund = createTool({
   id: 'refund-order',
@@ -82,6 +92,12 @@ export const send = createTool({ id: 'send-email', description: 'Send an email',
       code: `import { Tool } from '@mastra/core/tools';
 export const charge = new Tool({ id: 'charge-card', description: 'Charge a card', execute: async () => ({}) });`,
       errors: [{ messageId: 'missingPolicy', line: 2, column: 23, endLine: 2, endColumn: 31, data: { tool: 'Tool `charge-card`', remedy: REMEDY } }],
+    },
+    {
+      name: 'a look-alike key in mcp._meta declares nothing: the remedy names the reverse-DNS key',
+      code: `import { createTool } from '@mastra/core/tools';
+export const refund = createTool({ id: 'refund-order', description: 'Refund', mcp: { _meta: { 'io.github.retrysafe/policies': ${POLICY} } }, execute: async () => ({}) });`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 23, data: { tool: 'Tool `refund-order`', remedy: REMEDY } }],
     },
     {
       name: 'a policy in mcp._meta.retrysafe without retry',

@@ -26,7 +26,7 @@ const REMEDY = {
   langchain: `${DECLARE_POLICY}, or add \`metadata: { retrysafe: {...} }\`.`,
   mcp:
     'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; ' +
-    'or declare a full policy in `_meta: { retrysafe: {...} }`.',
+    "or declare a full policy in `_meta: { 'io.github.retrysafe/policy': {...} }`.",
 };
 
 /** `missingPolicy` from the start of the call to the end of its callee (`[line, column, endColumn]`). */

@@ -20,8 +20,9 @@ const B13_SPEC = B13.replace("import { defineTool } from '@idem/dsl'; // placeho
   .replace('async run(', 'async execute(');
 const B15 = readCase('B15.ts');
 
+// The remedy names the reverse-DNS key @retrysafe/spec/adapters/mcp publishes (docs/mcp.md), never the bare key.
 const MCP_REMEDY =
-  'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.';
+  "Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { 'io.github.retrysafe/policy': {...} }`.";
 const TOOL_CLASS_REMEDY =
   'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
 
@@ -102,7 +103,7 @@ const server = new McpServer({ name: 's', version: '1' });
 server.registerTool('get_order', { description: 'Get an order', annotations: { readOnlyHint: true } }, async () => ({ content: [] }));`,
     },
     {
-      name: 'MCP registerTool: _meta.retrysafe declares a full policy',
+      name: 'MCP registerTool: the bare _meta.retrysafe of earlier releases still declares a full policy (read for compatibility)',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 declare const server: McpServer;
 server.registerTool('issue_refund', {
@@ -410,7 +411,17 @@ server.addTool({
 });`,
     },
     {
-      name: 'FastMCP addTool: _meta.retrysafe declares a full policy (FastMCP lists _meta as given)',
+      name: 'FastMCP addTool: _meta["io.github.retrysafe/policy"] declares a full policy (FastMCP lists _meta as given)',
+      code: `import { FastMCP } from 'fastmcp';
+const server = new FastMCP({ name: 'pay', version: '1.0.0' });
+server.addTool({
+  name: 'issue_refund',
+  _meta: { 'io.github.retrysafe/policy': { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } },
+  execute: refund,
+});`,
+    },
+    {
+      name: 'FastMCP addTool: the bare _meta.retrysafe still declares a full policy (FastMCP lists _meta as given)',
       code: `import { FastMCP } from 'fastmcp';
 const server = new FastMCP({ name: 'pay', version: '1.0.0' });
 server.addTool({
@@ -536,7 +547,7 @@ server.registerTool('get_1', { ...readPreset, annotations: { title: 'Get' } }, h
           column: 1,
           endLine: 14,
           endColumn: 20,
-          data: { tool: 'Tool `send_email`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' },
+          data: { tool: 'Tool `send_email`', remedy: MCP_REMEDY },
           // Its handler sends mail with Nodemailer, which takes no deduplication key: not idempotent.
           suggestions: [
             {
@@ -603,6 +614,21 @@ server.registerTool('issue_refund', { _meta: { retrysafe: { side_effects: 'money
       errors: [{ messageId: 'incompletePolicy', line: 3, column: 59, data: { tool: 'Tool `issue_refund`', missing: '`retry`' } }],
     },
     {
+      // Look-alikes of the published key declare nothing: another namespace, no namespace, the key
+      // spelt as a nested path. The remedy names the reverse-DNS key.
+      name: 'MCP registerTool: _meta keys that only look like the policy key',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+server.registerTool('refund_a', { _meta: { 'io.github.other/policy': { side_effects: 'none', idempotent: true, retry: 'safe' } } }, async () => ({ content: [] }));
+server.registerTool('refund_b', { _meta: { policy: { side_effects: 'none', idempotent: true, retry: 'safe' } } }, async () => ({ content: [] }));
+server.registerTool('refund_c', { _meta: { io: { github: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } } } }, async () => ({ content: [] }));`,
+      errors: [
+        { messageId: 'missingPolicy', line: 3, column: 1, data: { tool: 'Tool `refund_a`', remedy: MCP_REMEDY } },
+        { messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `refund_b`', remedy: MCP_REMEDY } },
+        { messageId: 'missingPolicy', line: 5, column: 1, data: { tool: 'Tool `refund_c`', remedy: MCP_REMEDY } },
+      ],
+    },
+    {
       name: 'MCP registerTool: an incomplete _meta["io.github.retrysafe/policy"]',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 declare const server: McpServer;
@@ -623,7 +649,7 @@ server
 import { z } from 'zod';
 const server = new McpServer({ name: 's', version: '1' });
 server.tool('send_sms', 'Send an SMS', { to: z.string(), text: z.string() }, async () => ({ content: [] }));`,
-      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `send_sms`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `send_sms`', remedy: MCP_REMEDY } }],
     },
     {
       name: 'MCP server.tool(name, cb) in a CommonJS .js file',
@@ -642,7 +668,7 @@ export class Proxy extends McpServer {
     this.tool(remote.name, remote.description ?? remote.name, { q: z.string() }, async () => ({ content: [] }));
   }
 }`,
-      errors: [{ messageId: 'missingPolicy', line: 5, column: 5, endColumn: 14, data: { tool: 'This tool', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+      errors: [{ messageId: 'missingPolicy', line: 5, column: 5, endColumn: 14, data: { tool: 'This tool', remedy: MCP_REMEDY } }],
     },
     {
       name: 'MCP server.tool(name, schema.shape, cb): a member read is a schema, not annotations',
@@ -666,7 +692,7 @@ server.tool(remote.name, remote.description || remote.name, shape, async () => (
 const NAME = 'create_invoice';
 declare const server: McpServer;
 server.registerTool(NAME, {}, async () => ({ content: [] }));`,
-      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `create_invoice`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `create_invoice`', remedy: MCP_REMEDY } }],
     },
 
     // --- MCP low-level server ---
@@ -687,7 +713,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => {
     ],
   };
 });`,
-      errors: [{ messageId: 'missingPolicy', line: 7, column: 7, endLine: 8, endColumn: 29, data: { tool: 'Tool `create_issue`', remedy: 'Add `annotations` with `readOnlyHint: true`, or with both `destructiveHint` and `idempotentHint`; or declare a full policy in `_meta: { retrysafe: {...} }`.' } }],
+      errors: [{ messageId: 'missingPolicy', line: 7, column: 7, endLine: 8, endColumn: 29, data: { tool: 'Tool `create_issue`', remedy: MCP_REMEDY } }],
     },
     {
       name: 'MCP low-level: const tool objects referenced from the handler (server-slack shape), reported where defined',

@@ -32,8 +32,8 @@ export interface KeyedHandler {
 
 /**
  * The handler of `tool` if its declared policy says `idempotent: 'with_key'` (in the `defineTool`
- * config, `declarePolicy(...)`, LangChain `metadata.retrysafe` or MCP `_meta.retrysafe`) and the
- * handler is a function of this file.
+ * config, `declarePolicy(...)`, LangChain `metadata.retrysafe` or MCP
+ * `_meta["io.github.retrysafe/policy"]`) and the handler is a function of this file.
  */
 export function getKeyedHandler(tool: ToolDefinition, sourceCode: SourceCode): KeyedHandler | undefined {
   const idempotent = findPolicyProperty(tool.policy?.object, 'idempotent');

@@ -50,5 +50,6 @@ export function isFrameworkModule(entry: FrameworkEntry, source: string): boolea
   return entry.modules.some((name) => source === name || (entry.moduleSubpaths === true && source.startsWith(`${name}/`)));
 }
 
+export { BARE_POLICY_KEY, MCP_POLICY_KEY } from './remedies.js';
 export type { Adapter, FactoryEntry, FrameworkEntry, PolicyLocation, RegistrationEntry, StandIn, ToolListEntry } from './types.js';
 export { aiSdk, fastmcp, langchain, mastra, mcp, mcpLowLevel, openaiAgents, retrysafe };

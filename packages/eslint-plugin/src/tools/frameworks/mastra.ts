@@ -1,4 +1,4 @@
-import { DECLARE_POLICY } from './remedies.js';
+import { DECLARE_POLICY, MCP_POLICY_KEY } from './remedies.js';
 import type { FrameworkEntry } from './types.js';
 
 /**
@@ -23,7 +23,7 @@ export const mastra = {
   policy: {
     declarePolicy: true,
     nested: { path: ['mcp', '_meta'], via: 'mcpMeta' },
-    remedy: `${DECLARE_POLICY}, or add \`mcp: { _meta: { retrysafe: {...} } }\`.`,
+    remedy: `${DECLARE_POLICY}, or add \`mcp: { _meta: { '${MCP_POLICY_KEY}': {...} } }\`.`,
   },
   standIns: [{ module: '@mastra/core/tools', folder: 'stand-ins/mastra-core' }],
   adapter: { subpath: './adapters/mastra', peerDependency: '@mastra/core' },
