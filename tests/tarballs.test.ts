@@ -24,11 +24,13 @@ beforeAll(() => {
   specTarball = packPackage('spec');
   cliTarball = packPackage('cli');
 }, INSTALL_MS);
+// Removing the projects' node_modules trees takes seconds, and more than vitest's default 10 s hook
+// timeout on a loaded machine.
 afterAll(() => {
   for (const dir of [...projects, path.dirname(pluginTarball), path.dirname(specTarball), path.dirname(cliTarball)]) {
     if (dir !== '.') rmSync(dir, { recursive: true, force: true });
   }
-});
+}, INSTALL_MS);
 
 /** A fresh project in the system's temporary folder (nothing there resolves from the monorepo). */
 function createProject(name: string, devDependencies: Record<string, string>, files: Record<string, string>): string {
