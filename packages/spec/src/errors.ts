@@ -33,6 +33,7 @@ import type { AttemptError, StoreInfo } from './stores/types.js';
  * | `answer_lost` | `AnswerLostError` (adapters/mcp) | unknown: the answer to an MCP `tools/call` never arrived |
  * | `mcp_tool` | `McpToolError` (adapters/mcp) | ran and failed: the MCP server answered with an `isError` result |
  * | `mcp_request` | `McpRequestError` (adapters/mcp) | did not run: the MCP server refused the request (a JSON-RPC error) |
+ * | `lease_lost` | `LeaseLostError` | the abort reason of a running effect whose lease was lost; another call may run it |
  */
 export type RetrysafeErrorCode =
   | 'concurrent_call'
@@ -47,7 +48,8 @@ export type RetrysafeErrorCode =
   | 'guarded_call'
   | 'answer_lost'
   | 'mcp_tool'
-  | 'mcp_request';
+  | 'mcp_request'
+  | 'lease_lost';
 
 // `Symbol.for`, so that an error made by another copy of this package in the process is
 // recognised too (`instanceof` holds only within one copy).
@@ -279,5 +281,42 @@ export class InputNotFingerprintableError extends RetrysafeError {
     );
     this.tool = tool;
     this.reason = reason;
+  }
+}
+
+/**
+ * The reason of the `AbortSignal` a with_key tool's effect gets (`KeyedExecuteContext.signal`)
+ * when the runner lost the lease on its key while the effect ran: a renewal found another holder
+ * (`cause: 'reclaimed'`), or `lockMs` passed by this process's clock since the last renewal the
+ * store confirmed (`cause: 'expired'`: the store unreachable, or the event loop blocked), so the
+ * store may hand the key to another call at any moment. Stop the effect if you can; whatever it
+ * does now, its completion is refused if another call holds the key, and only the key passed
+ * downstream (a provider that dedupes by key) keeps a second effect from happening twice. See
+ * docs/runtime.md ("Leases, not locks").
+ */
+export class LeaseLostError extends RetrysafeError implements CallIdentity {
+  override readonly name = 'LeaseLostError';
+  readonly code = 'lease_lost';
+  readonly tool: string;
+  readonly key: string;
+  readonly namespace: string;
+  /** The attempt whose lease was lost. */
+  readonly attempt: number;
+  /** Why: another holder reclaimed the key, or the lease ran out without a confirmed renewal. */
+  readonly reason: 'reclaimed' | 'expired';
+
+  constructor(id: CallIdentity & { attempt: number; reason: 'reclaimed' | 'expired'; lockMs: number }) {
+    super(
+      `${scope(id)} lost its lease during attempt ${id.attempt}: ` +
+        (id.reason === 'reclaimed'
+          ? 'a renewal found that another call holds the key now. '
+          : `no renewal was confirmed by the store for ${id.lockMs} ms (lockMs), so another call may hold the key now. `) +
+        'Stop the effect if you can; its completion will not be recorded if another call took over.',
+    );
+    this.tool = id.tool;
+    this.key = id.key;
+    this.namespace = id.namespace;
+    this.attempt = id.attempt;
+    this.reason = id.reason;
   }
 }

@@ -53,6 +53,7 @@ export { openRun, DEFAULT_RUN_TTL_MS, type OpenedRun, type OpenRunOptions } from
 export {
   AttemptsExhaustedError,
   ConcurrentCallError,
+  LeaseLostError,
   InputNotFingerprintableError,
   isRetrysafeError,
   KeyReuseError,

@@ -17,6 +17,7 @@ import {
   ConcurrentCallError,
   InputNotFingerprintableError,
   KeyReuseError,
+  LeaseLostError,
   StoreUnavailableError,
   UnserializableResultError,
   type StoreOperation,
@@ -42,12 +43,20 @@ export interface RunnerOptions {
   /** How long a record is kept after its last write, ms; default 24 h. Expired records are treated as absent. */
   readonly ttlMs?: number;
   /**
-   * How long a claim's lock lasts without renewal, ms; default 30 s. While the effect runs the
-   * runner renews it every `lockMs / 3`, so only a dead (or frozen) process lets it lapse; then a
-   * retry may reclaim the key after at most `lockMs`.
+   * How long a claim's lease lasts without renewal, ms; default 30 s. While the effect runs the
+   * runner renews it every `lockMs / 3`, and each renewal also keeps the record from expiring
+   * under it. A process that dies, freezes or is cut off from the store lets it lapse; a retry
+   * may then reclaim the key after `lockMs`, and the first holder's effect gets an abort
+   * (`KeyedExecuteContext.signal`) once `lockMs` has passed since the last renewal the store
+   * confirmed. It is a lease, not a lock: see docs/runtime.md ("Leases, not locks").
    */
   readonly lockMs?: number;
-  /** The clock, epoch ms; default `Date.now`. Every store compares times from this clock. */
+  /**
+   * The clock, epoch ms; default `Date.now`. The SQLite and memory stores decide expiry by it;
+   * the PostgreSQL and Redis stores by the server's own clock (unless built with
+   * `clock: 'caller'`), so skew between machines cannot make one reclaim another's live claim.
+   * The runner also measures its own lease by it (time since the last confirmed renewal).
+   */
   readonly now?: () => number;
   /** Renew the lock while an effect runs (default true). Turn off only with `lockMs` above the longest effect. */
   readonly heartbeat?: boolean;
@@ -173,7 +182,7 @@ export function createRunner(options: RunnerOptions): Runner {
       maxAttempts: tool.policy.max_attempts,
     };
     const claim = await guard(
-      store.claim(request),
+      claimOnce(request),
       'claim',
       `The effect of ${tool.name} did not run (fail closed); retrying once the store is back is safe.`,
     );
@@ -191,15 +200,47 @@ export function createRunner(options: RunnerOptions): Runner {
       case 'exhausted':
         throw new AttemptsExhaustedError({ ...id, attempts: record.attempts, maxAttempts: tool.policy.max_attempts, errors: record.errors });
       case 'claimed':
-        return runClaimed(tool, input, callOptions.run, key, record);
+        return runClaimed(tool, input, callOptions.run, key, record, request.now);
     }
   }
 
-  async function runClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord) {
-    const heartbeat = startHeartbeat(store, claimed, lockMs, now, options.heartbeat ?? true);
+  /**
+   * The claim, re-sent once with the same owner token when it fails: it may have reached the store
+   * and only its reply been lost (a dropped connection), and the store then recognises the record
+   * as this claim's own. When both fail, the claim may still stand in the store with an effect
+   * that never started: it is abandoned in the background once the store answers again, so that
+   * it neither blocks the key for `lockMs` nor counts as an attempt.
+   */
+  async function claimOnce(request: ClaimRequest) {
+    try {
+      return await store.claim(request);
+    } catch {
+      try {
+        return await store.claim({ ...request, now: now() });
+      } catch (error) {
+        abandonLater(request);
+        throw error;
+      }
+    }
+  }
+
+  function abandonLater(request: ClaimRequest, tries = 0): void {
+    const { abandon } = store;
+    if (abandon === undefined || tries >= ABANDON_DELAYS_MS.length) return;
+    const timer = setTimeout(() => {
+      abandon.call(store, request, request.owner, now()).then(
+        () => {}, // abandoned, or the record is not this claim's (it never landed, or another call holds it)
+        () => abandonLater(request, tries + 1),
+      );
+    }, ABANDON_DELAYS_MS[tries]);
+    timer.unref();
+  }
+
+  async function runClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, sentAt: number) {
+    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key });
     let value: unknown;
     try {
-      value = await tool.execute(input, { run, key });
+      value = await tool.execute(input, { run, key, signal: heartbeat.signal });
     } catch (error) {
       const held = await heartbeat.stop();
       const failure = { attempt: held.attempts, at: now(), name: errorName(error), message: errorMessage(error) };
@@ -282,30 +323,70 @@ function isKeyed(tool: AnyTool): tool is AnyKeyedTool {
   return true;
 }
 
-/** Renews the lock every `lockMs / 3` while the effect runs; `stop` returns the latest held record. */
-function startHeartbeat(store: DedupStore, claimed: DedupRecord, lockMs: number, now: () => number, enabled: boolean) {
+/** Delays of the background attempts to abandon a claim whose reply was lost, ms. */
+const ABANDON_DELAYS_MS = [200, 1_000, 5_000, 30_000] as const;
+
+/**
+ * The lease on a claimed key while its effect runs: renews it every `lockMs / 3` (when
+ * `renewing`), and aborts `signal` with a `LeaseLostError` when a renewal finds another holder or
+ * when `lockMs` has passed, by the runner's clock, since the last renewal the store confirmed was
+ * sent (`sentAt` for the claim itself): from then on the store may hand the key to another call.
+ * `stop` returns the latest held record.
+ */
+function startLease(
+  store: DedupStore,
+  claimed: DedupRecord,
+  options: { lockMs: number; now: () => number; renewing: boolean; sentAt: number; key: string },
+) {
+  const { lockMs, now, renewing } = options;
+  const controller = new AbortController();
   let held = claimed;
+  let confirmedAt = options.sentAt;
   let inflight: Promise<void> | undefined;
   let lost = false;
-  const timer = enabled
-    ? setInterval(() => {
-        if (inflight || lost) return;
-        inflight = store
-          .renew(held, { now: now(), lockMs })
-          .then((renewed) => {
-            if (renewed) held = renewed;
-            else lost = true;
-          }, () => {}) // a missed renewal is retried on the next tick; the lock has two more in hand
-          .finally(() => {
-            inflight = undefined;
-          });
-      }, Math.max(1, Math.floor(lockMs / 3)))
-    : undefined;
-  timer?.unref();
+  let stopped = false;
+  const lose = (reason: 'reclaimed' | 'expired') => {
+    if (lost || stopped) return;
+    lost = true;
+    const { namespace, tool, attempts } = held;
+    controller.abort(new LeaseLostError({ namespace, tool, key: options.key, attempt: attempts, reason, lockMs }));
+  };
+  let deadline: NodeJS.Timeout | undefined;
+  const watchDeadline = () => {
+    if (deadline) clearTimeout(deadline);
+    deadline = setTimeout(check, Math.max(1, confirmedAt + lockMs - now()));
+    deadline.unref();
+  };
+  function check() {
+    if (!lost && now() - confirmedAt >= lockMs) lose('expired');
+  }
+  const tick = () => {
+    check();
+    if (!renewing || inflight || lost) return;
+    const sent = now();
+    inflight = store
+      .renew(held, { now: sent, lockMs })
+      .then((renewed) => {
+        if (stopped) return;
+        if (renewed === undefined) return lose('reclaimed');
+        held = renewed;
+        confirmedAt = sent;
+        watchDeadline();
+      }, () => {}) // a missed renewal is retried on the next tick; the lease has two more in hand
+      .finally(() => {
+        inflight = undefined;
+      });
+  };
+  const timer = setInterval(tick, Math.max(1, Math.floor(lockMs / 3)));
+  timer.unref();
+  watchDeadline();
   return {
+    signal: controller.signal,
     async stop(): Promise<DedupRecord> {
-      if (timer) clearInterval(timer);
+      clearInterval(timer);
       await inflight;
+      stopped = true;
+      if (deadline) clearTimeout(deadline);
       return held;
     },
   };

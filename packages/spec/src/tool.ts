@@ -37,6 +37,16 @@ export interface KeyedExecuteContext extends ExecuteContext {
    * one (the seed: "so the guarantee holds even if your record-keeping fails").
    */
   readonly key: DeterministicKey;
+  /**
+   * Aborted when this call loses its lease on the key while the effect runs (the abort reason is
+   * a `LeaseLostError`): a heartbeat renewal found that another call reclaimed the key, or
+   * `lockMs` passed without a renewal the store confirmed (store unreachable, event loop
+   * blocked). Pass it on (`fetch(url, { signal })`) or check it between steps. A lease is not a
+   * lock: the signal tells, it cannot stop code already running, so the key passed downstream is
+   * what keeps a second effect safe (docs/runtime.md, "Leases, not locks"). Always set by the
+   * runner; optional in the type so a context built by hand in a test stays valid.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** The context `execute` gets for a tool of idempotency class `I`. */

@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import {
+  type LeaseLostError,
   isRetrysafeError,
   type AttemptsExhaustedError,
   type ConcurrentCallError,
@@ -29,7 +30,8 @@ type Every =
   | GuardedCallError
   | AnswerLostError
   | McpToolError
-  | McpRequestError;
+  | McpRequestError
+  | LeaseLostError;
 
 describe('error codes', () => {
   test('each error has its own literal code', () => {
@@ -46,6 +48,7 @@ describe('error codes', () => {
     expectTypeOf<AnswerLostError['code']>().toEqualTypeOf<'answer_lost'>();
     expectTypeOf<McpToolError['code']>().toEqualTypeOf<'mcp_tool'>();
     expectTypeOf<McpRequestError['code']>().toEqualTypeOf<'mcp_request'>();
+    expectTypeOf<LeaseLostError['code']>().toEqualTypeOf<'lease_lost'>();
   });
 
   test('the exported union is exactly the codes of the errors', () => {

@@ -12,6 +12,7 @@ import {
   KeyReuseError,
   RetrysafeError,
   StoreUnavailableError,
+  LeaseLostError,
   ToolPolicyError,
   UnserializableResultError,
 } from '../src/index.js';
@@ -30,6 +31,7 @@ const samples: [RetrysafeError, string][] = [
   [new InputValidationError('issue_refund', [{ message: 'Required', path: ['orderId'] }]), 'input_validation'],
   [new ToolPolicyError('tool "x"', 'contradiction'), 'tool_policy'],
   [new InvalidKeyError('empty', '', 'empty key'), 'invalid_key'],
+  [new LeaseLostError({ ...id, attempt: 1, reason: 'expired', lockMs: 1000 }), 'lease_lost'],
   [new GuardedCallError('issue_refund', 'issue_refund failed.', { error: new Error('503'), attempt: 1, decision: { action: 'retry', reason: 'r' } }), 'guarded_call'],
 ];
 const snakeCase = (name: string) => name.replace(/Error$/, '').replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();

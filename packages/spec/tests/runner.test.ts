@@ -3,7 +3,7 @@
  * draft's 409 and 422, release on failure, TTL, tenants, fail-closed, bad keys and results.
  * Every side-effecting path here has a called-twice check asserting a single effect.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   AttemptsExhaustedError,
   ConcurrentCallError,
@@ -19,7 +19,7 @@ import type { DedupStore } from '../src/stores/types.js';
 import { expectSingleEffect } from '../src/testing.js';
 import { InputValidationError } from '../src/validate.js';
 import { memoryProvider } from './helpers/provider.js';
-import { openStoreFor, storesUnderTest } from './helpers/stores.js';
+import { openStoreFor, storeFromConfig, storesUnderTest } from './helpers/stores.js';
 import { dateResultTool, freshRun, incrementTool, rawKeyTool, refundTool, setStatusTool } from './helpers/tools.js';
 
 describe.each(storesUnderTest())('runner on the $name store', (subject) => {
@@ -147,7 +147,11 @@ describe.each(storesUnderTest())('runner on the $name store', (subject) => {
 
   it('forgets a record after its TTL: the same key runs again, and purge removes it', async () => {
     let clock = 1_000_000;
-    const runner = runnerOn({ now: () => clock, ttlMs: 60_000, lockMs: 10_000 });
+    // Time moves by the runner's clock here, so a server-clocked store runs on the caller's clock.
+    const moved = subject.config.clock === undefined && (subject.name === 'postgres' || subject.name === 'redis');
+    const clocked = moved ? storeFromConfig({ ...subject.config, clock: 'caller' }) : store;
+    onTestFinished(() => (moved ? clocked.close() : undefined));
+    const runner = createRunner({ store: clocked, now: () => clock, ttlMs: 60_000, lockMs: 10_000 });
     const provider = memoryProvider({ dedupeByKey: false });
     const tool = refundTool(provider);
     const run = freshRun();

@@ -13,7 +13,9 @@ const T0 = 1_700_000_000_000;
 const LOCK = 30_000;
 const TTL = 86_400_000;
 
-describe.each(storesUnderTest())('$name store', (subject) => {
+// These tests move time by the times they pass, so PostgreSQL and Redis run on the caller's clock
+// here; their own clock is held to the same decisions in tests/faults.store-clock.test.ts.
+describe.each(storesUnderTest({ clock: 'caller' }))('$name store', (subject) => {
   let store: DedupStore;
   let seq = 0;
   // A fresh key for every test: the suite shares one store (one table or prefix) per file run.

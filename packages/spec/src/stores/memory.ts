@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createDedupStore, mergeRun, stillHeld, type DedupStoreBackend } from './protocol.js';
+import { createDedupStore, isExpired, mergeRun, stillHeld, type DedupStoreBackend } from './protocol.js';
 import type { DedupRecord, DedupStore, RecordId, StoredRun } from './types.js';
 
 /** The non-durable memory store; see `createNonDurableMemoryStore`. */
@@ -85,9 +85,9 @@ function memoryBackend(records: Map<string, DedupRecord>): DedupStoreBackend {
     async purgeExpired(now) {
       open();
       let purged = 0;
-      for (const map of [records, runs] as Map<string, { expiresAt: number }>[]) {
+      for (const map of [records, runs] as Map<string, { expiresAt: number; lockExpiresAt?: number }>[]) {
         for (const [id, record] of map) {
-          if (record.expiresAt <= now) {
+          if (isExpired(record, now)) {
             map.delete(id);
             purged += 1;
           }

@@ -42,7 +42,17 @@ export interface PostgresStoreOptions {
   readonly tablePrefix?: string;
   /** Connection timeout for a pool the store creates, ms; default 5000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Whose clock decides expiry and locks. `'store'` (default): the server's `now()`, in the same
+   * statement as each read or write, so that clock skew between application machines cannot make
+   * one reclaim another's live claim or purge a live record; what the store writes is stamped by
+   * it. `'caller'`: the times the runner passes (its `now` option), for tests that move a clock.
+   */
+  readonly clock?: StoreClock | undefined;
 }
+
+/** Whose clock a server-backed store decides expiry by; see `PostgresStoreOptions.clock`. */
+export type StoreClock = 'store' | 'caller';
 
 /**
  * Create the PostgreSQL dedup store. Nothing connects until the first call (or `ready()`); an
@@ -68,7 +78,8 @@ function postgresBackend(options: PostgresStoreOptions): DedupStoreBackend {
   // process. The next query reports the outage instead.
   if (ownPool) pool.on('error', () => {});
   const location = describeLocation(options.connectionString, prefix);
-  const sql = statements(prefix);
+  const storeClock = (options.clock ?? 'store') === 'store';
+  const sql = statements(prefix, storeClock);
   let migrated: Promise<void> | undefined;
 
   const ready = (): Promise<void> => {
@@ -93,27 +104,29 @@ function postgresBackend(options: PostgresStoreOptions): DedupStoreBackend {
     },
     ready,
     async insertOrRead(fresh) {
-      const { rows } = await query<DedupRow & { outcome: string }>('claim', recordValues(fresh));
+      const { rows } = await query<ClockedRow & { outcome: string }>('claim', recordValues(fresh));
       const row = rows[0];
-      if (row?.outcome === 'claimed') return { inserted: true };
+      if (row?.outcome === 'claimed') return { inserted: true, record: storeClock ? rowToRecord(row) : undefined, now: storeNow(row) };
       // No row: a concurrent insert committed after this statement's snapshot; the protocol reads again.
-      return { inserted: false, record: row ? rowToRecord(row) : undefined };
+      return { inserted: false, record: row ? rowToRecord(row) : undefined, now: row ? storeNow(row) : undefined };
     },
     async read(id) {
-      const { rows } = await query<DedupRow>('read', [id.namespace, id.tool, id.key]);
-      return { record: rows[0] ? rowToRecord(rows[0]) : undefined };
+      const { rows } = await query<ClockedRow>('read', [id.namespace, id.tool, id.key]);
+      return rows[0] ? { record: rowToRecord(rows[0]), now: storeNow(rows[0]) } : { record: undefined };
     },
     async swap(expected, next) {
-      const { rowCount } = await query('swap', [...recordValues(next), ...comparedValues(expected)]);
-      return rowCount === 1 ? next : undefined;
+      const { rows } = await query<DedupRow>('swap', [...recordValues(next), ...comparedValues(expected)]);
+      return rows[0] ? rowToRecord(rows[0]) : undefined;
     },
     async writeIfHeld(held, next) {
       const { rows } = await query<DedupRow>('writeIfHeld', [...recordValues(next), held.owner ?? null]);
       return rows[0] ? rowToRecord(rows[0]) : undefined;
     },
     async purgeExpired(now) {
-      const dedupResult = await query('purgeDedup', [now]);
-      const runsResult = await query('purgeRuns', [now]);
+      // By the server's clock (`now` is not sent) unless the caller's clock was asked for.
+      const values = storeClock ? [] : [now];
+      const dedupResult = await query('purgeDedup', values);
+      const runsResult = await query('purgeRuns', values);
       return (dedupResult.rowCount ?? 0) + (runsResult.rowCount ?? 0);
     },
     async upsertRun(fresh) {
@@ -138,34 +151,66 @@ const COMPARED_TYPES: Record<(typeof COMPARED_COLUMNS)[number], string> = {
   owner: '::text',
 };
 
-function statements(prefix: string) {
+/** A row read together with the server's clock (`store_now`, epoch ms; the caller's under `clock: 'caller'`). */
+type ClockedRow = DedupRow & { store_now: string | number | null };
+const storeNow = (row: ClockedRow): number | undefined => (row.store_now === null ? undefined : Number(row.store_now));
+
+/** The server's clock in epoch ms, one value per statement (`now()` is the transaction's start). */
+const SERVER_NOW_MS = '(floor(extract(epoch from now()) * 1000))::bigint';
+
+function statements(prefix: string, storeClock: boolean) {
   const t = `${prefix}dedup`;
   const pk = 'namespace = $1 AND tool = $2 AND key = $3';
   const n = DEDUP_COLUMNS.length;
-  const casts = DEDUP_COLUMNS.map((c, i) => `$${i + 1}${c === 'errors' ? '::jsonb' : ''}`);
+  const param = (column: (typeof DEDUP_COLUMNS)[number]) => `$${DEDUP_COLUMNS.indexOf(column) + 1}`;
+  const updatedAt = `${param('updated_at')}::bigint`;
+  // The record to write carries times from the caller's clock, taken at its `updatedAt`. Under the
+  // store's clock each time the write sets is moved by the same amount, so that `updated_at` is
+  // the server's now; a time the write leaves as stored (a release keeps `expires_at`) stays.
+  const nowMs = storeClock ? SERVER_NOW_MS : updatedAt;
+  const shift = `(clock.now_ms - ${updatedAt})`;
+  const TIMES = ['created_at', 'updated_at', 'expires_at', 'lock_expires_at'] as const;
+  const isTime = (c: string): c is (typeof TIMES)[number] => (TIMES as readonly string[]).includes(c);
+  const insertValues = DEDUP_COLUMNS.map((c) =>
+    c === 'errors' ? `${param(c)}::jsonb` : isTime(c) ? `${param(c)}::bigint + ${shift}` : `${param(c)}${c === 'attempts' ? '::integer' : '::text'}`,
+  );
+  const updateValues = DEDUP_COLUMNS.map((c) => {
+    if (c === 'errors') return `${param(c)}::jsonb`;
+    if (c === 'updated_at') return 'clock.now_ms';
+    if (isTime(c)) return `CASE WHEN ${param(c)}::bigint IS NOT DISTINCT FROM ${t}.${c} THEN ${t}.${c} ELSE ${param(c)}::bigint + ${shift} END`;
+    return param(c);
+  });
+  const clock = `(SELECT ${nowMs} AS now_ms) AS clock`;
   // ON CONFLICT DO NOTHING takes no row lock, so a replay is a read: no transaction id, no WAL
   // flush. (DO UPDATE ... WHERE would lock the row, and committing a lock waits for an fsync.)
   const claim = `
-    WITH claimed AS (
-      INSERT INTO ${t} (${DEDUP_COLUMNS.join(', ')}) VALUES (${casts.join(', ')})
+    WITH clock AS (SELECT ${nowMs} AS now_ms),
+    claimed AS (
+      INSERT INTO ${t} (${DEDUP_COLUMNS.join(', ')}) SELECT ${insertValues.join(', ')} FROM clock
       ON CONFLICT (namespace, tool, key) DO NOTHING
       RETURNING *
     )
-    SELECT 'claimed' AS outcome, * FROM claimed
+    SELECT 'claimed' AS outcome, (SELECT now_ms FROM clock) AS store_now, * FROM claimed
     UNION ALL
-    SELECT 'existing' AS outcome, * FROM ${t} WHERE ${pk} AND NOT EXISTS (SELECT 1 FROM claimed)`;
+    SELECT 'existing' AS outcome, (SELECT now_ms FROM clock) AS store_now, * FROM ${t}
+    WHERE ${pk} AND NOT EXISTS (SELECT 1 FROM claimed)`;
+  const set = `SET (${DEDUP_COLUMNS.join(', ')}) = (${updateValues.join(', ')}) FROM ${clock}`;
+  const expiredAt = (now: string) => `expires_at <= ${now}`;
+  const purgeNow = storeClock ? SERVER_NOW_MS : '$1::bigint';
   return {
     claim,
     swap: `
-      UPDATE ${t} SET (${DEDUP_COLUMNS.join(', ')}) = (${casts.join(', ')})
-      WHERE ${pk} AND ${COMPARED_COLUMNS.map((c, i) => `${c} IS NOT DISTINCT FROM $${n + 1 + i}${COMPARED_TYPES[c]}`).join(' AND ')}`,
+      UPDATE ${t} ${set}
+      WHERE ${pk} AND ${COMPARED_COLUMNS.map((c, i) => `${t}.${c} IS NOT DISTINCT FROM $${n + 1 + i}${COMPARED_TYPES[c]}`).join(' AND ')}
+      RETURNING ${t}.*`,
     writeIfHeld: `
-      UPDATE ${t} SET (${DEDUP_COLUMNS.join(', ')}) = (${casts.join(', ')})
-      WHERE ${pk} AND owner = $${n + 1} AND status = 'in_progress'
-      RETURNING *`,
-    read: `SELECT * FROM ${t} WHERE ${pk}`,
-    purgeDedup: `DELETE FROM ${t} WHERE expires_at <= $1::bigint`,
-    purgeRuns: `DELETE FROM ${prefix}runs WHERE expires_at <= $1::bigint`,
+      UPDATE ${t} ${set}
+      WHERE ${pk} AND ${t}.owner = $${n + 1} AND ${t}.status = 'in_progress'
+      RETURNING ${t}.*`,
+    read: `SELECT ${storeClock ? SERVER_NOW_MS : 'NULL::bigint'} AS store_now, * FROM ${t} WHERE ${pk}`,
+    // Never a record whose lock is live: its holder's renewals keep it (transitions.ts, isExpired).
+    purgeDedup: `DELETE FROM ${t} WHERE ${expiredAt(purgeNow)} AND (lock_expires_at IS NULL OR lock_expires_at <= ${purgeNow})`,
+    purgeRuns: `DELETE FROM ${prefix}runs WHERE ${expiredAt(purgeNow)}`,
     upsertRun: upsertRunSql(`${prefix}runs`, POSTGRES_DIALECT),
   };
 }

@@ -17,10 +17,21 @@
  *
  * @module
  */
-import { decideClaim, completeRecord, releaseRecord, renewRecord } from './transitions.js';
+import { abandonRecord, decideClaim, completeRecord, isExpired, releaseRecord, renewRecord } from './transitions.js';
 import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, RecordId, RunRecord, StoreInfo, StoredRun } from './types.js';
 
-export { decideClaim, isLocked, stillHeld, completeRecord, releaseRecord, renewRecord, mergeRun, trimHistory } from './transitions.js';
+export {
+  abandonRecord,
+  decideClaim,
+  isExpired,
+  isLocked,
+  stillHeld,
+  completeRecord,
+  releaseRecord,
+  renewRecord,
+  mergeRun,
+  trimHistory,
+} from './transitions.js';
 export { MAX_ERROR_HISTORY, MAX_ERROR_MESSAGE_LENGTH, type ClaimWrite } from './transitions.js';
 export type {
   AttemptError,
@@ -100,7 +111,11 @@ export interface DedupStoreBackend {
    * when the lock was lost (it lapsed and someone reclaimed it).
    */
   writeIfHeld(held: DedupRecord, next: DedupRecord): Promise<DedupRecord | undefined>;
-  /** Delete dedup and run records whose `expiresAt` is at or before `now`; returns how many went. */
+  /**
+   * Delete dedup and run records whose `expiresAt` is at or before `now` (a backend with a clock
+   * of its own uses its clock instead), except dedup records whose lock is still live
+   * (`isExpired`); returns how many went.
+   */
   purgeExpired(now: number): Promise<number>;
   /**
    * Open a run in one atomic step: apply `mergeRun(stored, fresh)` to the run record under
@@ -122,7 +137,8 @@ export const CLAIM_TRIES = 10;
  *   write), else compare-and-set the reclaimed record, reading again if another caller changed it
  *   first. Exactly one of any number of concurrent claimers wins.
  * - `complete`, `release`, `renew`: the holder's transitions, written only while it holds the lock.
- * - `get`: a record whose `expiresAt` has passed reads as absent.
+ * - `get`: a record whose `expiresAt` has passed reads as absent, unless a live lock holds it.
+ * - `abandon`: give up a claim whose effect never started (compare-and-set on the owner token).
  * - `openRun`: the run record's upsert (`mergeRun`).
  *
  * @example
@@ -140,7 +156,15 @@ export function createDedupStore(backend: DedupStoreBackend): DedupStore {
     renew: (held, { now, lockMs }) => backend.writeIfHeld(held, renewRecord(held, now, lockMs)),
     async get(id, now) {
       const read = await backend.read(id);
-      return read.record !== undefined && read.record.expiresAt > (read.now ?? now) ? read.record : undefined;
+      return read.record !== undefined && !isExpired(read.record, read.now ?? now) ? read.record : undefined;
+    },
+    async abandon(id, owner, now) {
+      for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
+        const { record } = await backend.read(id);
+        if (record === undefined || record.status !== 'in_progress' || record.owner !== owner) return false;
+        if ((await backend.swap(record, abandonRecord(record, now))) !== undefined) return true;
+      }
+      return false;
     },
     purgeExpired: (now) => backend.purgeExpired(now),
     openRun: (request) =>

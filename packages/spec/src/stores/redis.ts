@@ -1,12 +1,13 @@
 /**
  * `@retrysafe/spec/stores/redis`: the dedup store on Redis through ioredis (5 or 6).
  *
- * Each record is one string key holding the record's JSON, with a `PX` expiry equal to the TTL.
- * The claim is `SET key <fresh record> NX PX ttl GET`: one round trip creates the record, or
- * returns the existing one so that a replay, a concurrent call or a key reuse is answered in that
- * same round trip. Reclaiming a free record and recording an outcome are compare-and-set steps in
- * Lua (the script swaps the value only if it is still exactly what the caller last saw), one round
- * trip each (EVALSHA).
+ * Each record is one string key holding the record's JSON, with a `PX` expiry at its `expiresAt`.
+ * The claim is one script (EVALSHA) that creates the record if the key is free or returns the
+ * existing one, so that a replay, a concurrent call or a key reuse is answered in that same round
+ * trip. Reclaiming a free record and recording an outcome are compare-and-set steps in Lua (the
+ * script swaps the value only if it is still exactly what the caller last saw), one round trip
+ * each. Every script reads the server's `TIME` and decides, stamps and sets `PX` by it (unless
+ * `clock: 'caller'`), so a renewal extends the key's `PX` with its lock.
  *
  * Durability is the server's, not ours: with `appendonly no` (and no RDB save) a Redis restart
  * forgets every record; `appendonly yes` with `appendfsync everysec` can lose the last second of
@@ -19,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createDedupStore, mergeRun, type DedupStoreBackend } from './protocol.js';
+import { createDedupStore, isExpired, mergeRun, type DedupStoreBackend, type InsertOrRead } from './protocol.js';
 import type { DedupRecord, DedupStore, RecordId, RunRecord, StoredRun } from './types.js';
 
 /** Options for `createRedisStore`: give a URL or your own ioredis client. */
@@ -32,9 +33,64 @@ export interface RedisStoreOptions {
   readonly keyPrefix?: string;
   /** Connection timeout for a client the store creates, ms; default 5000. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Whose clock decides expiry and locks. `'store'` (default): the server's, read with `TIME`
+   * inside each script, so that clock skew between application machines cannot make one reclaim
+   * another's live claim or purge a live record; every record is stamped and given its `PX` by it.
+   * `'caller'`: the times the runner passes (its `now` option), for tests that move a clock.
+   */
+  readonly clock?: 'store' | 'caller' | undefined;
 }
 
-// Swap the value only if it is still exactly what the caller last read, keeping a PX expiry.
+// A dedup record's text starts with its four times in a fixed order (`encodeRecord`), so a script
+// can read and restamp them without parsing JSON. `now` is the server's TIME in epoch ms, or the
+// caller's time when the store runs on the caller's clock (the script's last argument).
+const RECORD_TIMES = `
+local function now_ms(caller)
+  if caller ~= '' then return tonumber(caller) end
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local HEAD = '^{"createdAt":(%-?%d+),"updatedAt":(%-?%d+),"expiresAt":(%-?%d+),"lockExpiresAt":([%-%dnul]+),'
+local function fmt(n) if n == nil then return 'null' end return string.format('%.0f', n) end
+local function num(text) if text == 'null' then return nil end return tonumber(text) end
+-- The record to write carries times from the caller's clock at its updatedAt: move each time it
+-- sets by the same amount so that updatedAt is now; a time it leaves as stored (in old) stays.
+local function stamp(text, old, now)
+  local _, e, c, u, x, l = string.find(text, HEAD)
+  if not e then error('retrysafe: record text without its times') end
+  local shift = now - tonumber(u)
+  local oc, ox, ol
+  if old then
+    local _, oe, c2, _, x2, l2 = string.find(old, HEAD)
+    if oe then oc, ox, ol = c2, x2, l2 end
+  end
+  local function moved(v, o) if v == o then return num(v) end local n = num(v) if n == nil then return nil end return n + shift end
+  local expires = moved(x, ox)
+  local value = '{"createdAt":' .. fmt(moved(c, oc)) .. ',"updatedAt":' .. fmt(now) .. ',"expiresAt":' .. fmt(expires) ..
+    ',"lockExpiresAt":' .. fmt(moved(l, ol)) .. ',' .. string.sub(text, e + 1)
+  return value, math.max(1, expires - now)
+end
+`;
+// Store the fresh record if the key is free, else return what is there; with the time it decided at.
+const INSERT_OR_READ = `${RECORD_TIMES}
+local now = now_ms(ARGV[2])
+local old = redis.call('GET', KEYS[1])
+if old then return {0, old, fmt(now)} end
+local value, px = stamp(ARGV[1], nil, now)
+redis.call('SET', KEYS[1], value, 'PX', px)
+return {1, value, fmt(now)}`;
+// Read a record together with the server's time.
+const READ_RECORD = `${RECORD_TIMES}
+return {redis.call('GET', KEYS[1]), fmt(now_ms(ARGV[1]))}`;
+// Swap a record only if it is still exactly what the caller last read; PX follows its expiresAt.
+const SWAP_RECORD = `${RECORD_TIMES}
+local now = now_ms(ARGV[3])
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+local value, px = stamp(ARGV[2], ARGV[1], now)
+redis.call('SET', KEYS[1], value, 'PX', px)
+return value`;
+// Swap a run record only if it is still exactly what the caller last read, keeping a PX expiry.
 const CAS_SET = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
@@ -70,6 +126,9 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       connectTimeout: options.connectTimeoutMs ?? 5000,
     });
   const prefix = options.keyPrefix ?? 'retrysafe:';
+  const storeClock = (options.clock ?? 'store') === 'store';
+  // The script's clock argument: empty for the server's TIME, else the caller's time.
+  const clockArg = (callerNow: number) => (storeClock ? '' : String(callerNow));
   const connection = watchConnection(client);
   const run = connection.run;
   const script = scriptRunner(client);
@@ -84,10 +143,18 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const storedText = new WeakMap<DedupRecord, string>();
   // Complete, release and renew compare the whole stored record too: stricter than comparing the
   // owner, and a Lua script need not parse JSON.
+  // Records come back from the scripts restamped (by the server's clock), so each is remembered
+  // with its exact stored text.
+  const stored = (text: string): DedupRecord => {
+    const record = decodeRecord(text);
+    storedText.set(record, text);
+    return record;
+  };
   const swap = (expected: DedupRecord, next: DedupRecord) =>
     run(async () => {
       const old = storedText.get(expected) ?? encodeRecord(expected);
-      return (await cas(dedupKey(expected), old, encodeRecord(next), next.expiresAt - next.updatedAt)) ? next : undefined;
+      const value = await script(SWAP_RECORD, dedupKey(expected), [old, encodeRecord(next), clockArg(next.updatedAt)]);
+      return typeof value === 'string' ? stored(value) : undefined;
     });
 
   return {
@@ -102,22 +169,24 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     },
     insertOrRead: (fresh) =>
       run(async () => {
-        const old = await client.set(dedupKey(fresh), encodeRecord(fresh), 'PX', fresh.expiresAt - fresh.updatedAt, 'NX', 'GET');
-        if (old === null) return { inserted: true };
-        const existing = decodeRecord(old);
-        storedText.set(existing, old);
-        return { inserted: false, record: existing };
+        const [inserted, text, now] = (await script(INSERT_OR_READ, dedupKey(fresh), [encodeRecord(fresh), clockArg(fresh.updatedAt)])) as [number, string, string];
+        return { inserted: inserted === 1, record: stored(text), now: Number(now) } as InsertOrRead;
       }),
     read: (id) =>
       run(async () => {
-        const value = await client.get(dedupKey(id));
-        return { record: value === null ? undefined : decodeRecord(value) };
+        if (!storeClock) {
+          const value = await client.get(dedupKey(id));
+          return { record: value === null ? undefined : stored(value) };
+        }
+        const [value, now] = (await script(READ_RECORD, dedupKey(id), [''])) as [string | null, string];
+        return { record: typeof value === 'string' ? stored(value) : undefined, now: Number(now) };
       }),
     swap,
     writeIfHeld: swap,
-    // Redis expires keys itself (PX); this sweep only removes what the runner's clock already
-    // considers expired, which matters when that clock runs ahead of the server's (tests).
-    purgeExpired: (now) => run(() => sweepExpired(client, script, prefix, now)),
+    // Redis expires keys itself (PX, by the server's clock); this sweep removes what has expired
+    // by the store's clock (the server's TIME, or the caller's `now` under `clock: 'caller'`).
+    purgeExpired: (now) =>
+      run(async () => sweepExpired(client, script, prefix, storeClock ? timeMs(await client.time()) : now)),
     upsertRun: (fresh) => run(() => upsertRun(client, cas, runKey(fresh), fresh)),
     async close() {
       connection.stop();
@@ -174,8 +243,9 @@ async function sweepExpired(client: Redis, script: ReturnType<typeof scriptRunne
     for (const [i, value] of values.entries()) {
       const key = keys[i];
       if (value === null || value === undefined || key === undefined) continue;
-      const expiresAt = (JSON.parse(value) as { expiresAt?: number }).expiresAt;
-      if (typeof expiresAt === 'number' && expiresAt <= now) {
+      const { expiresAt, lockExpiresAt } = JSON.parse(value) as { expiresAt?: number; lockExpiresAt?: number | null };
+      // Never a record whose lock is live (transitions.ts, isExpired).
+      if (typeof expiresAt === 'number' && isExpired({ expiresAt, lockExpiresAt: lockExpiresAt ?? undefined }, now)) {
         purged += Number(await script(CAS_DEL, key, [value]));
       }
     }
@@ -205,7 +275,12 @@ async function upsertRun(
 
 /** Fixed field order, so that re-encoding a record the store handed out gives the stored string. */
 function encodeRecord(r: DedupRecord): string {
+  // The times first and always present (lockExpiresAt as null), for the scripts' RECORD_TIMES.
   return JSON.stringify({
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    expiresAt: r.expiresAt,
+    lockExpiresAt: r.lockExpiresAt ?? null,
     namespace: r.namespace,
     tool: r.tool,
     key: r.key,
@@ -215,10 +290,6 @@ function encodeRecord(r: DedupRecord): string {
     resultError: r.resultError,
     errors: r.errors,
     attempts: r.attempts,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    expiresAt: r.expiresAt,
-    lockExpiresAt: r.lockExpiresAt,
     owner: r.owner,
   });
 }
@@ -245,6 +316,11 @@ function decodeRecord(value: string): DedupRecord {
     lockExpiresAt: r.lockExpiresAt ?? undefined,
     owner: r.owner ?? undefined,
   };
+}
+
+/** A TIME reply in epoch ms. */
+function timeMs([seconds, micros]: readonly (string | number)[]): number {
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
 /** EVALSHA, falling back to EVAL once when the server has not cached the script yet. */

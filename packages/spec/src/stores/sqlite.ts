@@ -78,7 +78,8 @@ function prepare(db: Database.Database, prefix: string) {
     ),
     swap: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND ${compared}`),
     writeIfHeld: db.prepare(`UPDATE ${dedup} SET ${assignments} WHERE ${where} AND owner = ? AND status = 'in_progress'`),
-    purgeDedup: db.prepare<[number]>(`DELETE FROM ${dedup} WHERE expires_at <= ?`),
+    // Never a record whose lock is live: its holder's renewals keep it (transitions.ts, isExpired).
+    purgeDedup: db.prepare<[number, number]>(`DELETE FROM ${dedup} WHERE expires_at <= ? AND (lock_expires_at IS NULL OR lock_expires_at <= ?)`),
     purgeRuns: db.prepare<[number]>(`DELETE FROM ${prefix}runs WHERE expires_at <= ?`),
     upsertRun: db.prepare<(string | number)[], RunRow>(upsertRunSql(`${prefix}runs`, SQLITE_DIALECT)),
   };
@@ -142,7 +143,7 @@ function sqliteBackend(options: SqliteStoreOptions): DedupStoreBackend {
     },
     async purgeExpired(now) {
       const h = open();
-      return h.db.transaction(() => h.purgeDedup.run(now).changes + h.purgeRuns.run(now).changes).immediate();
+      return h.db.transaction(() => h.purgeDedup.run(now, now).changes + h.purgeRuns.run(now).changes).immediate();
     },
     async upsertRun(fresh) {
       const row = open().upsertRun.get(...runValues(fresh));

@@ -22,9 +22,11 @@ export type ClaimWrite = 'none' | 'insert' | 'replace';
  * Decide a claim against the record as it stands (`undefined` when absent), at time `now` (epoch
  * ms: the store's clock where the backend reports one, else the request's).
  *
- * In order: an absent or expired record is created fresh (attempt 1); a different fingerprint is
- * a mismatch (whatever the status: the key is bound to the first input, as in Stripe and the
- * IETF draft); a completed record is replayed; a live lock is a concurrent call; a free record
+ * In order: an absent or expired record (`isExpired`: its TTL passed and no live lock holds it)
+ * is created fresh (attempt 1); a different fingerprint is a mismatch (whatever the status: the
+ * key is bound to the first input, as in Stripe and the IETF draft); a completed record is
+ * replayed; a record held by this request's own `owner` token (the same claim re-sent after its
+ * reply was lost) is this caller's claim; a live lock is a concurrent call; a free record
  * (released after a failure, or its lock lapsed because the holder died) is reclaimed as the
  * next attempt unless `maxAttempts` is used up.
  */
@@ -33,7 +35,8 @@ export function decideClaim(
   request: ClaimRequest,
   now: number = request.now,
 ): { readonly result: ClaimResult; readonly write: ClaimWrite } {
-  if (existing === undefined || existing.expiresAt <= now) {
+  // An expired record whose lock is still live is not absent: its holder is still running (issue 13).
+  if (existing === undefined || isExpired(existing, now)) {
     const record = freshRecord(request, now);
     return { result: { outcome: 'claimed', reclaimed: false, record }, write: existing ? 'replace' : 'insert' };
   }
@@ -42,6 +45,15 @@ export function decideClaim(
   }
   if (existing.status === 'completed') {
     return { result: { outcome: 'completed', record: existing }, write: 'none' };
+  }
+  if (existing.owner !== undefined && existing.owner === request.owner) {
+    // This very claim, re-sent after its reply was lost (a client's re-send after a reconnect, the
+    // runner's second try): the record is this caller's own, so it proceeds rather than being told
+    // it runs concurrently with itself. The attempt was counted when the record was written.
+    const reclaimed = existing.attempts > 1;
+    if (isLocked(existing, now)) return { result: { outcome: 'claimed', reclaimed, record: existing }, write: 'none' };
+    const record = renewRecord(existing, now, request.lockMs);
+    return { result: { outcome: 'claimed', reclaimed, record }, write: 'replace' };
   }
   if (isLocked(existing, now)) {
     return { result: { outcome: 'in_progress', record: existing }, write: 'none' };
@@ -74,7 +86,7 @@ export function decideClaim(
     lockExpiresAt: now + request.lockMs,
     owner: request.owner,
   };
-  return { result: { outcome: 'claimed', reclaimed: true, record }, write: 'replace' };
+  return { result: { outcome: 'claimed', reclaimed: existing.attempts > 0, record }, write: 'replace' };
 }
 
 /** True while someone holds the record's lock. */
@@ -117,9 +129,31 @@ export function releaseRecord(current: DedupRecord, now: number, error: AttemptE
   };
 }
 
-/** The record with its lock extended. */
+/**
+ * The record with its lock extended to `now + lockMs`, and its expiry at least as far: a record
+ * never expires under a live, renewed lock (a slow effect outliving `ttlMs` keeps its record).
+ */
 export function renewRecord(current: DedupRecord, now: number, lockMs: number): DedupRecord {
-  return { ...current, updatedAt: now, lockExpiresAt: now + lockMs };
+  const lockExpiresAt = now + lockMs;
+  return { ...current, updatedAt: now, expiresAt: Math.max(current.expiresAt, lockExpiresAt), lockExpiresAt };
+}
+
+/**
+ * The record after its holder gave up a claim whose effect never started (the claim's reply was
+ * lost, so the runner could not know it held the lock): the lock is released and the attempt is
+ * not counted, so a `max_attempts: 1` tool can still run once. A record left at 0 attempts is
+ * claimed again as attempt 1.
+ */
+export function abandonRecord(current: DedupRecord, now: number): DedupRecord {
+  return { ...current, attempts: Math.max(0, current.attempts - 1), updatedAt: now, lockExpiresAt: undefined, owner: undefined };
+}
+
+/**
+ * True when a record reads as absent at `now`: its TTL has passed and nobody holds a live lock
+ * on it (a renewed lock keeps an expired record, see `renewRecord`). Purges delete only these.
+ */
+export function isExpired(record: { readonly expiresAt: number; readonly lockExpiresAt?: number | undefined }, now: number): boolean {
+  return record.expiresAt <= now && !(record.lockExpiresAt !== undefined && record.lockExpiresAt > now);
 }
 
 /** Bound the history and each message so a record stays small whatever the tool throws. */

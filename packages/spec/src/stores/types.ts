@@ -10,9 +10,11 @@
  * decisions (`decideClaim` and the transitions in `./transitions.js`) are written once; the
  * conformance suite in `tests/stores.conformance.test.ts` holds every store to them.
  *
- * All times are epoch milliseconds. The stores in this package take them from the runner's clock
- * (`now`), never the server's, so a fleet must keep its clocks in sync (NTP) to well within
- * `lockMs`; a backend may report a clock of its own instead (`DedupStoreBackend`).
+ * All times are epoch milliseconds. The PostgreSQL and Redis stores decide expiry and locks by
+ * the server's clock (`now()`, Redis `TIME` inside the script) and stamp what they write by it, so
+ * skew between application machines cannot make one reclaim another's live claim; the SQLite and
+ * memory stores (one machine) use the runner's clock (`now`, injectable for tests). A backend
+ * reports a clock of its own through `DedupStoreBackend`.
  *
  * @module
  */
@@ -67,7 +69,10 @@ export interface DedupRecord extends RecordId {
   readonly createdAt: number;
   /** Epoch ms of the last write. */
   readonly updatedAt: number;
-  /** Epoch ms after which the record is treated as absent and may be purged. */
+  /**
+   * Epoch ms after which the record is treated as absent and may be purged, unless a live lock
+   * still holds it (a renewal keeps `expiresAt >= lockExpiresAt`).
+   */
   readonly expiresAt: number;
   /** Epoch ms at which the current claim's lock lapses; `undefined` when nobody holds it. */
   readonly lockExpiresAt?: number | undefined;
@@ -178,14 +183,30 @@ export interface DedupStore {
     held: DedupRecord,
     request: { readonly now: number; readonly error: AttemptError },
   ): Promise<DedupRecord | undefined>;
-  /** Extend the held lock to `now + lockMs` (the runner's heartbeat while an effect runs). */
+  /**
+   * Extend the held lock to `now + lockMs` (the runner's heartbeat while an effect runs), and the
+   * record's expiry at least as far, so a record never expires under a live lease.
+   */
   renew(
     held: DedupRecord,
     request: { readonly now: number; readonly lockMs: number },
   ): Promise<DedupRecord | undefined>;
-  /** Read a record; expired records (`expiresAt <= now`) read as `undefined`. */
+  /**
+   * Read a record; expired records (`expiresAt <= now` and no live lock: `isExpired`) read as
+   * `undefined`. A store with a clock of its own (PostgreSQL, Redis) judges by its clock.
+   */
   get(id: RecordId, now: number): Promise<DedupRecord | undefined>;
-  /** Delete records and run records that expired at or before `now`; returns how many went. */
+  /**
+   * Give up the claim `owner` made on `id` if it still holds it and its effect never started (the
+   * runner calls this when a claim's reply was lost): the lock is released and the attempt is not
+   * counted (`abandonRecord`). Resolves `true` when it did, `false` when the record is not this
+   * owner's. Optional: a store without it leaves such a claim to lapse after `lockMs`, counted.
+   */
+  abandon?(id: RecordId, owner: string, now: number): Promise<boolean>;
+  /**
+   * Delete records and run records that expired at or before `now` (by the store's clock where it
+   * has one), never a record whose lock is live; returns how many went.
+   */
   purgeExpired(now: number): Promise<number>;
   /** Create the run record for `origin` if absent (or expired), else load it. Atomic. */
   openRun(request: OpenRunRequest): Promise<RunRecord>;

@@ -9,6 +9,8 @@ export interface StoreConfig {
   readonly path?: string;
   readonly url?: string;
   readonly prefix?: string;
+  /** PostgreSQL and Redis: decide expiry by the server's clock (default) or the runner's (tests that move a clock). */
+  readonly clock?: 'store' | 'caller' | undefined;
 }
 
 export async function loadStore(config: StoreConfig): Promise<DedupStore> {
@@ -16,9 +18,9 @@ export async function loadStore(config: StoreConfig): Promise<DedupStore> {
     case 'sqlite':
       return (await import('../../src/stores/sqlite.js')).createSqliteStore({ path: config.path as string, tablePrefix: config.prefix as string });
     case 'postgres':
-      return (await import('../../src/stores/postgres.js')).createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string });
+      return (await import('../../src/stores/postgres.js')).createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string, clock: config.clock });
     case 'redis':
-      return (await import('../../src/stores/redis.js')).createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string });
+      return (await import('../../src/stores/redis.js')).createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock });
     case 'memory':
       return (await import('../../src/stores/memory.js')).createNonDurableMemoryStore();
   }

@@ -39,9 +39,9 @@ export function storeFromConfig(config: StoreConfig): DedupStore {
     case 'sqlite':
       return createSqliteStore({ path: config.path as string, tablePrefix: config.prefix as string });
     case 'postgres':
-      return createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string });
+      return createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string, clock: config.clock });
     case 'redis':
-      return createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string });
+      return createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock });
     case 'memory':
       return createNonDurableMemoryStore();
   }
@@ -77,8 +77,12 @@ export function openStoreFor(subject: StoreUnderTest, hooks: { beforeAll: (fn: (
   };
 }
 
-/** The four stores, with fresh prefixes for this file. */
-export function storesUnderTest(): StoreUnderTest[] {
+/**
+ * The four stores, with fresh prefixes for this file. PostgreSQL and Redis decide expiry by the
+ * server's clock unless `clock: 'caller'`, which tests that move the runner's clock ask for.
+ */
+export function storesUnderTest(options: { readonly clock?: 'store' | 'caller' } = {}): StoreUnderTest[] {
+  const { clock } = options;
   const dir = mkdtempSync(join(tmpdir(), 'retrysafe-test-'));
   const pgPrefix = `rs_t_${RUN_TAG}_`;
   const redisPrefix = `rs_t:${RUN_TAG}:`;
@@ -104,7 +108,7 @@ export function storesUnderTest(): StoreUnderTest[] {
     },
     {
       name: 'postgres',
-      config: { kind: 'postgres', url: PG_URL, prefix: pgPrefix },
+      config: { kind: 'postgres', url: PG_URL, prefix: pgPrefix, clock },
       unreachable: () => createPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', tablePrefix: pgPrefix }),
       async cleanUp() {
         const client = new pg.Client({ connectionString: PG_URL });
@@ -118,7 +122,7 @@ export function storesUnderTest(): StoreUnderTest[] {
     },
     {
       name: 'redis',
-      config: { kind: 'redis', url: REDIS_URL, prefix: redisPrefix },
+      config: { kind: 'redis', url: REDIS_URL, prefix: redisPrefix, clock },
       unreachable: () => createRedisStore({ url: 'redis://127.0.0.1:1', keyPrefix: redisPrefix }),
       async cleanUp() {
         const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, retryStrategy: () => null });
