@@ -185,6 +185,24 @@ describe.each(served)('issue 13 on the $name store through a faulty network', (s
     await vi.waitFor(() => expect(warnings.some((w) => w.includes('lapsed while its effect ran'))).toBe(true));
   });
 
+  it('13.5: stamps what it writes by the server clock, whatever the caller passes; a release keeps the expiry', async () => {
+    const store = openStore();
+    const T0 = 1_700_000_000_000; // a caller's clock three years behind
+    const request = { namespace: 'skew', tool: 't', key: `k_${Date.now()}`, fingerprint: 'f'.repeat(64), owner: 'o1', now: T0, lockMs: 1000, ttlMs: 60_000, maxAttempts: 3 };
+    const claim = await store.claim(request);
+    expect(claim.outcome).toBe('claimed');
+    const { record } = claim;
+    expect(Math.abs(record.createdAt - Date.now())).toBeLessThan(60_000);
+    expect(record).toMatchObject({ updatedAt: record.createdAt, expiresAt: record.createdAt + 60_000, lockExpiresAt: record.createdAt + 1000 });
+    const renewed = await store.renew(record, { now: T0 + 10, lockMs: 1000 });
+    expect(renewed?.lockExpiresAt).toBe((renewed?.updatedAt ?? 0) + 1000);
+    expect(renewed?.expiresAt).toBe(record.expiresAt);
+    const released = await store.release(renewed!, { now: T0 + 20, error: { attempt: 1, at: T0 + 20, name: 'Error', message: 'x' } });
+    expect(released).toMatchObject({ expiresAt: record.expiresAt, lockExpiresAt: undefined, owner: undefined });
+    // By the caller's clock the record expired long ago; by the server's it is live.
+    expect(await store.get(request, T0 + 10_000_000_000)).toBeDefined();
+  });
+
   it('13.5: a runner whose clock is 1.1 s ahead does not reclaim a live claim (lockMs 1000)', async () => {
     const store = openStore();
     const ledger: string[] = [];

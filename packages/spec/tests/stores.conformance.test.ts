@@ -96,6 +96,38 @@ describe.each(storesUnderTest({ clock: 'caller' }))('$name store', (subject) => 
     expect(late.record.errors).toEqual([expect.objectContaining({ attempt: 1, name: 'LockExpired', at: T0 + LOCK })]);
   });
 
+  it('issue 13.2: recognises a claim re-sent with its own owner token (its reply was lost) as its own', async () => {
+    const req = request({ maxAttempts: 1 });
+    await claimed(req);
+    expect(await store.claim({ ...req, now: T0 + 5 })).toMatchObject({ outcome: 'claimed', reclaimed: false, record: { attempts: 1, owner: req.owner } });
+    // Re-sent after its lock lapsed, with nobody else holding it: still its own, the lease renewed.
+    const late = await store.claim({ ...req, now: T0 + LOCK + 1 });
+    expect(late).toMatchObject({ outcome: 'claimed', record: { attempts: 1, owner: req.owner, lockExpiresAt: T0 + LOCK + 1 + LOCK } });
+    expect((await store.claim({ ...req, owner: 'other', now: T0 + LOCK + 2 })).outcome).toBe('in_progress');
+  });
+
+  it('issue 13.2: abandons a claim whose effect never started, by its owner only: not an attempt', async () => {
+    const req = request({ maxAttempts: 1 });
+    await claimed(req);
+    expect(await store.abandon?.(req, 'someone-else', T0 + 1)).toBe(false);
+    expect(await store.abandon?.(req, req.owner, T0 + 1)).toBe(true);
+    expect(await store.abandon?.(req, req.owner, T0 + 1)).toBe(false);
+    const retry = await store.claim({ ...req, owner: 'retry', now: T0 + 2 });
+    expect(retry).toMatchObject({ outcome: 'claimed', reclaimed: false, record: { attempts: 1, owner: 'retry', errors: [] } });
+  });
+
+  it('issue 13.1: a renewal keeps the record at least as long as its lock: not absent, not reclaimed, not purged', async () => {
+    const req = request({ ttlMs: 60_000, lockMs: 50_000 });
+    const record = await claimed(req);
+    const renewed = await store.renew(record, { now: T0 + 55_000, lockMs: 50_000 });
+    expect(renewed).toMatchObject({ lockExpiresAt: T0 + 105_000 });
+    expect(renewed?.expiresAt).toBeGreaterThanOrEqual(T0 + 105_000);
+    expect(await store.get(req, T0 + 70_000)).toMatchObject({ owner: req.owner });
+    expect((await store.claim({ ...req, owner: 'second', now: T0 + 70_000 })).outcome).toBe('in_progress');
+    await store.purgeExpired(T0 + 70_000);
+    expect(await store.get(req, T0 + 70_000)).toMatchObject({ owner: req.owner });
+  });
+
   it('refuses a claim past max attempts, counted in the record', async () => {
     const req = request({ maxAttempts: 2 });
     const error = (attempt: number) => ({ attempt, at: T0, name: 'Error', message: `fail ${attempt}` });
