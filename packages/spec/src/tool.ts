@@ -189,7 +189,8 @@ export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }
  * - `input`: any Standard Schema v1; `execute` receives the schema's output type.
  * - `key`: with_key tools only, and required there: `({ input, run }) => key\`...\``, where every
  *   leaf of `input` is `Durable`.
- * - `execute(input, { run, key })`: `key` exists for with_key tools only.
+ * - `execute(input, { run, key, signal })`: `key` and `signal` (aborted when the lease on the key
+ *   is lost, see `KeyedExecuteContext.signal`) exist for with_key tools only.
  *
  * Contradictory declarations do not compile; the error names a `Contradiction<"...">` (messages
  * in `CONTRADICTIONS`). Plain JavaScript gets the same checks at runtime.
