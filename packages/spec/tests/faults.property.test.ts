@@ -126,7 +126,7 @@ async function schedule(store: DedupStore, TTL_MS: number, steps: readonly Op[])
       retry: 'safe_with_same_key',
       maxAttempts: 3,
       input: z.object({ k: z.number() }),
-      key: ({ run: r, input }) => key`${r.id}:${String(input.k)}`,
+      key: ({ run: r, input }) => key`${r.id}:${input.k}`,
       execute: async (_input, context) => {
         // The model's judgement at the moment an effect starts.
         for (const other of calls) {

@@ -201,6 +201,12 @@ describe.each(served)('issue 13 on the $name store through a faulty network', (s
     expect(released).toMatchObject({ expiresAt: record.expiresAt, lockExpiresAt: undefined, owner: undefined });
     // By the caller's clock the record expired long ago; by the server's it is live.
     expect(await store.get(request, T0 + 10_000_000_000)).toBeDefined();
+    if (subject.name === 'postgres') {
+      // A run record too (Redis keeps a run by its PX, which is the server's clock already).
+      const opened = await store.openRun({ namespace: 'skew', origin: `job:${request.key}`, candidateId: 'run_x', now: T0, ttlMs: 60_000 });
+      expect(Math.abs(opened.createdAt - Date.now())).toBeLessThan(60_000);
+      expect(opened.expiresAt).toBe(opened.createdAt + 60_000);
+    }
   });
 
   it('13.5: a runner whose clock is 1.1 s ahead does not reclaim a live claim (lockMs 1000)', async () => {

@@ -211,7 +211,7 @@ function statements(prefix: string, storeClock: boolean) {
     // Never a record whose lock is live: its holder's renewals keep it (transitions.ts, isExpired).
     purgeDedup: `DELETE FROM ${t} WHERE ${expiredAt(purgeNow)} AND (lock_expires_at IS NULL OR lock_expires_at <= ${purgeNow})`,
     purgeRuns: `DELETE FROM ${prefix}runs WHERE ${expiredAt(purgeNow)}`,
-    upsertRun: upsertRunSql(`${prefix}runs`, POSTGRES_DIALECT),
+    upsertRun: upsertRunSql(`${prefix}runs`, POSTGRES_DIALECT, storeClock ? SERVER_NOW_MS : undefined),
   };
 }
 

@@ -208,12 +208,16 @@ export function migrationsFrom(version: number, prefix: string, migrations: read
 /**
  * The run record's upsert, `mergeRun` in one statement: insert the fresh run, or keep a live one's
  * id and creation time and raise its expiry, or replace an expired one. Bound in `runValues` order.
+ * With `storeNowMs` (an SQL expression for the server's clock in epoch ms) the open is stamped by
+ * the server's clock: its time is the server's, its expiry moved by the same amount.
  */
-export function upsertRunSql(runsTable: string, sql: SqlDialect): string {
+export function upsertRunSql(runsTable: string, sql: SqlDialect, storeNowMs?: string): string {
   const expired = 'r.expires_at <= excluded.created_at';
+  const createdAt = storeNowMs ?? sql.param(4, 'bigint');
+  const expiresAt = storeNowMs ? `${sql.param(5, 'bigint')} + (${storeNowMs} - ${sql.param(4, 'bigint')})` : sql.param(5, 'bigint');
   return `
     INSERT INTO ${runsTable} AS r (namespace, origin, id, created_at, expires_at)
-    VALUES (${sql.param(1)}, ${sql.param(2)}, ${sql.param(3)}, ${sql.param(4, 'bigint')}, ${sql.param(5, 'bigint')})
+    VALUES (${sql.param(1)}, ${sql.param(2)}, ${sql.param(3)}, ${createdAt}, ${expiresAt})
     ON CONFLICT (namespace, origin) DO UPDATE SET
       id = CASE WHEN ${expired} THEN excluded.id ELSE r.id END,
       created_at = CASE WHEN ${expired} THEN excluded.created_at ELSE r.created_at END,
