@@ -14,7 +14,7 @@ import { ConcurrentCallError, LeaseLostError, StoreUnavailableError } from '../s
 import { key } from '../src/key.js';
 import { createRunner } from '../src/runner.js';
 import { createNonDurableMemoryStore } from '../src/stores/memory.js';
-import type { DedupStore } from '../src/stores/types.js';
+import type { DedupRecord, DedupStore } from '../src/stores/types.js';
 import { defineTool, type KeyedExecuteContext } from '../src/tool.js';
 import { openStoreFor, PG_URL, REDIS_URL, storeFromConfig, storesUnderTest, type StoreUnderTest } from './helpers/stores.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
@@ -228,6 +228,28 @@ describe.each(served)('issue 13 on the $name store through a faulty network', (s
     expect(await first).toMatchObject({ replayed: false, attempt: 1 });
     expect(await ahead.call(tool, input, { run })).toMatchObject({ replayed: true, attempt: 1 });
     expect(ledger).toHaveLength(1);
+  });
+
+  it('13.1 and 13.5: a heartbeating runner whose clock is 1.1 s behind still keeps its record (and Redis its key) past ttlMs', async () => {
+    const store = openStore();
+    const ledger: string[] = [];
+    const run = freshRun('behind');
+    const input = { transferId: 't_behind' };
+    const behind = { store, ttlMs: 300, lockMs: 150, now: () => Date.now() - 1100 };
+    let second: unknown;
+    let midway: DedupRecord | undefined;
+    const tool = ledgerTool(ledger, async (_context, nth) => {
+      if (nth === 1) {
+        await sleep(700);
+        midway = await createRunner({ store }).recordFor(tool, input, { run });
+        second = await createRunner({ store, ttlMs: 300, lockMs: 150 }).call(tool, input, { run }).catch((error: unknown) => error);
+      }
+      return { nth };
+    });
+    await createRunner(behind).call(tool, input, { run });
+    expect(second).toBeInstanceOf(ConcurrentCallError);
+    expect(ledger).toHaveLength(1);
+    expect(midway?.expiresAt).toBeGreaterThanOrEqual(midway?.lockExpiresAt ?? Infinity);
   });
 
   it('13.5: purgeExpired from a runner ttlMs ahead deletes nothing live', async () => {

@@ -174,10 +174,14 @@ function statements(prefix: string, storeClock: boolean) {
   const insertValues = DEDUP_COLUMNS.map((c) =>
     c === 'errors' ? `${param(c)}::jsonb` : isTime(c) ? `${param(c)}::bigint + ${shift}` : `${param(c)}${c === 'attempts' ? '::integer' : '::text'}`,
   );
+  const movedTime = (c: (typeof TIMES)[number]) =>
+    `CASE WHEN ${param(c)}::bigint IS NOT DISTINCT FROM ${t}.${c} THEN ${t}.${c} ELSE ${param(c)}::bigint + ${shift} END`;
   const updateValues = DEDUP_COLUMNS.map((c) => {
     if (c === 'errors') return `${param(c)}::jsonb`;
     if (c === 'updated_at') return 'clock.now_ms';
-    if (isTime(c)) return `CASE WHEN ${param(c)}::bigint IS NOT DISTINCT FROM ${t}.${c} THEN ${t}.${c} ELSE ${param(c)}::bigint + ${shift} END`;
+    // A record never expires before its lease, whatever mix of clocks the write carried.
+    if (c === 'expires_at') return `GREATEST(${movedTime(c)}, ${movedTime('lock_expires_at')})`;
+    if (isTime(c)) return movedTime(c);
     return param(c);
   });
   const clock = `(SELECT ${nowMs} AS now_ms) AS clock`;

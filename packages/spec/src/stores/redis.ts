@@ -67,8 +67,11 @@ local function stamp(text, old, now)
   end
   local function moved(v, o) if v == o then return num(v) end local n = num(v) if n == nil then return nil end return n + shift end
   local expires = moved(x, ox)
+  local lock = moved(l, ol)
+  -- A record never expires (nor its key's PX) before its lease, whatever mix of clocks it carried.
+  if lock ~= nil and lock > expires then expires = lock end
   local value = '{"createdAt":' .. fmt(moved(c, oc)) .. ',"updatedAt":' .. fmt(now) .. ',"expiresAt":' .. fmt(expires) ..
-    ',"lockExpiresAt":' .. fmt(moved(l, ol)) .. ',' .. string.sub(text, e + 1)
+    ',"lockExpiresAt":' .. fmt(lock) .. ',' .. string.sub(text, e + 1)
   return value, math.max(1, expires - now)
 end
 `;
