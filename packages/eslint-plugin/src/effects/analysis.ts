@@ -5,13 +5,14 @@ import { type FunctionNode, isFunctionNode, walk } from '../ast/index.js';
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
 import { resolveLocalFunction } from '../ast/index.js';
 import type { EffectLibrary } from './libraries/index.js';
-import { getChain, type LibraryLookup } from './chains.js';
+import { type ChainLookup, getChain, type LibraryLookup } from './chains.js';
+import type { CrossFileResolver, ForeignNode } from './crossFile.js';
 import { describeEffects, type FoundEffect } from './effectsOfCall.js';
 import { isPureCall } from './pureCalls.js';
 import { createLibraryLookup, recogniseChain } from './recognise.js';
 import { sqlTextEffects } from './sqlTextCalls.js';
 import { BUILT_IN_LIBRARIES } from './libraries/index.js';
-import { bindParameters, bindString, decideEquality, EMPTY_ENV, type Env, follow } from './values.js';
+import { bindParameters, bindString, decideEquality, EMPTY_ENV, type Env, follow, followString } from './values.js';
 
 // The effects analysis: given a tool's handler, every effect operation it reaches through its own
 // body, the local functions and same-file helpers it calls (their parameters bound to the
@@ -44,6 +45,12 @@ export interface HandlerEffects {
 export interface EffectsOptions {
   readonly libraries?: readonly EffectLibrary[];
   readonly keyNames?: readonly string[];
+  /**
+   * Where an import leads, for the type-aware analysis: an imported helper or client is then read
+   * in the file that declares it, and the effects found there carry that file's name. Without it,
+   * an import is unknown (the syntactic rules' analysis).
+   */
+  readonly crossFile?: CrossFileResolver | undefined;
 }
 
 export interface EffectsAnalyser {
@@ -61,7 +68,8 @@ const lookupsByLibraries = new WeakMap<readonly EffectLibrary[], { all: readonly
 /** Builds the analyser for one file; handlers are analysed once each. */
 export function createEffectsAnalyser(sourceCode: SourceCode, options: EffectsOptions = {}): EffectsAnalyser {
   const libraries = options.libraries ?? [];
-  const { lookup } = catalogueFor(libraries);
+  const { lookup: libraryOf } = catalogueFor(libraries);
+  const lookup: ChainLookup = { libraryOf, crossFile: options.crossFile };
   const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
   const cache = new Map<string | undefined, Map<TSESTree.Node, HandlerEffects | undefined>>();
   return {
@@ -85,10 +93,21 @@ function catalogueFor(libraries: readonly EffectLibrary[]): { all: readonly Effe
   return found;
 }
 
-function analyse(sourceCode: SourceCode, handler: TSESTree.Node, lookup: LibraryLookup, matchKeyName: KeyNameMatcher, toolName: string | undefined): HandlerEffects | undefined {
+function analyse(sourceCode: SourceCode, handler: TSESTree.Node, lookup: ChainLookup, matchKeyName: KeyNameMatcher, toolName: string | undefined): HandlerEffects | undefined {
   const fn = handlerFunction(sourceCode, handler) ?? (isBranch(handler) ? handler : undefined);
   if (!fn) return undefined;
-  const state: WalkState = { sourceCode, lookup, matchKeyName, effects: [], seen: new Map(), complete: true, keyLookups: [], dead: new Set(), visiting: new Set() };
+  const state: WalkState = {
+    sourceCode,
+    fileName: undefined,
+    lookup,
+    matchKeyName,
+    effects: [],
+    seen: new Map(),
+    complete: true,
+    keyLookups: [],
+    dead: new Set(),
+    visiting: new Set(),
+  };
   visitFunction(state, fn, branchEnv(sourceCode, fn, toolName), [], 0);
   // A create that passes its own key is not a lookup of one.
   const creates = new Set(state.effects.filter((effect) => effect.kind === 'create').map((effect) => effect.node));
@@ -119,8 +138,11 @@ function handlerFunction(sourceCode: SourceCode, handler: TSESTree.Node): Functi
 }
 
 interface WalkState {
-  readonly sourceCode: SourceCode;
-  readonly lookup: LibraryLookup;
+  /** The file being walked: the handler's, or (type-aware) the one an imported helper is declared in. */
+  sourceCode: SourceCode;
+  /** That file's name when it is not the handler's; effects found there carry it. */
+  fileName: string | undefined;
+  readonly lookup: ChainLookup;
   readonly matchKeyName: KeyNameMatcher;
   readonly effects: FoundEffect[];
   /** The nodes of the effects listed so far, with what each was listed as. */
@@ -188,13 +210,19 @@ function visitInvocation(
   // `${sql(fields)}` inside a Postgres.js template is a fragment of that template, not a query.
   if (node.parent.type === AST_NODE_TYPES.TemplateLiteral) return;
   const chain = getChain(sourceCode, node, env, lookup);
-  const recognised = chain && recogniseChain(chain, lookup);
+  const recognised = chain && recogniseChain(chain, lookup.libraryOf);
+  // A chain that starts in another file (`export const db = new Pool()`) counts from its client on:
+  // an operation invoked over there is that file's own business.
+  if (recognised?.kind === 'operation' && !isInFile(recognised.node, sourceCode)) {
+    state.complete = false;
+    return;
+  }
   if (recognised?.kind === 'operation') {
     // A result held in a variable and used again (`const rows = await db.query(…); rows.map(…)`)
     // reaches the same operation: list each once.
     // A helper reached under other bindings may do something else (a POST, then a GET): an
     // operation is listed once per kind and text it has.
-    for (const effect of describeEffects(sourceCode, recognised, node, through, state.matchKeyName)) {
+    for (const effect of inFile(state, describeEffects(sourceCode, recognised, node, through, state.matchKeyName))) {
       const seen = state.seen.get(effect.node) ?? new Set<string>();
       const what = `${effect.kind} ${effect.text} ${effect.keyPassed ?? ''}`;
       if (seen.has(what)) continue;
@@ -221,10 +249,62 @@ function visitInvocation(
   }
   const sql = sqlTextEffects(sourceCode, node, env, through);
   if (sql) {
-    state.effects.push(...sql);
+    state.effects.push(...inFile(state, sql));
+    return;
+  }
+  const foreign = node.type === AST_NODE_TYPES.CallExpression ? lookup.crossFile?.functionOf(sourceCode, node) : undefined;
+  if (foreign && foreign.node.body) {
+    if (!state.visiting.has(foreign.node) && depth < MAX_FOLLOW_DEPTH) visitForeignFunction(state, foreign, node as TSESTree.CallExpression, env, [...through, node], depth + 1);
     return;
   }
   if (!isPureCall(sourceCode, node)) state.complete = false;
+}
+
+/**
+ * An imported helper, read in the file that declares it under that file's SourceCode. Its
+ * parameters are bound only to arguments that are static strings here (`run('refund', id)`), so
+ * that a shared helper's `if (action === 'refund')` is decided as it is within a file; nothing else
+ * of this file's bindings crosses over (a node is only ever read under its own file's scopes).
+ */
+function visitForeignFunction(
+  state: WalkState,
+  foreign: ForeignNode<FunctionNode>,
+  call: TSESTree.CallExpression,
+  env: Env,
+  through: readonly TSESTree.Node[],
+  depth: number,
+): void {
+  const [outerSourceCode, outerFileName] = [state.sourceCode, state.fileName];
+  let bound: Env = EMPTY_ENV;
+  const declared = foreign.sourceCode.getDeclaredVariables(foreign.node);
+  for (const [index, param] of foreign.node.params.entries()) {
+    const argument = call.arguments[index];
+    if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) break;
+    const value = param.type === AST_NODE_TYPES.Identifier ? followString(outerSourceCode, argument, env) : undefined;
+    const variable = value === undefined ? undefined : declared.find((candidate) => candidate.identifiers.includes(param as TSESTree.Identifier));
+    if (variable && value !== undefined) bound = bindString(bound, variable, value);
+  }
+  state.sourceCode = foreign.sourceCode;
+  state.fileName = foreign.fileName;
+  try {
+    visitFunction(state, foreign.node, bound, through, depth);
+  } finally {
+    state.sourceCode = outerSourceCode;
+    state.fileName = outerFileName;
+  }
+}
+
+/** The effects found in the file being walked, with its name when it is not the handler's. */
+function inFile(state: WalkState, effects: readonly FoundEffect[]): readonly FoundEffect[] {
+  const fileName = state.fileName;
+  return fileName === undefined ? effects : effects.map((effect) => ({ ...effect, fileName }));
+}
+
+/** Whether `node` is part of the file `sourceCode` reads (a chain may start in another). */
+function isInFile(node: TSESTree.Node, sourceCode: SourceCode): boolean {
+  let root: TSESTree.Node = node;
+  while (root.parent) root = root.parent;
+  return root === sourceCode.ast;
 }
 
 /** `client.postMessage(…)` where `client` is `new SlackClient(…)` of a class in this file: that class's method. */

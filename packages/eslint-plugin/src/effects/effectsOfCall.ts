@@ -33,6 +33,11 @@ export interface FoundEffect {
   readonly keySlot: KeySlot | undefined;
   /** For a relative change: the column or field, and how it changes. */
   readonly change: EffectChange | undefined;
+  /**
+   * The file the operation is in, when it is not the handler's: the type-aware analysis followed an
+   * imported helper or client there (`node` and `line` are then in that file).
+   */
+  readonly fileName?: string | undefined;
   /** The helper calls the handler made to reach it, outermost first. */
   readonly through: readonly TSESTree.Node[];
   /** An absolute write that only adds (`mkdir`, `CREATE TABLE`). */

@@ -1,11 +1,13 @@
 // The type-aware, cross-file analysis: another file of the program read as ESTree (programFiles), the
 // walk that takes the same local steps as the tracer and hands over where a file ends (crossFileWalk),
 // what a call or a name in one file is in another (declarationTargets), sources found across files
-// (crossFileSources) and the entry a rule uses for one linted file (crossFileFollower), parameters
+// (crossFileSources) and the entry a rule uses for one linted file (crossFileFollower), the resolver
+// through which the effects analysis follows an imported helper or client (crossFileEffects), parameters
 // that make an argument a key (keyParameters), the package that declares something
 // (declaringPackage), tool factories by declaration (declaredToolFactories) and brands by type
 // (brandTypes). Only the type-aware rules use it. Import it from here.
 export * from './brandTypes.js';
+export * from './crossFileEffects.js';
 export * from './crossFileFollower.js';
 export * from './crossFileSources.js';
 export * from './crossFileWalk.js';

@@ -1,5 +1,6 @@
 // Rules are registered here, sorted by id. Each lives in its own file with its test and its doc.
 import noContradictedPolicy from './no-contradicted-policy.js';
+import noContradictedPolicyTypeChecked from './no-contradicted-policy-type-checked.js';
 import noKeyCast from './no-key-cast.js';
 import noKeyCastTypeChecked from './no-key-cast-type-checked.js';
 import noMisleadingIdempotentHint from './no-misleading-idempotent-hint.js';
@@ -12,6 +13,7 @@ import requireRetryPolicyTypeChecked from './require-retry-policy-type-checked.j
 
 export const rules = {
   'no-contradicted-policy': noContradictedPolicy,
+  'no-contradicted-policy-type-checked': noContradictedPolicyTypeChecked,
   'no-key-cast': noKeyCast,
   'no-key-cast-type-checked': noKeyCastTypeChecked,
   'no-misleading-idempotent-hint': noMisleadingIdempotentHint,

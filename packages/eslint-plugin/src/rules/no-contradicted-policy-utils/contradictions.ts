@@ -30,17 +30,32 @@ const SEVERITY: Readonly<Record<string, number>> = { create: 0, relative: 1, wri
 /** The frameworks whose tools a runner of ours does not wrap: their with_key claim rests on the handler. */
 const UNGUARDED_FRAMEWORKS = new Set(['ai-sdk', 'langchain', 'mastra', 'mcp', 'mcp-low-level', 'openai-agents']);
 
-export function findContradiction(sourceCode: SourceCode, tool: ToolDefinition, claims: Claims, effects: HandlerEffects): Contradiction | undefined {
+/** How a file other than the linted one is named in a message (`db.ts`, `../lib/db.ts`). */
+export type FileLabel = (fileName: string) => string;
+
+/**
+ * The contradiction between `claims` and the handler's `effects`, the most serious first; an effect
+ * found in another file (the type-aware twin) is named with `fileLabel`.
+ */
+export function findContradiction(
+  sourceCode: SourceCode,
+  tool: ToolDefinition,
+  claims: Claims,
+  effects: HandlerEffects,
+  fileLabel: FileLabel = (fileName) => fileName,
+): Contradiction | undefined {
+  const report = (messageId: ContradictionId, claim: Claim, effect: FoundEffect, fix: string): Contradiction =>
+    reportOf(sourceCode, messageId, tool, claim, effect, fix, fileLabel);
   if (claims.readOnly) {
     const write = mostSerious(effects.effects.filter((effect) => WRITES.has(effect.kind)));
-    if (write) return report(sourceCode, 'notReadOnly', tool, claims.readOnly, write, readOnlyFix(claims.readOnly));
+    if (write) return report('notReadOnly', claims.readOnly, write, readOnlyFix(claims.readOnly));
   }
   // A handler that consults a deduplication key may be deduplicating what follows, in code the
   // analysis does not read: say nothing rather than guess.
   if (effects.keyLookup) return undefined;
   if (claims.naturallyIdempotent) {
     const repeated = mostSerious(effects.effects.filter((effect) => effect.kind === 'relative' || (effect.kind === 'create' && effect.keyPassed === 'no')));
-    if (repeated) return report(sourceCode, 'notIdempotent', tool, claims.naturallyIdempotent, repeated, idempotentFix(claims.naturallyIdempotent));
+    if (repeated) return report('notIdempotent', claims.naturallyIdempotent, repeated, idempotentFix(claims.naturallyIdempotent));
   }
   if (claims.withKey && UNGUARDED_FRAMEWORKS.has(tool.framework)) {
     // A create in the handler's own body from a provider that takes a key is require-key-passthrough's
@@ -48,7 +63,7 @@ export function findContradiction(sourceCode: SourceCode, tool: ToolDefinition, 
     const unkeyed = effects.effects.find(
       (effect) => effect.kind === 'create' && effect.keyPassed === 'no' && !(effect.keySlot !== 'none' && effect.through.length === 0),
     );
-    if (unkeyed) return report(sourceCode, 'keyNotUsed', tool, claims.withKey, unkeyed, keyFix(unkeyed));
+    if (unkeyed) return report('keyNotUsed', claims.withKey, unkeyed, keyFix(unkeyed));
   }
   return undefined;
 }
@@ -57,7 +72,15 @@ function mostSerious(effects: readonly FoundEffect[]): FoundEffect | undefined {
   return [...effects].sort((a, b) => (SEVERITY[a.kind] ?? 9) - (SEVERITY[b.kind] ?? 9))[0];
 }
 
-function report(sourceCode: SourceCode, messageId: ContradictionId, tool: ToolDefinition, claim: Claim, effect: FoundEffect, fix: string): Contradiction {
+function reportOf(
+  sourceCode: SourceCode,
+  messageId: ContradictionId,
+  tool: ToolDefinition,
+  claim: Claim,
+  effect: FoundEffect,
+  fix: string,
+  fileLabel: FileLabel,
+): Contradiction {
   return {
     messageId,
     node: claim.property,
@@ -65,7 +88,7 @@ function report(sourceCode: SourceCode, messageId: ContradictionId, tool: ToolDe
     data: {
       tool: tool.name === undefined ? 'This tool' : `\`${tool.name}\``,
       claim: quoteClaim(sourceCode, claim),
-      operation: describeOperation(sourceCode, effect),
+      operation: describeOperation(sourceCode, effect, fileLabel),
       consequence: consequence(effect),
       does: does(effect),
       fix,
@@ -73,13 +96,17 @@ function report(sourceCode: SourceCode, messageId: ContradictionId, tool: ToolDe
   };
 }
 
-/** `` `UPDATE customers SET points = points + $1` (line 17) ``, with the helper it was reached through. */
-function describeOperation(sourceCode: SourceCode, effect: FoundEffect): string {
+/**
+ * `` `UPDATE customers SET points = points + $1` (line 17) ``, with the helper it was reached through;
+ * `(db.ts line 17, through …)` when the operation is in another file.
+ */
+function describeOperation(sourceCode: SourceCode, effect: FoundEffect, fileLabel: FileLabel): string {
   const detail = effect.detail && !effect.detail.startsWith('(') ? ` ${effect.detail}` : '';
   const [first] = effect.through;
   const via = first ? `, through \`${sourceCode.getText(calleeOf(first)).replace(/\s+/g, '')}(…)\` at line ${first.loc.start.line}` : '';
   const key = effect.kind === 'create' && effect.keyPassed === 'no' ? (effect.keySlot === 'none' ? ', which takes no deduplication key' : ' with no deduplication key') : '';
-  return `\`${effect.text}\`${detail} (line ${effect.line}${via})${key}`;
+  const where = effect.fileName === undefined ? `line ${effect.line}` : `${fileLabel(effect.fileName)} line ${effect.line}`;
+  return `\`${effect.text}\`${detail} (${where}${via})${key}`;
 }
 
 function calleeOf(node: TSESTree.Node): TSESTree.Node {

@@ -1,2 +1,3 @@
 export * from './contradictions.js';
 export * from './declarations.js';
+export * from './contradictionRule.js';
