@@ -1,12 +1,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { getStaticPropertyName } from './imports.js';
 import { type FunctionNode, isFunctionNode, isIncrementTarget, walk } from './nodes.js';
 import { getPropertyKeyName } from './staticValues.js';
 
 // What `this.<name>` can hold inside a class: the value tracer follows `this.idempotencyKey`,
-// `this.newId()` and `this.counter++` through this index, built once per class body.
+// `this.newId()` and `this.counter++` through this index, built once per class body. And the
+// method an instance made with `new` of a class in this file runs (`new SlackClient(t).post(…)`).
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -31,6 +32,22 @@ export function getClassMember(thisMember: TSESTree.MemberExpression, name: stri
     classMembers.set(body, members);
   }
   return members.get(name);
+}
+
+/**
+ * The instance method `name` of the class that `instance` constructs, when that class is declared
+ * in this file (`class SlackClient { post() {…} }` for `new SlackClient(token)`); `undefined` for an
+ * imported or unknown class, a static method, a getter or a field.
+ */
+export function getInstanceMethod(instance: TSESTree.NewExpression, name: string, sourceCode: SourceCode): FunctionNode | undefined {
+  if (instance.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const declaration = ASTUtils.findVariable(sourceCode.getScope(instance.callee), instance.callee)?.defs[0]?.node;
+  const body = declaration?.type === AST_NODE_TYPES.ClassDeclaration ? declaration.body : undefined;
+  const method = body?.body.find(
+    (member): member is TSESTree.MethodDefinition =>
+      member.type === AST_NODE_TYPES.MethodDefinition && !member.static && member.kind === 'method' && getPropertyKeyName(member) === name,
+  );
+  return method && isFunctionNode(method.value) ? method.value : undefined;
 }
 
 function indexClassMembers(body: TSESTree.ClassBody, sourceCode: SourceCode): Map<string, ClassMember> {

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, isFunctionNode, walk } from '../ast/index.js';
+import { type FunctionNode, getInstanceMethod, isFunctionNode, walk } from '../ast/index.js';
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
 import { resolveLocalFunction } from '../ast/index.js';
 import type { EffectLibrary } from './libraries/index.js';
@@ -311,15 +311,7 @@ function isInFile(node: TSESTree.Node, sourceCode: SourceCode): boolean {
 function resolveInstanceMethod(sourceCode: SourceCode, callee: TSESTree.Node, env: Env): FunctionNode | undefined {
   if (callee.type !== AST_NODE_TYPES.MemberExpression || callee.computed || callee.property.type !== AST_NODE_TYPES.Identifier) return undefined;
   const instance = follow(sourceCode, callee.object, env).node;
-  if (instance.type !== AST_NODE_TYPES.NewExpression || instance.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const declaration = ASTUtils.findVariable(sourceCode.getScope(instance.callee), instance.callee)?.defs[0]?.node;
-  const body = declaration?.type === AST_NODE_TYPES.ClassDeclaration ? declaration.body : undefined;
-  const name = callee.property.name;
-  const method = body?.body.find(
-    (member): member is TSESTree.MethodDefinition =>
-      member.type === AST_NODE_TYPES.MethodDefinition && !member.static && member.kind === 'method' && member.key.type === AST_NODE_TYPES.Identifier && member.key.name === name,
-  );
-  return method && isFunctionNode(method.value) ? method.value : undefined;
+  return instance.type === AST_NODE_TYPES.NewExpression ? getInstanceMethod(instance, callee.property.name, sourceCode) : undefined;
 }
 
 /** Names of logging helpers: their writes (a debug file, stderr) are not the tool's effects. */
