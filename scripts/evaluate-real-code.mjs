@@ -7,6 +7,7 @@
 //   node scripts/evaluate-real-code.mjs --servers       # published MCP servers of scripts/real-servers (installed with npm on first use)
 //   node scripts/evaluate-real-code.mjs --all           # all three
 //   node scripts/evaluate-real-code.mjs --effects       # also list every effect the effects analysis finds in each tool's handler
+//   node scripts/evaluate-real-code.mjs --typed         # also the type-aware rules (recommended-type-checked), on a program of each package's files
 //   node scripts/evaluate-real-code.mjs --dir PATH      # any installed package folder (repeatable; replaces the default set)
 //   node scripts/evaluate-real-code.mjs --json          # machine-readable output (findings and crashes)
 //   node scripts/evaluate-real-code.mjs --plugin DIR    # another copy of the plugin package (default packages/eslint-plugin)
@@ -17,6 +18,11 @@
 // node_modules left out). A crash is a fatal message (the file did not parse, or a rule threw) or an
 // error thrown by ESLint while linting the file. Exits non-zero on any crash, or on any message that
 // is neither a crash nor an @retrysafe finding.
+//
+// With `--typed`, each package's files are also one TypeScript program (`allowJs`, no type errors
+// reported: the published JavaScript has no tsconfig), handed to the parser as `programs`, and the
+// type-aware rules of `recommended-type-checked` run on every file beside `recommended`, so that
+// what they follow across files (imported helpers and clients, re-exports) is judged on real code.
 import { spawnSync } from 'node:child_process';
 import { ESLint } from 'eslint';
 import { createRequire } from 'node:module';
@@ -64,7 +70,7 @@ const LINTED_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']
 const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 
 function parseArguments(argv) {
-  const options = { json: false, effects: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin') };
+  const options = { json: false, effects: false, typed: false, packages: BENCH_PACKAGES, pluginDir: path.join(repoRoot, 'packages/eslint-plugin') };
   const dirs = [];
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
@@ -72,6 +78,7 @@ function parseArguments(argv) {
     else if (argument === '--agent-tools') options.packages = AGENT_TOOL_PACKAGES;
     else if (argument === '--servers') options.packages = SERVER_PACKAGES;
     else if (argument === '--effects') options.effects = true;
+    else if (argument === '--typed') options.typed = true;
     else if (argument === '--all') options.packages = [...BENCH_PACKAGES, ...AGENT_TOOL_PACKAGES, ...SERVER_PACKAGES];
     else if (argument === '--plugin') options.pluginDir = path.resolve(argv[++index] ?? '');
     else if (argument === '--dir') {
@@ -142,15 +149,15 @@ async function evaluatePackage({ name: givenName, from, dir }, plugin, analysis)
   const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
   const version = manifest.version;
   name = manifest.name ?? name;
+  const files = listSourceFiles(packageDir);
   const eslint = new ESLint({
     cwd: packageDir,
     overrideConfigFile: true,
     ignore: false,
     // The packages' own `eslint-disable` comments name rules that are not loaded here.
     allowInlineConfig: false,
-    overrideConfig: [plugin.configs.recommended, inventory.config],
+    overrideConfig: [plugin.configs.recommended, ...(options.typed ? [typedConfig(plugin, files)] : []), inventory.config],
   });
-  const files = listSourceFiles(packageDir);
   const summary = { name, version, files: files.length, lines: 0, findings: [], crashes: [], other: [], seen: inventory.counts, ms: 0 };
   const started = performance.now();
   for (const file of files) {
@@ -175,6 +182,27 @@ async function evaluatePackage({ name: givenName, from, dir }, plugin, analysis)
   return summary;
 }
 
+/**
+ * The type-aware rules of `recommended-type-checked` on every file of a package, with one program of
+ * all its files (published JavaScript: `allowJs`, nothing type-checked, no tsconfig of its own).
+ */
+function typedConfig(plugin, files) {
+  const program = typescript.createProgram({
+    rootNames: files,
+    options: {
+      allowJs: true,
+      checkJs: false,
+      noEmit: true,
+      skipLibCheck: true,
+      target: typescript.ScriptTarget.ES2022,
+      module: typescript.ModuleKind.NodeNext,
+      moduleResolution: typescript.ModuleResolutionKind.NodeNext,
+    },
+  });
+  const [, typeAware] = plugin.configs['recommended-type-checked'];
+  return { files: ['**/*'], plugins: typeAware.plugins, languageOptions: { parserOptions: { programs: [program] } }, rules: typeAware.rules };
+}
+
 function printSummary(summary) {
   const { name, version, files, lines, findings, crashes, seen, ms } = summary;
   console.log(`\n${name}@${version}: ${files} files, ${lines} lines, ${findings.length} finding(s), ${crashes.length} crash(es) (${(ms / 1000).toFixed(1)} s)`);
@@ -195,6 +223,7 @@ if (!existsSync(pluginEntry)) {
   process.exit(2);
 }
 const { default: plugin } = await import(pathToFileURL(pluginEntry).href);
+const typescript = options.typed ? (await import(pathToFileURL(resolveFromPlugin('typescript')).href)).default : undefined;
 const analysis = await import(pathToFileURL(analysisEntry).href);
 
 const summaries = [];
@@ -207,7 +236,8 @@ for (const target of options.packages) {
 const total = (key) => summaries.reduce((sum, summary) => sum + (Array.isArray(summary[key]) ? summary[key].length : summary[key]), 0);
 const totals = { files: total('files'), lines: total('lines'), findings: total('findings'), crashes: total('crashes'), other: total('other') };
 if (options.json) {
-  console.log(JSON.stringify({ rules: Object.keys(plugin.configs.recommended.rules), packages: summaries, totals }, null, 2));
+  const rules = [...Object.keys(plugin.configs.recommended.rules), ...(options.typed ? Object.keys(plugin.configs['recommended-type-checked'][1].rules) : [])];
+  console.log(JSON.stringify({ rules, packages: summaries, totals }, null, 2));
 } else {
   console.log(`\nTotal: ${totals.files} files, ${totals.lines} lines, ${totals.findings} finding(s), ${totals.crashes} crash(es)`);
 }
