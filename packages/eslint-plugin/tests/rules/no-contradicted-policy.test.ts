@@ -1,4 +1,7 @@
+import * as parser from '@typescript-eslint/parser';
 import { type InvalidTestCase, RuleTester, type ValidTestCase } from '@typescript-eslint/rule-tester';
+import { Linter, type Rule } from 'eslint';
+import { describe, expect, it } from 'vitest';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-contradicted-policy.js';
 
@@ -423,3 +426,39 @@ server.registerTool('send_receipt', {
 ];
 
 ruleTester.run('no-contradicted-policy', rule, { valid, invalid: invalidCases });
+
+// Issue 10's cost item: most files of a code base define no tool, and the rule (with its twin, which
+// shares the gate in no-contradicted-policy-utils) must cost them nothing beyond the gate itself.
+describe('listeners', () => {
+  function listenerCount(code: string): number {
+    let count = -1;
+    const counted = {
+      ...rule,
+      create(context: Parameters<typeof rule.create>[0]) {
+        const listeners = rule.create(context);
+        count = Object.keys(listeners).length;
+        return listeners;
+      },
+    };
+    new Linter({ configType: 'flat' }).verify(code, [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: parser as unknown as Linter.Parser },
+        plugins: { retrysafe: { rules: { 'no-contradicted-policy': counted as unknown as Rule.RuleModule } } },
+        rules: { 'retrysafe/no-contradicted-policy': 'error' },
+      },
+    ], 'file.ts');
+    return count;
+  }
+
+  it.each([
+    ['a file that spells no claim', `${PG}\nexport async function addPoints(id: string) { await pool.query('UPDATE t SET n = n + 1 WHERE id = $1', [id]); }`],
+    ['a file that spells a claim word but imports no tool module', `${PG}\nexport const idempotent = true;\nexport async function addPoints(id: string) { await pool.query('UPDATE t SET n = n + 1 WHERE id = $1', [id]); }`],
+  ])('none for %s', (_name, code) => {
+    expect(listenerCount(code)).toBe(0);
+  });
+
+  it('some for a file that defines a tool with a claim', () => {
+    expect(listenerCount(defineTool(NATURALLY_IDEMPOTENT, ABSOLUTE_UPDATE))).toBeGreaterThan(0);
+  });
+});

@@ -66,7 +66,7 @@ export interface ClaimedTool {
 /** How one rule of the pair judges a tool that makes a claim. */
 export type JudgeTool = (claimed: ClaimedTool) => Contradiction | undefined;
 
-/** Creates `no-contradicted-policy` and its twin: `judge` is made once per linted file that may hold a claim. */
+/** Creates `no-contradicted-policy` and its twin: `create` makes the rule's judge, once per linted file. */
 export function createContradictionRule(
   spec: Omit<TwinSpec<ContradictionRuleOptionList, ContradictionId>, 'messages' | 'create'> & {
     readonly create: (context: Readonly<TSESLint.RuleContext<ContradictionId, ContradictionRuleOptionList>>) => JudgeTool;
@@ -76,6 +76,9 @@ export function createContradictionRule(
     ...spec,
     messages: CONTRADICTION_MESSAGES,
     create(context, [options]) {
+      // First, so that the twin fails on a file without type information whatever the file holds;
+      // each judge does its own work lazily, at the first tool that makes a claim.
+      const judge = spec.create(context);
       const sourceCode = context.sourceCode;
       // Reports hang on a claim written in this file: a file that never spells one has nothing to report.
       if (!CLAIM_WORDS.some((word) => sourceCode.text.includes(word))) return {};
@@ -83,13 +86,11 @@ export function createContradictionRule(
       if (!tools.mayDefineTools) return {};
       const libraries = librariesOf(options.libraries ?? [], options.providers ?? []);
       const keyNames = options.keyNames ?? [];
-      let judge: JudgeTool | undefined;
 
       const visit = (node: ToolSiteNode): void => {
         for (const tool of tools.definitionsAt(node)) {
           const claims = getClaims(sourceCode, tool);
           if (!tool.handler || (!claims.readOnly && !claims.naturallyIdempotent && !claims.withKey)) continue;
-          judge ??= spec.create(context);
           const contradiction = judge({ tool: tool as ClaimedTool['tool'], claims, libraries, keyNames });
           if (contradiction) context.report({ node: contradiction.node, messageId: contradiction.messageId, data: contradiction.data });
         }
