@@ -124,12 +124,17 @@ function createInventory(analysis) {
         'Program:exit'() {
           const { sourceCode } = context;
           counts.tools += analysis.recogniseTools(sourceCode).length;
-          for (const tool of analysis.analyseToolEffects(sourceCode)) {
+          // With --typed, the analysis also follows imports into the package's other files, as
+          // no-contradicted-policy-type-checked does; an effect found there names its file.
+          const services = sourceCode.parserServices;
+          const crossFile = options.typed && services?.program ? analysis.createCrossFileEffects({ sourceCode, fileName: context.filename, services }) : undefined;
+          for (const tool of analysis.analyseToolEffects(sourceCode, { crossFile })) {
             if (!tool.effects) continue;
             counts.handlers++;
             for (const effect of tool.effects.effects) {
               const key = effect.keyPassed === undefined ? '' : ` key=${effect.keyPassed}`;
-              counts.effects.push({ file: context.filename, line: effect.line, tool: tool.name ?? '(unnamed)', text: `${effect.kind} ${effect.library} \`${effect.text}\`${effect.detail ? ` ${effect.detail}` : ''}${key}` });
+              const elsewhere = effect.fileName === undefined ? '' : ` (reached from ${path.basename(context.filename)})`;
+              counts.effects.push({ file: effect.fileName ?? context.filename, line: effect.line, tool: tool.name ?? '(unnamed)', elsewhere: elsewhere !== '', text: `${effect.kind} ${effect.library} \`${effect.text}\`${effect.detail ? ` ${effect.detail}` : ''}${key}${elsewhere}` });
             }
           }
           counts.keyPositions += analysis.findKeys(sourceCode).length;
@@ -206,7 +211,8 @@ function typedConfig(plugin, files) {
 function printSummary(summary) {
   const { name, version, files, lines, findings, crashes, seen, ms } = summary;
   console.log(`\n${name}@${version}: ${files} files, ${lines} lines, ${findings.length} finding(s), ${crashes.length} crash(es) (${(ms / 1000).toFixed(1)} s)`);
-  console.log(`  seen: ${seen.tools} tool definition(s), ${seen.handlers} handler(s) analysed, ${seen.effects.length} effect(s), ${seen.keyPositions} key position(s), ${seen.sources} random/clock/per-attempt value(s)`);
+  const elsewhere = seen.effects.filter((effect) => effect.elsewhere).length;
+  console.log(`  seen: ${seen.tools} tool definition(s), ${seen.handlers} handler(s) analysed, ${seen.effects.length} effect(s)${options.typed ? ` (${elsewhere} in other files)` : ''}, ${seen.keyPositions} key position(s), ${seen.sources} random/clock/per-attempt value(s)`);
   if (options.effects) for (const effect of seen.effects) console.log(`  effect ${path.relative(summary.dir, effect.file)}:${effect.line} [${effect.tool}] ${effect.text}`);
   for (const entry of [...findings, ...crashes, ...summary.other]) {
     console.log(`  ${entry.file}:${entry.line}:${entry.column}  ${entry.ruleId ?? 'CRASH'}  ${entry.message}`);

@@ -2,7 +2,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { walk } from '../ast/index.js';
-import { createEffectsAnalyser, type EffectLibrary, type HandlerEffects } from '../effects/index.js';
+import { createEffectsAnalyser, type CrossFileResolver, type EffectLibrary, type HandlerEffects } from '../effects/index.js';
 import { createToolRecogniser, type ToolFactory } from '../tools/index.js';
 
 /** One recognised tool and what its handler does, for the audit command's first question. */
@@ -13,14 +13,21 @@ export interface ToolEffects {
   readonly effects: HandlerEffects | undefined;
 }
 
-/** Every tool of a file with the effects its handler reaches (docs/effects.md). */
+/**
+ * Every tool of a file with the effects its handler reaches (docs/effects.md); with `crossFile`
+ * (`createCrossFileEffects` on a typed parse), also what it reaches in other files of the program.
+ */
 export function analyseToolEffects(
   sourceCode: Readonly<TSESLint.SourceCode>,
-  options: { readonly libraries?: readonly EffectLibrary[]; readonly toolFactories?: readonly ToolFactory[] } = {},
+  options: {
+    readonly libraries?: readonly EffectLibrary[];
+    readonly toolFactories?: readonly ToolFactory[];
+    readonly crossFile?: CrossFileResolver;
+  } = {},
 ): readonly ToolEffects[] {
   const recogniser = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
   if (!recogniser.mayDefineTools) return [];
-  const analyser = createEffectsAnalyser(sourceCode, { libraries: options.libraries ?? [] });
+  const analyser = createEffectsAnalyser(sourceCode, { libraries: options.libraries ?? [], crossFile: options.crossFile });
   const found: ToolEffects[] = [];
   walk(sourceCode.ast, sourceCode, (node) => {
     if (

@@ -26,7 +26,9 @@
  * The answers are the rules' own (the same recognisers, catalogue of frameworks and tracer), so a
  * report built on them agrees with the lint findings. Nodes in the results belong to the file they
  * came from and are valid while it is linted. The effects analysis of a tool's handler (read,
- * absolute write, create, relative) will be added here when it lands (src/effects).
+ * absolute write, create, relative: `analyseToolEffects`, `createEffectsAnalyser`) reads the file
+ * alone, or, given `createCrossFileEffects` on a typed parse's services, follows imported helpers
+ * and clients into other files of the program as `no-contradicted-policy-type-checked` does.
  *
  * For the seed's audit (`retrysafe audit`) it also answers, per tool: its declared policy as seed
  * data with MCP annotations read as one (`readPolicyData`), how its key is derived
@@ -51,6 +53,8 @@ export {
 export type { AllowedSource, KeyPositionKind, SourceKind } from '../keys/index.js';
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
 export { analyseToolEffects, type ToolEffects } from './effects.js';
+export { createCrossFileEffects, type EffectsProgramContext } from '../program/index.js';
+export type { CrossFileResolver } from '../effects/index.js';
 export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, type HandlerEffects, inferPolicy } from '../effects/index.js';
 export { describeKeyDerivation, findProviderKeys, type KeyDerivation, type KeyDerivationOptions, type KeyPart, type ProviderKey } from './keyDerivation.js';
 export { type DeclaredIdempotency, type PolicyData, readPolicyData } from './policyData.js';
