@@ -1,4 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { findProperty } from '../ast/index.js';
 
 import { hasMember, matchOperation } from './callPatterns.js';
 import type { EffectLibrary, EffectOperation } from './libraries/index.js';
@@ -62,6 +65,7 @@ export function recogniseChain(chain: Chain, libraryOf: LibraryLookup): Recognis
 
 function fromClient(start: ClientStart): Recognised | undefined {
   const { library, links, moduleAsClient } = start;
+  if (start.offline) return { kind: 'neutral', library };
   const steps = toSteps(library, links);
   if (steps === undefined) return undefined;
   const path = steps.map((step) => step.name);
@@ -81,6 +85,8 @@ interface ClientStart {
   /** The links below the client. */
   readonly links: readonly Link[];
   readonly moduleAsClient: boolean;
+  /** Made with one of the library's `offlineOptions` set: it touches nothing outside the process. */
+  readonly offline?: boolean;
 }
 
 function findClients(chain: Chain, libraryOf: LibraryLookup): ClientStart[] {
@@ -98,8 +104,9 @@ function findClients(chain: Chain, libraryOf: LibraryLookup): ClientStart[] {
     if (client === '') continue;
     const wanted = client === 'default' ? '' : client.replace(/^default\./, '');
     const matches = client === '*' ? exportPath !== '' : wanted === exportPath;
-    if (matches && firstInvocation !== -1 && links[firstInvocation]?.kind !== 'tag') {
-      starts.push({ library, links: links.slice(firstInvocation + 1), moduleAsClient: false });
+    const construction = firstInvocation === -1 ? undefined : links[firstInvocation];
+    if (matches && construction && construction.kind !== 'tag') {
+      starts.push({ library, links: links.slice(firstInvocation + 1), moduleAsClient: false, offline: isOffline(library, construction) });
       break;
     }
   }
@@ -107,6 +114,17 @@ function findClients(chain: Chain, libraryOf: LibraryLookup): ClientStart[] {
     starts.push({ library, links: [...path.map((name): Link => ({ kind: 'member', name })), ...links], moduleAsClient: true });
   }
   return starts;
+}
+
+/** `createTransport({ streamTransport: true })`: an option of the library's `offlineOptions` set to `true`, in place. */
+function isOffline(library: EffectLibrary, construction: Link): boolean {
+  if (!library.offlineOptions || construction.kind === 'member' || construction.node.type === AST_NODE_TYPES.TaggedTemplateExpression) return false;
+  const [options] = construction.node.arguments;
+  if (options?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  return library.offlineOptions.some((name) => {
+    const property = findProperty(options, name);
+    return property?.value.type === AST_NODE_TYPES.Literal && property.value.value === true;
+  });
 }
 
 /**

@@ -55,6 +55,27 @@ const PG = "import { Pool } from 'pg';\nconst pool = new Pool();\n";
 const STRIPE = "import Stripe from 'stripe';\nconst stripe = new Stripe('sk');\n";
 
 const rows: Row[] = [
+  // --- clients that touch nothing outside the process ---
+  {
+    name: 'Nodemailer: a stream transport renders the message and sends nothing (the Gmail MCP server builds its MIME so)',
+    code: `import nodemailer from 'nodemailer';
+export async function handler(message) {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  const info = await transporter.sendMail(message);
+  return info.message.toString();
+}`,
+    effects: [],
+    complete: true,
+  },
+  {
+    name: 'Nodemailer: an SMTP transport beside it still sends',
+    code: `import nodemailer from 'nodemailer';
+export async function handler(message) {
+  const transporter = nodemailer.createTransport({ streamTransport: false, host: 'smtp.example.com' });
+  await transporter.sendMail(message);
+}`,
+    effects: ['create Nodemailer transporter.sendMail no'],
+  },
   // --- SQL through a driver, and by its text alone ---
   {
     name: 'pg: a relative UPDATE',

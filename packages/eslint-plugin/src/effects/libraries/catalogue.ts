@@ -147,6 +147,13 @@ export interface EffectLibrary {
   /** Operations match without regard to letter case (node-redis has `hIncrBy` and `HINCRBY`). */
   readonly caseInsensitive?: boolean;
   /**
+   * Options of a client's constructor or factory that make the client touch nothing outside the
+   * process: a client made with one of these set to `true` in its options object (the call's first
+   * argument, written in place) is neutral. Nodemailer's `streamTransport` and `jsonTransport`
+   * render a message into a buffer instead of sending it.
+   */
+  readonly offlineOptions?: readonly string[];
+  /**
    * What a write through it touches, in the seed's vocabulary, for the declarations the plugin
    * suggests: `internal_write` (the app's own database, files, cache), `external_write` (another
    * service's state), `money_out`, `message_out`. Default `external_write`.
@@ -218,6 +225,7 @@ export const effectLibrariesSchema = {
       types: names,
       neutral: names,
       caseInsensitive: { type: 'boolean' },
+      offlineOptions: names,
       sideEffects: { type: 'string', enum: ['external_write', 'internal_write', 'message_out', 'money_out'] },
       commands: {
         type: 'array',

@@ -49,6 +49,9 @@ export const nodemailer: EffectLibrary = {
   modules: ['nodemailer'],
   clients: ['createTransport'],
   types: ['Transporter'],
+  // `createTransport({ streamTransport: true })` renders the message (as the Gmail MCP server does
+  // to build the MIME it hands to the Gmail API) and sends nothing.
+  offlineOptions: ['streamTransport', 'jsonTransport'],
   neutral: ['verify', 'close', 'use', 'on'],
   operations: creates('none', SENDS, 'sendMail'),
 };
