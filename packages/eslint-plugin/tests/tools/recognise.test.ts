@@ -92,6 +92,21 @@ export const charge = new Tool({ id: 'charge-card', description: 'Charge', mcp: 
     tools: [{ name: 'charge-card', framework: 'mastra', policy: { via: 'mcpMeta', fields: FIELDS }, handler: 'function' }],
   },
   {
+    shape: 'Inngest AgentKit createTool: handler is the handler, declarePolicy around it',
+    code: `import { createTool } from '@inngest/agent-kit';
+import { declarePolicy } from '@retrysafe/spec';
+export const refund = declarePolicy(createTool({ name: 'refund_order', description: 'Refund', parameters, handler: async () => ({}) }), ${POLICY});`,
+    tools: [{ name: 'refund_order', framework: 'inngest-agent-kit', policy: { via: 'declarePolicy', fields: FIELDS }, handler: 'function' }],
+  },
+  {
+    shape: 'Inngest AgentKit createTool with no policy; a createTool of another package is no tool',
+    code: `import { createTool } from '@inngest/agent-kit';
+import { createTool as cliTool } from 'some-cli-kit';
+export const send = createTool({ name: 'send_email', parameters, handler: async () => ({}) });
+export const build = cliTool({ name: 'build', handler: async () => ({}) });`,
+    tools: [{ name: 'send_email', framework: 'inngest-agent-kit', policy: undefined, handler: 'function' }],
+  },
+  {
     shape: 'MCP registerTool with _meta.retrysafe: the handler is the third argument',
     code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const server = new McpServer({ name: 's', version: '1' });

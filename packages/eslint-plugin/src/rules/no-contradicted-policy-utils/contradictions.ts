@@ -28,7 +28,7 @@ const WRITES = new Set(['absolute', 'create', 'relative', 'write']);
 const SEVERITY: Readonly<Record<string, number>> = { create: 0, relative: 1, write: 2, absolute: 3 };
 
 /** The frameworks whose tools a runner of ours does not wrap: their with_key claim rests on the handler. */
-const UNGUARDED_FRAMEWORKS = new Set(['ai-sdk', 'langchain', 'mastra', 'mcp', 'mcp-low-level', 'openai-agents']);
+const UNGUARDED_FRAMEWORKS = new Set(['ai-sdk', 'langchain', 'inngest-agent-kit', 'mastra', 'mcp', 'mcp-low-level', 'openai-agents']);
 
 /** How a file other than the linted one is named in a message (`db.ts`, `../lib/db.ts`). */
 export type FileLabel = (fileName: string) => string;

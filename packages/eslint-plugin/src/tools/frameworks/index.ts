@@ -1,5 +1,6 @@
 import { aiSdk } from './ai-sdk.js';
 import { fastmcp } from './fastmcp.js';
+import { inngestAgentKit } from './inngest-agent-kit.js';
 import { langchain } from './langchain.js';
 import { mastra } from './mastra.js';
 import { mcpLowLevel } from './mcp-low-level.js';
@@ -15,7 +16,7 @@ import type { FrameworkEntry, PolicyLocation, StandIn } from './types.js';
 // write its module and list it here (docs/contributing.md).
 
 /** Every framework the plugin recognises tools of, in the order their factories are tried. */
-export const FRAMEWORKS = [retrysafe, aiSdk, openaiAgents, langchain, mastra, mcp, mcpLowLevel, fastmcp] as const satisfies readonly FrameworkEntry[];
+export const FRAMEWORKS = [retrysafe, aiSdk, openaiAgents, langchain, mastra, inngestAgentKit, mcp, mcpLowLevel, fastmcp] as const satisfies readonly FrameworkEntry[];
 
 /** The framework a tool definition belongs to; `custom` comes from the `toolFactories` option. */
 export type ToolFramework = (typeof FRAMEWORKS)[number]['framework'] | 'custom';
@@ -27,6 +28,7 @@ export const FRAMEWORK_BY_ID = {
   'openai-agents': openaiAgents,
   langchain,
   mastra,
+  'inngest-agent-kit': inngestAgentKit,
   mcp,
   'mcp-low-level': mcpLowLevel,
   fastmcp,
@@ -52,4 +54,4 @@ export function isFrameworkModule(entry: FrameworkEntry, source: string): boolea
 
 export { BARE_POLICY_KEY, MCP_POLICY_KEY } from './remedies.js';
 export type { Adapter, FactoryEntry, FrameworkEntry, PolicyLocation, RegistrationEntry, StandIn, ToolListEntry } from './types.js';
-export { aiSdk, fastmcp, langchain, mastra, mcp, mcpLowLevel, openaiAgents, retrysafe };
+export { aiSdk, fastmcp, inngestAgentKit, langchain, mastra, mcp, mcpLowLevel, openaiAgents, retrysafe };
