@@ -44,6 +44,12 @@ export interface KeyUse {
   readonly source: KeySource | undefined;
   /** The value is stored before it is used (a get-or-create), so a retry reads it back: durable whatever made it. */
   readonly persisted: boolean;
+  /**
+   * A random or clock value made once before an in-process retry (a retry helper's callback, a retry
+   * loop, a recursive retry) and reused by every attempt: the same key on each retry, as Stripe's
+   * SDK and the IETF idempotency-key draft do it.
+   */
+  readonly mintedOnceBeforeRetry: boolean;
 }
 
 const KEY_NODE_TYPES: ReadonlySet<string> = new Set(KEY_POSITION_NODE_TYPES);
@@ -66,8 +72,9 @@ export function findKeys(sourceCode: SourceCode, options: KeyAnalysisOptions = {
         kind: position.kind,
         keyName: position.keyName,
         value: position.value,
-        source: verdict === 'persisted' ? undefined : toKeySource(verdict),
+        source: verdict === 'persisted' || verdict === 'mintedOnce' ? undefined : toKeySource(verdict),
         persisted: verdict === 'persisted',
+        mintedOnceBeforeRetry: verdict === 'mintedOnce',
       });
     }
     return true;
@@ -82,7 +89,7 @@ export function findKeys(sourceCode: SourceCode, options: KeyAnalysisOptions = {
  */
 export function traceKey(sourceCode: SourceCode, expression: TSESTree.Node, options: KeyAnalysisOptions = {}): KeySource | undefined {
   const verdict = createKeyJudge(sourceCode, options).judge(expression);
-  return verdict === 'persisted' ? undefined : toKeySource(verdict);
+  return verdict === 'persisted' || verdict === 'mintedOnce' ? undefined : toKeySource(verdict);
 }
 
 /**

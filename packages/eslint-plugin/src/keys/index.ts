@@ -12,5 +12,6 @@ export * from './persistence.js';
 export * from './randomAndClockSources.js';
 export * from './replayStableSources.js';
 export * from './retryLoops.js';
+export * from './retryScopes.js';
 export * from './sourceTypes.js';
 export * from './valueTracer.js';

@@ -17,6 +17,10 @@ import { importsSpecPackage } from '../ast/index.js';
  *   `deduplicationId`, `MessageDeduplicationId` (SQS FIFO), `Upstash-Deduplication-Id` (QStash);
  * - delivery ids receivers dedupe on: `webhook-id` (Standard Webhooks), `svix-id`, `X-Delivery-Id`.
  *
+ * Beyond the list, a name of the key family is a key wherever it appears ({@link isKeyFamilyName}):
+ * a vendor's own spelling of the same header (`X-Acme-Idempotency-Key`, `X-Acme-Delivery-Id`) or a
+ * field that says what it is (`paymentIdempotencyKey`, `eventDedupId`).
+ *
  * Not keys: trace and request ids (`X-Request-Id`, `traceId`, `requestId`), timestamps, file names.
  * Left out on purpose, add them with the `keyNames` option where they are keys: BullMQ's `jobId`
  * (also used for ids that must be unique per call) and a plain `deliveryId` field.
@@ -42,6 +46,24 @@ export const DEFAULT_KEY_NAMES: readonly string[] = [
   'X-Delivery-Id',
 ];
 
+/**
+ * The key family: names that end in an idempotency key, token or id, or a dedup(e|lication) key or
+ * id, whatever comes first (`X-Acme-Idempotency-Key`, `stripeIdempotencyKey`, `order_dedup_key`),
+ * and vendor delivery-id headers (`X-GitHub-Delivery-Id`, `X-Acme-Delivery-Id`: an `X-` header whose
+ * last words are `Delivery-Id`; a plain `deliveryId` field stays out, see {@link DEFAULT_KEY_NAMES}).
+ * Receivers dedupe on each of these by name. Trace, request and correlation ids match none.
+ */
+export function isKeyFamilyName(name: string): boolean {
+  if (!KEY_FAMILY_HINT.test(name)) return false;
+  const squashed = name.toLowerCase().replace(/[-_\s]/g, '');
+  return KEY_FAMILY_END.test(squashed) || VENDOR_DELIVERY_HEADER.test(name);
+}
+
+/** A cheap first test: what every family name contains, in any letter case. */
+const KEY_FAMILY_HINT = /dempoten|dedup|delivery.id/i;
+const KEY_FAMILY_END = /(idempotency(key|token|id)|dedup(e|lication)?(key|id))$/;
+const VENDOR_DELIVERY_HEADER = /^x-[a-z0-9]+(-[a-z0-9]+)*-delivery-id$/i;
+
 /** Answers whether a property or header name is a key name; returns its configured spelling. */
 export type KeyNameMatcher = (name: string) => string | undefined;
 
@@ -65,7 +87,7 @@ function buildKeyNameMatcher(extraKeyNames: readonly string[]): KeyNameMatcher {
   // Asked of every property and member name in every file: a name whose length no key name has is
   // answered without lower-casing it (bench/lint.mjs).
   const lengths = new Set([...byLowerCase.keys()].map((name) => name.length));
-  return (name) => (lengths.has(name.length) ? byLowerCase.get(name.toLowerCase()) : undefined);
+  return (name) => (lengths.has(name.length) ? byLowerCase.get(name.toLowerCase()) : undefined) ?? (isKeyFamilyName(name) ? name : undefined);
 }
 
 /**
@@ -74,9 +96,16 @@ function buildKeyNameMatcher(extraKeyNames: readonly string[]): KeyNameMatcher {
  * before anything in it is looked at.
  */
 export function createKeyTextPattern(extraKeyNames: readonly string[] = [], alsoWords: readonly string[] = []): RegExp {
-  const words = [...DEFAULT_KEY_NAMES, ...extraKeyNames, ...alsoWords];
+  const words = [...DEFAULT_KEY_NAMES, ...KEY_TEXT_WORDS, ...extraKeyNames, ...alsoWords];
   return new RegExp(words.map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
 }
+
+/**
+ * What else a file with a key position spells: the key family ({@link isKeyFamilyName}), an event or
+ * message envelope's id field, a fallback to a fresh id (`id ?? randomUUID()`), and the durable
+ * engines' key positions (keys/durableEngines.ts).
+ */
+const KEY_TEXT_WORDS = ['idempotenc', 'dedup', 'delivery-id', 'eventId', 'event_id', 'messageId', 'message_id', '?? randomUUID', '|| randomUUID', '?? crypto.randomUUID', '|| crypto.randomUUID', '?? nanoid', '|| nanoid', '?? uuid', '|| uuid'];
 
 const keyTextPatterns = new Map<string, RegExp>();
 

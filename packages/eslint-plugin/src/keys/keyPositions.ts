@@ -11,7 +11,7 @@ import {
   resolveReference,
   SPEC_PACKAGE,
 } from '../ast/index.js';
-import type { KeyNameMatcher } from './keyNames.js';
+import { isKeyFamilyName, type KeyNameMatcher } from './keyNames.js';
 
 /** Where in the code a key position is. */
 export type KeyPositionKind =
@@ -28,7 +28,11 @@ export type KeyPositionKind =
   /** every argument of `key\`...\`` / `key(...)` and `vouchDurable(...)` from `@retrysafe/spec` */
   | 'specKey'
   /** what the `key` function of `defineTool({ ..., key })` from `@retrysafe/spec` returns */
-  | 'toolKey';
+  | 'toolKey'
+  /** the id of an outgoing event or message envelope: `{ eventId, type, data }`, `{ id: msg.id ?? randomUUID(), role, content }` */
+  | 'envelopeId'
+  /** a call of a helper of the file whose name says it makes a key: `generateIdempotencyKey()` */
+  | 'keyHelper';
 
 /** A place whose value becomes a deduplication key (a sink). */
 export interface KeyPosition {
@@ -107,6 +111,8 @@ function getDirectKeyPositions(node: TSESTree.Node, context: KeyPositionContext)
     case AST_NODE_TYPES.CallExpression: {
       const header = getHeaderCallPosition(node, context);
       const spec = getSpecCallPositions(node, context);
+      const helper = getKeyHelperPosition(node, context);
+      if (helper) return [helper];
       return spec.length === 0 ? header : header.length === 0 ? spec : [...header, ...spec];
     }
     case AST_NODE_TYPES.NewExpression:
@@ -127,7 +133,58 @@ function getPropertyPosition(node: TSESTree.Property, context: KeyPositionContex
     return [{ kind: 'toolKey', keyName: 'key', value: node.value as TSESTree.Expression }];
   }
   const keyName = matchName(name, context);
-  return keyName === undefined ? [] : [{ kind: 'property', keyName, value: node.value as TSESTree.Expression }];
+  if (keyName !== undefined) return [{ kind: 'property', keyName, value: node.value as TSESTree.Expression }];
+  return name !== undefined && isEnvelopeId(name, node, context.sourceCode) ? [{ kind: 'envelopeId', keyName: name, value: node.value as TSESTree.Expression }] : [];
+}
+
+/** The id fields of an event or message envelope, which its receivers dedupe on. */
+const ENVELOPE_EVENT_IDS = new Set(['eventId', 'event_id', 'messageId', 'message_id']);
+/** What an event envelope carries besides its id: a type or name, and its data. */
+const ENVELOPE_TYPE_FIELDS = new Set(['type', 'name', 'event', 'eventType', 'event_type', 'topic']);
+const ENVELOPE_DATA_FIELDS = new Set(['data', 'payload', 'detail', 'body']);
+
+/**
+ * `{ eventId, type, data }`, `{ messageId, role, content }`: the id of an outgoing event or chat
+ * message envelope, which the receiver (a webhook consumer, an event bus, a chat store) dedupes on.
+ * A plain `id` counts only where it falls back to something (`message.id ?? randomUUID()`): an `id`
+ * minted when the message is first made is its identity, read back from state on a resend; a
+ * fallback mints a new one on every send of a message that came without one.
+ */
+function isEnvelopeId(name: string, node: TSESTree.Property, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const isId = name === 'id';
+  if (!isId && !ENVELOPE_EVENT_IDS.has(name)) return false;
+  if (isId && !isFallback(node.value)) return false;
+  const names = new Set<string>();
+  for (const property of (node.parent as TSESTree.ObjectExpression).properties) {
+    if (property.type === AST_NODE_TYPES.Property) {
+      const key = getPropertyKeyName(property, sourceCode);
+      if (key !== undefined) names.add(key);
+    }
+  }
+  const has = (fields: ReadonlySet<string>): boolean => [...fields].some((field) => names.has(field));
+  const event = has(ENVELOPE_TYPE_FIELDS) && has(ENVELOPE_DATA_FIELDS);
+  const chat = names.has('role') && (names.has('content') || names.has('parts'));
+  return event || chat;
+}
+
+function isFallback(value: TSESTree.Node): boolean {
+  return (value.type === AST_NODE_TYPES.LogicalExpression && value.operator !== '&&') || value.type === AST_NODE_TYPES.AssignmentPattern;
+}
+
+/**
+ * `generateIdempotencyKey()`, `this.newDedupKey()`: a call of a helper of this file whose name is of
+ * the key family ({@link isKeyFamilyName}). What it returns is a key wherever it is used (passed
+ * positionally, stored in a variable of any name), so the call itself is a key position.
+ */
+function getKeyHelperPosition(node: TSESTree.CallExpression, context: KeyPositionContext): KeyPosition | undefined {
+  const callee = node.callee;
+  const name =
+    callee.type === AST_NODE_TYPES.Identifier ? callee.name
+    : callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.ThisExpression ? getStaticPropertyName(callee)
+    : undefined;
+  if (name === undefined || !isKeyFamilyName(name)) return undefined;
+  if (callee.type === AST_NODE_TYPES.Identifier && !resolveLocalFunction(callee, context.sourceCode)) return undefined;
+  return { kind: 'keyHelper', keyName: name, value: node };
 }
 
 /**

@@ -107,6 +107,26 @@ function isLengthRead(node: TSESTree.Node): boolean {
 }
 
 /**
+ * A loop whose iterations are attempts of the same work: a `for` whose counter is a retry counter
+ * ({@link isRetryLoopCounter}), or a `while` / `do` loop that stops on success
+ * ({@link leavesEarly}, or a success flag in its test) and either tests a retry counter
+ * (`attempt < 3`, `retries-- > 0`) or tries the work in a `try`. `for...of` and `for...in` walk items.
+ */
+export function isAttemptLoop(loop: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  if (loop.type === AST_NODE_TYPES.ForStatement) {
+    const declaration = loop.init?.type === AST_NODE_TYPES.VariableDeclaration ? loop.init : undefined;
+    const counter = declaration?.declarations[0]?.id;
+    if (counter?.type !== AST_NODE_TYPES.Identifier) return false;
+    return RETRY_COUNTER_NAME.test(counter.name) || isRetryLoop(loop, counter.name, sourceCode);
+  }
+  if (loop.type !== AST_NODE_TYPES.WhileStatement && loop.type !== AST_NODE_TYPES.DoWhileStatement) return false;
+  const testsCounter = containsNode(loop.test, sourceCode, (node) => node.type === AST_NODE_TYPES.Identifier && RETRY_COUNTER_NAME.test(node.name));
+  const tries = containsNode(loop.body, sourceCode, (node) => node.type === AST_NODE_TYPES.TryStatement);
+  if (!testsCounter && !tries) return false;
+  return (leavesEarly(loop, sourceCode) || stopsOnSuccessFlag(loop, '', sourceCode)) && !walksItems(loop, '', sourceCode);
+}
+
+/**
  * A `let` declared outside a loop and bumped inside it (body, test or update) that the loop reads:
  * the loop's attempt counter when it is bumped in a `catch` (it counts failures), or when the loop
  * is a retry loop ({@link isRetryLoop}). `while (true) { count++; try { return ... } catch {} }`.

@@ -67,7 +67,7 @@ export default createKeyRule<MessageIds>({
     function checkPosition(position: KeyPosition): void {
       positionValues.add(position.value);
       const local = judge.judge(position.value);
-      if (local === 'persisted') return;
+      if (local === 'persisted' || local === 'mintedOnce') return;
       if (local) {
         syntacticSinks.set(local.node, [...(syntacticSinks.get(local.node) ?? []), position.value]);
         return;
@@ -102,7 +102,7 @@ export default createKeyRule<MessageIds>({
       const interesting = call.arguments.flatMap((argument, index) => {
         if (argument.type === AST_NODE_TYPES.SpreadElement || positionValues.has(argument)) return [];
         const local = judge.judge(argument);
-        if (local === 'persisted') return [];
+        if (local === 'persisted' || local === 'mintedOnce') return [];
         const crosses = !local && calleeIsImport && getFollower().readsAcrossFiles(argument, true);
         return local || crosses ? [{ argument, index, local }] : [];
       });

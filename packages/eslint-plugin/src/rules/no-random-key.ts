@@ -40,7 +40,7 @@ export default createKeyRule<MessageIds>({
 
     function checkPosition(position: KeyPosition): void {
       const source = judge.judge(position.value);
-      if (!source || source === 'persisted' || isNestedInReportedSink(position.value, source)) return;
+      if (!source || source === 'persisted' || source === 'mintedOnce' || isNestedInReportedSink(position.value, source)) return;
       reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
       context.report({
         node: position.value,

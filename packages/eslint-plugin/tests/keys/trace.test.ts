@@ -11,11 +11,48 @@ interface Row {
   /** A file whose one key position is `idempotencyKey` (or the spec's `key`). */
   readonly code: string;
   /** The source found (kind, description, line), or how the value is durable. */
-  readonly expected: { readonly kind: string; readonly description: string; readonly line: number } | 'durable' | 'persisted';
+  readonly expected: { readonly kind: string; readonly description: string; readonly line: number } | 'durable' | 'mintedOnce' | 'persisted';
   readonly options?: KeyAnalysisOptions;
 }
 
 const ROWS: readonly Row[] = [
+  // --- minted once before an in-process retry (keys/retryScopes.ts) ---
+  {
+    source: 'a UUID minted before a withRetry callback',
+    code: `import { randomUUID } from 'node:crypto';\nconst idempotencyKey = randomUUID();\nawait withRetry(() => send({ idempotencyKey }));`,
+    expected: 'mintedOnce',
+  },
+  {
+    source: 'a UUID minted before async-retry',
+    code: `import retry from 'async-retry';\nimport { randomUUID } from 'node:crypto';\nconst k = randomUUID();\nawait retry(async () => send({ idempotencyKey: k }), { retries: 3 });`,
+    expected: 'mintedOnce',
+  },
+  {
+    source: 'a UUID minted before exponential-backoff’s backOff',
+    code: `import { backOff } from 'exponential-backoff';\nimport { randomUUID } from 'node:crypto';\nconst k = randomUUID();\nawait backOff(() => send({ idempotencyKey: k }));`,
+    expected: 'mintedOnce',
+  },
+  {
+    source: 'a UUID minted in a callback of a function that is no retry helper',
+    code: `import { randomUUID } from 'node:crypto';\nconst k = randomUUID();\nawait withTimeout(() => send({ idempotencyKey: k }));`,
+    expected: { kind: 'random', description: 'randomUUID()', line: 2 },
+  },
+  {
+    source: 'a UUID minted inside a retry callback',
+    code: `import { randomUUID } from 'node:crypto';\nawait withRetry(() => send({ idempotencyKey: randomUUID() }));`,
+    expected: { kind: 'random', description: 'randomUUID()', line: 2 },
+  },
+  {
+    source: 'a per-attempt id outside the retry is still per attempt',
+    code: `export const execute = async (_input: unknown, { toolCallId }: { toolCallId: string }) => withRetry(() => send({ idempotencyKey: toolCallId }));`,
+    expected: { kind: 'perAttempt', description: 'toolCallId', line: 1 },
+  },
+  // --- the key family and envelope ids (keys/keyNames.ts, keys/keyPositions.ts) ---
+  {
+    source: 'a vendor idempotency header',
+    code: `import { randomUUID } from 'node:crypto';\nfetch(url, { headers: { 'X-Acme-Idempotency-Key': randomUUID() } });`,
+    expected: { kind: 'random', description: 'randomUUID()', line: 2 },
+  },
   // --- random ---
   {
     source: 'randomUUID() from node:crypto',
@@ -108,9 +145,10 @@ describe('findKeys and traceKey: one row per source kind', () => {
   it.each(ROWS.map((row) => [row.source, row] as const))('%s', (_source, row) => {
     const [use, ...others] = analyse(row.code, (sourceCode) => findKeys(sourceCode, row.options));
     expect(others).toEqual([]);
-    if (row.expected === 'durable' || row.expected === 'persisted') {
+    if (row.expected === 'durable' || row.expected === 'persisted' || row.expected === 'mintedOnce') {
       expect(use?.source).toBeUndefined();
       expect(use?.persisted).toBe(row.expected === 'persisted');
+      expect(use?.mintedOnceBeforeRetry).toBe(row.expected === 'mintedOnce');
       return;
     }
     expect(use?.source && { kind: use.source.kind, description: use.source.description, line: use.source.loc.start.line }).toEqual(row.expected);
@@ -135,6 +173,20 @@ export const k = key\`\${run.id}:\${input.orderId}\`;`,
       (sourceCode) => findKeys(sourceCode).map((use) => `${use.kind} ${use.keyName}`),
     );
     expect(kinds).toEqual(['property idempotencyKey', 'headerCall Idempotency-Key', 'classField dedupeKey', 'specKey key', 'specKey key']);
+  });
+
+  it('finds the key family, envelope ids and key helpers, and not trace or request ids', () => {
+    const kinds = analyse(
+      `headers.set('X-GitHub-Delivery-Id', a);
+send({ 'X-Acme-Idempotency-Key': b, 'X-Request-Id': c, correlationId: d, traceId: e });
+bus.publish({ eventId: f, type: 'order.paid', data });
+chat.save({ id: message.id ?? g, role: 'user', content });
+chat.save({ id: h, role: 'user', content });
+function generateIdempotencyKey() { return i; }
+client.charge(generateIdempotencyKey());`,
+      (sourceCode) => findKeys(sourceCode).map((use) => `${use.kind} ${use.keyName}`),
+    );
+    expect(kinds).toEqual(['headerCall X-GitHub-Delivery-Id', 'property X-Acme-Idempotency-Key', 'envelopeId eventId', 'envelopeId id', 'keyHelper generateIdempotencyKey']);
   });
 });
 

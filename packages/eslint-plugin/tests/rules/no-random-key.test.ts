@@ -88,7 +88,7 @@ ruleTester.run('no-random-key: variable indirection', rule, {
       name: 'a key name only computed by concatenation is not looked for',
       code: `import { randomUUID } from 'node:crypto';
 const headers: Record<string, string> = {};
-headers['Idempotency-' + 'Ke' + 'y'] = randomUUID();`,
+headers['Idem' + 'potency-Ke' + 'y'] = randomUUID();`,
     },
     {
       name: 'a key from a parameter is durable as far as this file can tell',
@@ -1465,4 +1465,138 @@ key\`\${f}:x\`;
       'f specKey key',
     ]);
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 1: deduplication ids that are not on the name list. The key family (a vendor's
+// own idempotency, dedup or delivery-id header, a field that says it is one), the id of an
+// outgoing event or message envelope, and a helper whose name says it makes a key.
+ruleTester.run('no-random-key: the key family, envelope ids and key helpers', rule, {
+  valid: [
+    { name: 'a trace id header is not a key', code: `import { randomUUID } from 'node:crypto';\nfetch(url, { headers: { 'X-Request-Id': randomUUID(), 'X-Correlation-Id': randomUUID(), traceparent: randomUUID() } });` },
+    { name: 'a vendor trace header is not a key', code: `import { randomUUID } from 'node:crypto';\nfetch(url, { headers: { 'X-Acme-Trace-Id': randomUUID(), 'X-Amzn-Trace-Id': randomUUID() } });` },
+    { name: 'requestId and correlationId fields are not keys', code: `import { randomUUID } from 'node:crypto';\nlog({ requestId: randomUUID(), correlationId: randomUUID(), traceId: randomUUID() });` },
+    { name: 'a plain deliveryId field stays out (not a header)', code: `import { randomUUID } from 'node:crypto';\nsave({ deliveryId: randomUUID() });` },
+    { name: 'a vendor idempotency header from the input', code: `export function send(input: { orderId: string }) {\n  return fetch(url, { headers: { 'X-Acme-Idempotency-Key': \`order:\${input.orderId}\` } });\n}` },
+    { name: 'an event id from the caller', code: `export function publish(type: string, data: unknown, eventId: string) {\n  return bus.send({ eventId, type, data });\n}` },
+    { name: 'an eventId outside an envelope (no type and data) is not judged', code: `import { randomUUID } from 'node:crypto';\nmetrics.count({ eventId: randomUUID(), value: 1 });` },
+    { name: 'a chat message id minted when the message is made is its identity', code: `import { nanoid } from 'nanoid';\nmessages.push({ id: nanoid(), role: 'user', content: text });` },
+    { name: 'a chat message id that falls back to a stored id', code: `export function toMessage(message: { id?: string; content: string }, stored: string) {\n  return { id: message.id ?? stored, role: 'user', content: message.content };\n}` },
+    { name: 'a key helper that derives its key', code: `function generateIdempotencyKey(orderId: string) { return \`refund:\${orderId}\`; }\nexport const charge = (orderId: string) => client.refund(orderId, generateIdempotencyKey(orderId));` },
+    { name: 'a helper with a random value but no key name is not a key source by itself', code: `import { randomUUID } from 'node:crypto';\nfunction newTraceId() { return randomUUID(); }\nlog(newTraceId());` },
+    { name: 'a key helper imported from another module is not followed', code: `import { generateIdempotencyKey } from './keys';\nclient.refund(order, generateIdempotencyKey());` },
+    { name: 'a key made by a helper and stored before use (get-or-create)', code: `import { randomUUID } from 'node:crypto';\nfunction generateIdempotencyKey() { return randomUUID(); }\nexport async function charge(order: string) {\n  const key = generateIdempotencyKey();\n  await redis.set(\`key:\${order}\`, key);\n  return client.refund(order, key);\n}` },
+  ],
+  invalid: [
+    {
+      name: 'a key name computed by concatenation, once the file spells a key word (it was not looked for before the key family)',
+      code: `import { randomUUID } from 'node:crypto';\nconst headers: Record<string, string> = {};\nheaders['Idempotency-' + 'Ke' + 'y'] = randomUUID();`,
+      errors: [report('randomKey', 3, 40, 'randomUUID()', 3)],
+    },
+    {
+      name: 'X-<Vendor>-Idempotency-Key with a random value',
+      code: `import { randomUUID } from 'node:crypto';\nfetch(url, { method: 'POST', headers: { 'X-Acme-Idempotency-Key': randomUUID() } });`,
+      errors: [report('randomKey', 2, 67, 'randomUUID()', 2)],
+    },
+    {
+      name: 'X-<Vendor>-Delivery-Id set on a webhook delivery',
+      code: `import { randomUUID } from 'node:crypto';\nconst headers = new Headers();\nheaders.set('X-Hookdeck-Delivery-Id', randomUUID());`,
+      errors: [report('randomKey', 3, 39, 'randomUUID()', 3)],
+    },
+    {
+      name: 'a field of the family: paymentIdempotencyKey, order_dedup_key',
+      code: `send({ paymentIdempotencyKey: \`p-\${Date.now()}\`, order_dedup_key: Math.random() });`,
+      errors: [report('clockKey', 1, 31, 'Date.now()', 1), report('randomKey', 1, 67, 'Math.random()', 1)],
+    },
+    {
+      name: 'an envelope eventId defaulted to a fresh UUID',
+      code: `import { randomUUID } from 'node:crypto';\nexport function envelope(type: string, data: unknown, eventId = randomUUID()) {\n  return { eventId, type, data };\n}`,
+      errors: [report('randomKey', 3, 12, 'randomUUID()', 2)],
+    },
+    {
+      name: 'a webhook envelope with message_id',
+      code: `import { v4 } from 'uuid';\nawait deliver(url, { message_id: v4(), event: 'order.paid', payload });`,
+      errors: [report('randomKey', 2, 34, 'v4()', 2)],
+    },
+    {
+      name: 'a chat message id that falls back to randomUUID()',
+      code: `import { randomUUID } from 'node:crypto';\nexport function toMessage(message: { id?: string; content: string }) {\n  return { id: message.id ?? randomUUID(), role: 'user', content: message.content };\n}`,
+      errors: [report('randomKey', 3, 16, 'randomUUID()', 3)],
+    },
+    {
+      name: 'generateIdempotencyKey() returning a random value, passed positionally',
+      code: `import { randomUUID } from 'node:crypto';\nfunction generateIdempotencyKey() { return randomUUID(); }\nexport async function charge(order: string) {\n  const key = generateIdempotencyKey();\n  return client.refund(order, key);\n}`,
+      errors: [report('randomKey', 4, 15, 'randomUUID()', 2)],
+    },
+    {
+      name: 'a key helper in a key position is reported once',
+      code: `const makeDedupKey = () => \`k-\${Date.now()}\`;\nqueue.publish({ dedupKey: makeDedupKey() });`,
+      errors: [report('clockKey', 2, 27, 'Date.now()', 1)],
+    },
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 2: a key minted once before an in-process retry is the same on every attempt (the
+// way Stripe's SDK keys its own retries; the IETF draft's UUID minted once). Decided by where the
+// attempts are: a retry helper's callback, a retry loop, a recursive retry.
+ruleTester.run('no-random-key: a key minted once before an in-process retry', rule, {
+  valid: [
+    {
+      name: 'const key = randomUUID(); await withRetry(() => post(key)) (the issue’s example)',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function refund(order: string) {\n  const idempotencyKey = randomUUID();\n  await withRetry(() => stripe.refunds.create({ charge: order }, { idempotencyKey }));\n}`,
+    },
+    {
+      name: 'p-retry around the request, the key minted before it',
+      code: `import pRetry from 'p-retry';\nimport { randomUUID } from 'node:crypto';\nexport async function send(body: string) {\n  const key = randomUUID();\n  return pRetry(() => fetch(url, { method: 'POST', body, headers: { 'Idempotency-Key': key } }), { retries: 3 });\n}`,
+    },
+    {
+      name: 'a for retry loop reusing a key minted before it',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function send(body: string) {\n  const key = randomUUID();\n  for (let attempt = 0; attempt < 3; attempt++) {\n    const res = await fetch(url, { method: 'POST', body, headers: { 'Idempotency-Key': key } });\n    if (res.ok) return res;\n  }\n}`,
+    },
+    {
+      name: 'a while retry loop with a try',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function send(body: string) {\n  const idempotencyKey = \`send-\${randomUUID()}\`;\n  let retries = 3;\n  while (retries-- > 0) {\n    try { return await api.post(body, { idempotencyKey }); } catch { await sleep(100); }\n  }\n}`,
+    },
+    {
+      name: 'a recursive retry closing over a key minted once',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function send(body: string) {\n  const key = randomUUID();\n  const attemptSend = async (n: number): Promise<unknown> => {\n    try { return await api.post(body, { idempotencyKey: key }); } catch (error) { if (n < 3) return attemptSend(n + 1); throw error; }\n  };\n  return attemptSend(0);\n}`,
+    },
+    {
+      name: 'a key helper called once before the retry',
+      code: `import { randomUUID } from 'node:crypto';\nconst generateIdempotencyKey = () => randomUUID();\nexport async function charge(order: string) {\n  const key = generateIdempotencyKey();\n  return withRetry(() => client.refund(order, key));\n}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'minting inside the retry callback stays reported',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function refund(order: string) {\n  await withRetry(() => stripe.refunds.create({ charge: order }, { idempotencyKey: randomUUID() }));\n}`,
+      errors: [report('randomKey', 3, 84, 'randomUUID()', 3)],
+    },
+    {
+      name: 'minting inside the retry loop stays reported',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function send(body: string) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    const key = randomUUID();\n    const res = await fetch(url, { method: 'POST', body, headers: { 'Idempotency-Key': key } });\n    if (res.ok) return res;\n  }\n}`,
+      errors: [report('randomKey', 5, 88, 'randomUUID()', 4)],
+    },
+    {
+      name: 'a helper that mints, called inside the retry, mints on every attempt',
+      code: `import { randomUUID } from 'node:crypto';\nconst makeKey = () => randomUUID();\nexport async function refund(order: string) {\n  await withRetry(() => stripe.refunds.create({ charge: order }, { idempotencyKey: makeKey() }));\n}`,
+      errors: [report('randomKey', 4, 84, 'randomUUID()', 2)],
+    },
+    {
+      name: 'minted once but with no retry in sight: the caller’s retry gets a new key',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function refund(order: string) {\n  const idempotencyKey = randomUUID();\n  await stripe.refunds.create({ charge: order }, { idempotencyKey });\n}`,
+      errors: [report('randomKey', 4, 52, 'randomUUID()', 3)],
+    },
+    {
+      name: 'a batch loop is not a retry loop',
+      code: `import { randomUUID } from 'node:crypto';\nexport async function sendAll(items: string[]) {\n  const key = randomUUID();\n  for (const item of items) await api.post(item, { idempotencyKey: key });\n}`,
+      errors: [report('randomKey', 4, 68, 'randomUUID()', 3)],
+    },
+    {
+      name: 'a retry counter inside the loop is per attempt, not minted once',
+      code: `export async function send(body: string) {\n  for (let attempt = 0; attempt < 3; attempt++) {\n    try { return await api.post(body, { idempotencyKey: \`send-\${attempt}\` }); } catch {}\n  }\n}`,
+      errors: [report('perAttemptKey', 3, 57, 'attempt', 2)],
+    },
+  ],
 });

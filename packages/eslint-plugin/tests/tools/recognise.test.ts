@@ -104,7 +104,7 @@ export const refund = declarePolicy(createTool({ name: 'refund_order', descripti
 import { createTool as cliTool } from 'some-cli-kit';
 export const send = createTool({ name: 'send_email', parameters, handler: async () => ({}) });
 export const build = cliTool({ name: 'build', handler: async () => ({}) });`,
-    tools: [{ name: 'send_email', framework: 'inngest-agent-kit', policy: undefined, handler: 'function' }],
+    tools: [{ name: 'send_email', framework: 'inngest-agent-kit', handler: 'function' }],
   },
   {
     shape: 'MCP registerTool with _meta.retrysafe: the handler is the third argument',
