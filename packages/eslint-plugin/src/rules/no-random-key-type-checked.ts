@@ -19,7 +19,7 @@ import {
   type KeyParameter,
   type ProgramSource,
 } from '../program/index.js';
-import { createKeyRule, DURABLE_KEY_ADVICE, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
@@ -42,7 +42,7 @@ export default createKeyRule<MessageIds>({
   messages: {
     keyArgument:
       'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
-      `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. ${DURABLE_KEY_ADVICE}`,
+      `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. {{advice}}`,
   },
   create(context, [options]) {
     const services = ESLintUtils.getParserServices(context);
@@ -52,6 +52,7 @@ export default createKeyRule<MessageIds>({
     const allowedSources = options.allowedSources ?? [];
     // What no-random-key sees in this file, judged the same way: those reports are its own.
     const judge = createKeyJudge(sourceCode, options);
+    const adviceAt = createKeyAdvice(sourceCode);
     const tracer = judge.tracer;
     // Created at the first boundary: most files never cross one at a key position.
     let follower: CrossFileFollower | undefined;
@@ -83,7 +84,7 @@ export default createKeyRule<MessageIds>({
           context.report({
             node: position.value,
             messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
-            data: { ...describeSource(source), through: describeNode(through, sourceCode) },
+            data: { ...describeSource(source), through: describeNode(through, sourceCode), advice: adviceAt(position.value) },
           }),
       });
     }
@@ -131,6 +132,7 @@ export default createKeyRule<MessageIds>({
           role: parameter.role,
           roleFile: displayFileName(parameter.fileName, fileName),
           roleLine: parameter.line,
+          advice: adviceAt(argument),
         },
       });
     }

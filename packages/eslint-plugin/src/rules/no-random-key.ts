@@ -9,7 +9,7 @@ import {
   type NondeterministicSource,
   PER_ATTEMPT_NAMES,
 } from '../keys/index.js';
-import { createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
@@ -35,6 +35,7 @@ export default createKeyRule<MessageIds>({
     const sourceCode = context.sourceCode;
     if (!mayHaveKeyPositions(sourceCode, options.keyNames)) return {};
     const judge = createKeyJudge(sourceCode, options);
+    const adviceAt = createKeyAdvice(sourceCode);
     /** Sinks already reported per source, so a sink nested in another (`key\`${vouchDurable(x)}\``) is reported once. */
     const reportedSinks = new Map<TSESTree.Node, TSESTree.Node[]>();
 
@@ -45,7 +46,7 @@ export default createKeyRule<MessageIds>({
       context.report({
         node: position.value,
         messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
-        data: { source: source.description, line: source.node.loc.start.line },
+        data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
         suggest: buildSuggestions(position.value, source, sourceCode),
       });
     }

@@ -2,7 +2,16 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
-import { createToolRecogniser, toolFactoriesSchema, type ToolFactory, toolLabel, type ToolSiteNode } from '../tools/index.js';
+import { hasSpread, isFunctionNode, resolveConst } from '../ast/index.js';
+import {
+  createToolRecogniser,
+  getRunIdSource,
+  type ToolDefinition,
+  toolFactoriesSchema,
+  type ToolFactory,
+  toolLabel,
+  type ToolSiteNode,
+} from '../tools/index.js';
 import {
   createProviderRecogniser,
   describeCallee,
@@ -31,7 +40,15 @@ export type Options = [
   },
 ];
 
-export type MessageIds = 'bindAndPassKey' | 'bindAndUseToolKey' | 'foreignKey' | 'missingKey' | 'passKey' | 'useToolKey';
+export type MessageIds = 'bindAndPassKey' | 'bindAndUseToolKey' | 'foreignKey' | 'missingKey' | 'passKey' | 'undeclaredMissingKey' | 'useToolKey';
+
+/**
+ * Providers that dedupe on the key they are given, whatever the server behind them: Stripe, and
+ * the `providers` option. A plain HTTP request (`fetch`, axios, undici) reaches a server that may not
+ * read an `Idempotency-Key` at all, so in a tool that declares nothing it is not judged.
+ */
+const KEYED_PROVIDERS_FOR_UNDECLARED_TOOLS = new Set<KeyedProviderCall['provider']>(['stripe', 'custom']);
+const GENERIC_RUN_ID = 'durable fields such as the run id and the item id';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Fix = (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[];
@@ -59,6 +76,8 @@ export default createRule<Options, MessageIds>({
       missingKey: `{{tool}} is idempotent with a key, but {{call}} does not pass it: ${SEED_REASON}. {{remedy}}`,
       foreignKey:
         "{{tool}} is idempotent with a key, but {{call}} passes a key that is not the tool's key (`{{value}}`): the provider then dedupes on something other than the tool's record, so a retried tool call can repeat the effect, or two different calls can be merged. Pass the tool's key, or a key built from it.",
+      undeclaredMissingKey:
+        '{{tool}} declares no retry policy, and {{call}} passes no idempotency key: a repeated tool call (transport retry, loop retry, resumed run) repeats the effect, and the provider cannot tell it from a new one. Pass a key derived from {{runId}} as {{where}}, and declare the tool `idempotent: \'with_key\'`.',
       passKey: "Pass the tool's key `{{key}}` as {{where}}.",
       bindAndPassKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it as {{where}}.",
       useToolKey: "Pass the tool's key `{{key}}` instead.",
@@ -81,6 +100,8 @@ export default createRule<Options, MessageIds>({
     const matchKeyName = createKeyNameMatcher();
     const recogniseProvider = createProviderRecogniser(sourceCode, options.providers ?? []);
     const handlers = new Map<TSESTree.Node, KeyedHandler>();
+    /** The handlers of tools that declare nothing: a keyed provider's create call there with no key is reported. */
+    const undeclared = new Map<TSESTree.Node, ToolDefinition>();
     const callNodes: TSESTree.CallExpression[] = [];
 
     function check(call: KeyedProviderCall, handler: KeyedHandler): void {
@@ -114,6 +135,14 @@ export default createRule<Options, MessageIds>({
       context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shown }, suggest });
     }
 
+    /** A keyed provider's call in the handler of a tool that declares nothing: reported only when it visibly passes no key. */
+    function checkUndeclared(call: KeyedProviderCall, tool: ToolDefinition): void {
+      if (findPassedKey(call, sourceCode, matchKeyName).kind !== 'missing') return;
+      const loc = { start: call.node.loc.start, end: call.node.callee.loc.end };
+      const data = { tool: toolLabel(tool), call: describeCall(call, sourceCode), where: describeWhere(call), runId: getRunIdSource(tool.framework) ?? GENERIC_RUN_ID };
+      context.report({ loc, messageId: 'undeclaredMissingKey', data });
+    }
+
     /** A framework tool derives its own key, so only a constant is visibly not it. */
     function isForeignKey(value: TSESTree.Expression, handler: KeyedHandler): boolean {
       if (handler.key.kind === 'named') {
@@ -126,6 +155,10 @@ export default createRule<Options, MessageIds>({
       for (const tool of tools.definitionsAt(node)) {
         const handler = getKeyedHandler(tool, sourceCode);
         if (handler) handlers.set(handler.fn, handler);
+        else if (declaresNothing(tool) && tool.handler) {
+          const fn = resolveConst(sourceCode, tool.handler);
+          if (isFunctionNode(fn)) undeclared.set(fn, tool);
+        }
       }
       if (node.type === AST_NODE_TYPES.CallExpression) callNodes.push(node);
     }
@@ -139,16 +172,41 @@ export default createRule<Options, MessageIds>({
       // provider is recognised only inside a keyed handler: most files have none, and recognising
       // every call was this rule's cost on real code (bench/lint.mjs, docs/performance.md).
       'Program:exit'(): void {
-        if (handlers.size === 0) return;
+        if (handlers.size === 0 && undeclared.size === 0) return;
         for (const node of callNodes) {
-          const handler = findEnclosingHandler(node, handlers);
-          const call = handler && recogniseProvider(node);
-          if (call) check(call, handler);
+          const handler = handlers.size === 0 ? undefined : findEnclosingHandler(node, handlers);
+          if (handler) {
+            const call = recogniseProvider(node);
+            if (call) check(call, handler);
+            continue;
+          }
+          const tool = undeclared.size === 0 ? undefined : findEnclosingTool(node, undeclared);
+          const call = tool && recogniseProvider(node);
+          if (call && KEYED_PROVIDERS_FOR_UNDECLARED_TOOLS.has(call.provider)) checkUndeclared(call, tool);
         }
       },
     };
   },
 });
+
+/**
+ * A tool that declares no policy at all, and whose config shows it: no declaration, no MCP
+ * annotations, and a config that is visible and spreads nothing (which could bring a declaration).
+ */
+function declaresNothing(tool: ToolDefinition): boolean {
+  if (tool.policy || tool.annotationsNode) return false;
+  if (tool.configNode && (!tool.config || hasSpread(tool.config))) return false;
+  return true;
+}
+
+/** The innermost handler among `tools` that `node` sits in. */
+function findEnclosingTool(node: TSESTree.Node, tools: ReadonlyMap<TSESTree.Node, ToolDefinition>): ToolDefinition | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    const tool = tools.get(current);
+    if (tool) return tool;
+  }
+  return undefined;
+}
 
 function describeCall(call: KeyedProviderCall, sourceCode: SourceCode): string {
   const callee = `\`${describeCallee(call, sourceCode)}(...)\``;

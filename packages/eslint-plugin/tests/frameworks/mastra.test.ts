@@ -19,6 +19,9 @@ const typedTester = new RuleTester({ languageOptions: { parserOptions: { project
 const REMEDY =
   "Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or add `mcp: { _meta: { 'io.github.retrysafe/policy': {...} } }`.";
 const POLICY = "{ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' }";
+/** What a key rule tells a Mastra tool: where its run id comes from (the catalogue's `runId`). */
+const MASTRA_ADVICE =
+  'Derive it from durable fields: the run id and the item id. In this Mastra tool, the run id is `context.agent.threadId` (the memory thread) or `context.workflow.runId` (a workflow run); not `context.agent.toolCallId`, which is new on every call.';
 
 // Sources are flush left so that the line and column of each case read straight off the code.
 ruleTester.run('require-retry-policy: Mastra', requireRetryPolicy, {
@@ -174,7 +177,7 @@ export const refund = createTool({
           messageId: 'perAttemptKey',
           line: 8,
           column: 74,
-          data: { source: 'context.agent.toolCallId', line: 8 },
+          data: { source: 'context.agent.toolCallId', line: 8, advice: MASTRA_ADVICE },
           suggestions: [
             {
               messageId: 'suggestDurableParameters',
@@ -202,7 +205,7 @@ export const send = createTool({
   description: 'Send an email',
   execute: async ({ to }) => fetch('https://mail.example.com/send', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() }, body: to }),
 });`,
-      errors: [{ messageId: 'randomKey', line: 6, column: 117, data: { source: 'randomUUID()', line: 6 } }],
+      errors: [{ messageId: 'randomKey', line: 6, column: 117, data: { source: 'randomUUID()', line: 6, advice: MASTRA_ADVICE } }],
     },
   ],
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type InvalidTestCase, RuleTester } from '@typescript-eslint/rule-tester';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key-type-checked.js';
+import { DURABLE_KEY_ADVICE } from '../../src/rules/no-random-key-utils/index.js';
 
 // The linted code is tests/fixtures/cross-file/file.ts; the modules it imports sit next to it
 // (keys.ts, ids.ts, reexports.ts, headers.ts, branded.ts), and `@retrysafe/spec` maps to the stand-in
@@ -37,7 +38,7 @@ function keyFrom(
   [source, file, sourceLine]: [string, string, number],
   through: string,
 ): Expected {
-  return { messageId, line, column, data: { source, file, line: sourceLine, through } };
+  return { messageId, line, column, data: { source, file, line: sourceLine, through, advice: DURABLE_KEY_ADVICE } };
 }
 
 /** An argument for a key parameter declared in another file. */
@@ -50,7 +51,7 @@ function argumentFrom(
     messageId: 'keyArgument',
     line,
     column,
-    data: { source, file, line: sourceLine, callee, parameter, role, roleFile, roleLine },
+    data: { source, file, line: sourceLine, callee, parameter, role, roleFile, roleLine, advice: DURABLE_KEY_ADVICE },
   };
 }
 

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key.js';
 import { createKeyNameMatcher, getKeyPositionOf } from '../../src/keys/index.js';
+import { DURABLE_KEY_ADVICE } from '../../src/rules/no-random-key-utils/index.js';
+import { FRAMEWORK_BY_ID } from '../../src/tools/index.js';
 import { readCase } from '../support/cases.js';
 
 // Sources are flush left so that the line and column of each case read straight off the code.
@@ -21,14 +23,20 @@ type Invalid = InvalidTestCase<MessageIds, Options>;
 type Expected = NonNullable<Invalid['errors']>[number];
 
 /** One report: the sink's line and column, and the source and its line that the message names. */
-function report(messageId: MessageIds, line: number, column: number, source: string, sourceLine: number): Expected {
-  return { messageId, line, column, data: { source, line: sourceLine } };
+function report(messageId: MessageIds, line: number, column: number, source: string, sourceLine: number, advice = DURABLE_KEY_ADVICE): Expected {
+  return { messageId, line, column, data: { source, line: sourceLine, advice } };
 }
 
 // ---------------------------------------------------------------------------------------------
 // The shared cases (tests/cases, copied unchanged from the project's /work/shared/cases).
 // Each file keeps its name in the test name; its `// EXPECT: R1` lines are the reports, exactly.
 // ---------------------------------------------------------------------------------------------
+
+/** The advice a key in a recognised tool's handler gets: where that framework's run id comes from (tools/frameworks). */
+function adviceIn(framework: keyof typeof FRAMEWORK_BY_ID): string {
+  const entry = FRAMEWORK_BY_ID[framework];
+  return `Derive it from durable fields: the run id and the item id. In this ${entry.title} tool, the run id is ${entry.runId}.`;
+}
 
 /** The reports each shared case must produce; files with none must produce nothing. */
 const sharedCaseReports: Record<string, Expected[]> = {
@@ -43,9 +51,9 @@ const sharedCaseReports: Record<string, Expected[]> = {
   // class-field generator calling randomUUID(); webhook-timestamp is not a key.
   'B07.ts': [report('randomKey', 17, 29, 'randomUUID()', 10)],
   // the OpenAI Agents per-call id.
-  'B08.ts': [report('perAttemptKey', 18, 58, 'details!.toolCall!.callId', 17)],
+  'B08.ts': [report('perAttemptKey', 18, 58, 'details!.toolCall!.callId', 17, adviceIn('openai-agents'))],
   // `?? randomUUID()` fallback inside the MCP tool handler.
-  'B10.ts': [report('randomKey', 20, 73, 'randomUUID()', 19)],
+  'B10.ts': [report('randomKey', 20, 73, 'randomUUID()', 19, adviceIn('mcp'))],
   'B11.ts': [],
   'B12.ts': [],
   'B13.ts': [],

@@ -1158,3 +1158,117 @@ describe('require-key-passthrough: options schema', () => {
     expect(() => lint({ providers: [{ from: 'x', methods: [] }] })).toThrow(/should NOT have fewer than 1 items/);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 6: a keyed provider's create call with no key, in a tool that declares nothing.
+// Only a recognised tool's handler, only providers that dedupe on a key (Stripe, `providers`).
+// ---------------------------------------------------------------------------------------------
+const AI_SDK_RUN_ID =
+  'your job or conversation id (the chat `id`), handed to `execute` through `experimental_context` (AI SDK 6) or `toolsContext` (7), or closed over; not `toolCallId`, which is new on every call';
+
+ruleTester.run('require-key-passthrough: an undeclared tool calling a keyed provider', rule, {
+  valid: [
+    {
+      name: 'an undeclared tool that passes a key to Stripe',
+      code: `import { tool } from 'ai';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = tool({ description: 'Refund', execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`refund:\${orderId}\` }) });`,
+    },
+    {
+      name: 'an undeclared tool that only reads from Stripe',
+      code: `import { tool } from 'ai';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const lookup = tool({ description: 'Look up', execute: async ({ orderId }) => stripe.paymentIntents.retrieve(orderId) });`,
+    },
+    {
+      name: 'a plain fetch POST in an undeclared tool: the server may not read a key at all',
+      code: `import { tool } from 'ai';
+export const notify = tool({ description: 'Notify', execute: async ({ text }) => fetch('https://hooks.example.com', { method: 'POST', body: text }) });`,
+    },
+    {
+      name: 'a Stripe create outside any tool',
+      code: `import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = (orderId: string) => stripe.refunds.create({ payment_intent: orderId });`,
+    },
+    {
+      name: 'a tool that declares a policy other than with_key is judged by what it declares',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(tool({ description: 'Refund', execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }) }), { side_effects: 'money_out', idempotent: false, retry: 'never' });`,
+    },
+    {
+      name: 'an MCP tool with annotations declares something',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('refund', { annotations: { destructiveHint: true, idempotentHint: false } }, async ({ orderId }) => { await stripe.refunds.create({ payment_intent: orderId }); return { content: [] }; });`,
+    },
+    {
+      name: 'a config that spreads another object may bring a declaration',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import Stripe from 'stripe';
+import { preset } from './preset';
+declare const stripe: Stripe;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('refund', { ...preset }, async ({ orderId }) => { await stripe.refunds.create({ payment_intent: orderId }); return { content: [] }; });`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'an undeclared AI SDK refund tool calling stripe.refunds.create with no idempotencyKey',
+      code: `import { tool } from 'ai';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = tool({
+  description: 'Refund an order',
+  execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }),
+});`,
+      errors: [
+        {
+          messageId: 'undeclaredMissingKey',
+          line: 6,
+          column: 35,
+          data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', runId: AI_SDK_RUN_ID },
+        },
+      ],
+    },
+    {
+      name: 'an undeclared MCP tool: the message says where an MCP run id comes from',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('charge', { description: 'Charge' }, async ({ customer }) => {
+  await stripe.paymentIntents.create({ customer, amount: 100, currency: 'usd' });
+  return { content: [] };
+});`,
+      errors: [
+        {
+          messageId: 'undeclaredMissingKey',
+          line: 6,
+          column: 9,
+          data: {
+            tool: 'Tool `charge`',
+            call: '`stripe.paymentIntents.create(...)`',
+            where: 'the `idempotencyKey` request option',
+            runId: 'an id the client sends with the call (a job or conversation id in the arguments or `_meta`); not the request id, which is new on every request',
+          },
+        },
+      ],
+    },
+    {
+      name: 'a provider of the providers option, in an undeclared tool',
+      options: [{ providers: [{ from: 'my-payments', methods: ['charge'], argument: 1 }] }],
+      code: `import { tool } from '@openai/agents';
+import { charge } from 'my-payments';
+export const pay = tool({ name: 'pay', description: 'Pay', parameters, execute: async ({ amount }) => charge({ amount }, {}) });`,
+      errors: [{ messageId: 'undeclaredMissingKey', line: 3, column: 103 }],
+    },
+  ],
+});

@@ -63,6 +63,13 @@ describe('the framework catalogue', () => {
     expect([...new Set(entry.modules.map(packageOf))].sort()).toEqual([...entry.packages].sort());
   });
 
+  it('frameworks that share a ToolFramework share where a run id comes from, and each says what is not one', () => {
+    for (const entry of FRAMEWORKS) {
+      expect(entry.runId, entry.id).toEqual(FRAMEWORKS.find((other) => other.framework === entry.framework)?.runId);
+      expect(entry.runId, entry.id).toMatch(/; not /);
+    }
+  });
+
   it('frameworks that share a ToolFramework share where their policy is declared', () => {
     for (const entry of FRAMEWORKS) {
       const first = FRAMEWORKS.find((candidate) => candidate.framework === entry.framework);

@@ -1,6 +1,11 @@
 import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import { isFunctionNode, resolveConst } from '../../ast/index.js';
 import type { AllowedSource, SourceKind } from '../../keys/index.js';
+import { createToolRecogniser, getFrameworkTitle, getRunIdSource, type ToolFactory } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 
 // What `no-random-key` and its type-aware twin `no-random-key-type-checked` share: the options and
@@ -71,8 +76,35 @@ export function createKeyRule<MessageIds extends string>(
   return createTwin<MessageIds>({ ...rest, messages: { ...keySourceMessages(sourceAt), ...messages } as Record<MessageIds, string> });
 }
 
-/** What every key rule tells the user to do instead. */
+/** What every key rule tells the user to do instead (where the key is in no recognised tool's handler). */
 export const DURABLE_KEY_ADVICE = 'Derive it from durable fields such as the run id and the item id.';
+
+/**
+ * The advice for a key at `node`: {@link DURABLE_KEY_ADVICE}, and, in the handler of a recognised
+ * tool, where that framework's run id comes from (the catalogue's `runId`). Works out the file's
+ * tools only when asked, that is when a key is reported.
+ */
+export function createKeyAdvice(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  toolFactories: readonly ToolFactory[] = [],
+): (node: TSESTree.Node) => string {
+  let tools: ReturnType<typeof createToolRecogniser> | undefined;
+  return (node) => {
+    tools ??= createToolRecogniser(sourceCode, { toolFactories });
+    if (!tools.mayDefineTools) return DURABLE_KEY_ADVICE;
+    for (let current = node.parent; current; current = current.parent) {
+      if (current.type !== AST_NODE_TYPES.CallExpression && current.type !== AST_NODE_TYPES.NewExpression && current.type !== AST_NODE_TYPES.ClassDeclaration && current.type !== AST_NODE_TYPES.ClassExpression) continue;
+      for (const tool of tools.definitionsAt(current)) {
+        const handler = tool.handler && resolveConst(sourceCode, tool.handler);
+        if (!handler || !isFunctionNode(handler) || handler.range[0] > node.range[0] || node.range[1] > handler.range[1]) continue;
+        const runId = getRunIdSource(tool.framework);
+        const title = getFrameworkTitle(tool.framework);
+        return runId && title ? `Derive it from durable fields: the run id and the item id. In this ${title} tool, the run id is ${runId}.` : DURABLE_KEY_ADVICE;
+      }
+    }
+    return DURABLE_KEY_ADVICE;
+  };
+}
 
 /**
  * The message of each kind of source, with `from` saying where the source is: "`{{source}}` (line
@@ -80,10 +112,10 @@ export const DURABLE_KEY_ADVICE = 'Derive it from durable fields such as the run
  */
 function keySourceMessages(from: string): Record<SourceMessageId, string> {
   return {
-    randomKey: `Idempotency key built from ${from}: a retry gets a new key. ${DURABLE_KEY_ADVICE}`,
-    clockKey: `Idempotency key built from the clock, ${from}: a retry at another moment gets a new key. ${DURABLE_KEY_ADVICE}`,
-    perAttemptKey: `Idempotency key built from ${from}, which is new on every attempt or tool call: a retry gets a new key. ${DURABLE_KEY_ADVICE}`,
-    counterKey: `Idempotency key built from the in-memory counter ${from}: it is not persisted, so a retry or a restart gets a new key. ${DURABLE_KEY_ADVICE}`,
+    randomKey: `Idempotency key built from ${from}: a retry gets a new key. {{advice}}`,
+    clockKey: `Idempotency key built from the clock, ${from}: a retry at another moment gets a new key. {{advice}}`,
+    perAttemptKey: `Idempotency key built from ${from}, which is new on every attempt or tool call: a retry gets a new key. {{advice}}`,
+    counterKey: `Idempotency key built from the in-memory counter ${from}: it is not persisted, so a retry or a restart gets a new key. {{advice}}`,
   };
 }
 

@@ -18,6 +18,7 @@ export const fastmcp = {
     { owner: 'FastMCP', method: 'addTools', configArgument: 0 },
   ],
   toolLists: [],
+  runId: 'an id the client sends with the call (a job or conversation id in the arguments or `_meta`); not the request id, which is new on every request',
   policy: { declarePolicy: true, nested: { path: ['_meta'], via: 'mcpMeta' }, annotations: true, remedy: MCP_HINTS },
   standIns: [{ module: 'fastmcp', folder: 'stand-ins/fastmcp' }],
   adapter: { none: 'no adapter yet: ./adapters/mcp takes an `McpServer`' },

@@ -42,6 +42,19 @@ export function getPolicyLocation(framework: Exclude<ToolFramework, 'custom'>): 
 const POLICY_BY_FRAMEWORK = new Map<string, PolicyLocation>();
 for (const entry of FRAMEWORKS) if (!POLICY_BY_FRAMEWORK.has(entry.framework)) POLICY_BY_FRAMEWORK.set(entry.framework, entry.policy);
 
+/** Where a durable run id comes from for the tools of a framework (its first entry's), or `undefined` for `custom`. */
+export function getRunIdSource(framework: ToolFramework): string | undefined {
+  return framework === 'custom' ? undefined : RUN_ID_BY_FRAMEWORK.get(framework);
+}
+
+/** A framework's name in messages (its first entry's title), or `undefined` for `custom`. */
+export function getFrameworkTitle(framework: ToolFramework): string | undefined {
+  return framework === 'custom' ? undefined : FRAMEWORKS.find((entry) => entry.framework === framework)?.title;
+}
+
+const RUN_ID_BY_FRAMEWORK = new Map<string, string>();
+for (const entry of FRAMEWORKS) if (!RUN_ID_BY_FRAMEWORK.has(entry.framework)) RUN_ID_BY_FRAMEWORK.set(entry.framework, entry.runId);
+
 /** The stand-ins of every framework, as tests/fixtures holds them. */
 export const STAND_INS: readonly (StandIn & { readonly framework: string })[] = FRAMEWORKS.flatMap((entry) =>
   entry.standIns.map((standIn) => ({ ...standIn, framework: entry.id })),

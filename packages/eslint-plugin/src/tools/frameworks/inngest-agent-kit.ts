@@ -17,6 +17,7 @@ export const inngestAgentKit = {
   classes: [],
   registrations: [],
   toolLists: [],
+  runId: 'the Inngest function\'s `event.id`, reached through `network.state.data` or a closure, or a `step.run(id, ...)` with a fixed id; not a value the handler makes',
   policy: { declarePolicy: true, remedy: `${DECLARE_POLICY}.` },
   standIns: [{ module: '@inngest/agent-kit', folder: 'stand-ins/inngest-agent-kit' }],
   adapter: { none: 'no adapter yet: wrap the handler with a runner from `@retrysafe/spec` (createRunner) keyed by the Inngest run' },

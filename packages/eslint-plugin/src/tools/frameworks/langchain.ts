@@ -21,6 +21,7 @@ export const langchain = {
   classes: ['DynamicStructuredTool', 'DynamicTool', 'StructuredTool', 'Tool'],
   registrations: [],
   toolLists: [],
+  runId: '`config.configurable.thread_id` (the checkpointer\'s thread) or your own value in `configurable`; not `config.runId` (new per invocation) or the tool call\'s id',
   policy: {
     declarePolicy: true,
     nested: { path: ['metadata'], via: 'langchainMetadata' },

@@ -20,6 +20,7 @@ export const mastra = {
   classes: [],
   registrations: [],
   toolLists: [],
+  runId: '`context.agent.threadId` (the memory thread) or `context.workflow.runId` (a workflow run); not `context.agent.toolCallId`, which is new on every call',
   policy: {
     declarePolicy: true,
     nested: { path: ['mcp', '_meta'], via: 'mcpMeta' },

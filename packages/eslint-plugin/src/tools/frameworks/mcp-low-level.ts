@@ -17,6 +17,7 @@ export const mcpLowLevel = {
   classes: [],
   registrations: [],
   toolLists: [{ method: 'setRequestHandler', schemaExport: 'ListToolsRequestSchema', requestMethod: 'tools/list' }],
+  runId: 'an id the client sends with the call (a job or conversation id in the arguments or `_meta`); not the request id, which is new on every request',
   policy: { declarePolicy: true, nested: { path: ['_meta'], via: 'mcpMeta' }, annotations: true, remedy: MCP_HINTS },
   // Recognised from syntax alone: the type-aware rule has no table entry to check against a stand-in.
   standIns: [],

@@ -19,6 +19,7 @@ export const mcp = {
     { owner: 'McpServer', method: 'tool', configArgument: 1 },
   ],
   toolLists: [],
+  runId: 'an id the client sends with the call (a job or conversation id in the arguments or `_meta`); not the request id, which is new on every request',
   policy: { declarePolicy: true, nested: { path: ['_meta'], via: 'mcpMeta' }, annotations: true, remedy: MCP_HINTS },
   standIns: [{ module: '@modelcontextprotocol/sdk/server/mcp.js', folder: 'stand-ins/mcp-sdk' }],
   adapter: { subpath: './adapters/mcp', peerDependency: '@modelcontextprotocol/sdk' },

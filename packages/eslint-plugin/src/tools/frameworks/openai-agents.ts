@@ -12,6 +12,7 @@ export const openaiAgents = {
   classes: [],
   registrations: [],
   toolLists: [],
+  runId: 'your context object (`runContext.context`, which the SDK serialises into `RunState`, so a resumed run has the same id); not `details.toolCall.callId`, which is new on every call',
   policy: { declarePolicy: true, remedy: `${DECLARE_POLICY}.` },
   standIns: [
     { module: '@openai/agents', folder: 'stand-ins/openai-agents' },

@@ -11,6 +11,7 @@ export const retrysafe = {
   classes: [],
   registrations: [],
   toolLists: [],
+  runId: 'the run the runner opens (`run.id` in the tool\'s `key` function); not a value the handler makes',
   policy: { configFields: true, declarePolicy: false, remedy: 'Add `sideEffects`, `idempotent` and `retry` to its definition.' },
   standIns: [{ module: '@retrysafe/spec', folder: 'retrysafe-spec' }],
   adapter: { none: 'the spec itself: `createRunner` runs `defineTool` tools' },

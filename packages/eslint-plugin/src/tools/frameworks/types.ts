@@ -82,6 +82,12 @@ export interface FrameworkEntry {
   readonly registrations: readonly RegistrationEntry[];
   readonly toolLists: readonly ToolListEntry[];
   readonly policy: PolicyLocation;
+  /**
+   * Where a durable run id comes from in this framework, and the per-call id that is not one: the
+   * messages of the key rules end with it (docs/frameworks.md, "Durable runs"). Frameworks that share
+   * a `ToolFramework` share it.
+   */
+  readonly runId: string;
   readonly standIns: readonly StandIn[];
   readonly adapter: Adapter;
 }
