@@ -1,6 +1,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
 import { importsSpecPackage } from '../ast/index.js';
+import { DURABLE_ENGINE_WORDS } from './durableEngines.js';
 
 // The names a deduplication key goes by, and the cheap tests built from them: a matcher for a
 // property or header name, and a text pattern that tells whether a file can hold a key at all.
@@ -105,7 +106,7 @@ export function createKeyTextPattern(extraKeyNames: readonly string[] = [], also
  * message envelope's id field, a fallback to a fresh id (`id ?? randomUUID()`), and the durable
  * engines' key positions (keys/durableEngines.ts).
  */
-const KEY_TEXT_WORDS = ['idempotenc', 'dedup', 'delivery-id', 'eventId', 'event_id', 'messageId', 'message_id', '?? randomUUID', '|| randomUUID', '?? crypto.randomUUID', '|| crypto.randomUUID', '?? nanoid', '|| nanoid', '?? uuid', '|| uuid'];
+const KEY_TEXT_WORDS = [...DURABLE_ENGINE_WORDS, 'idempotenc', 'dedup', 'delivery-id', 'eventId', 'event_id', 'messageId', 'message_id', '?? randomUUID', '|| randomUUID', '?? crypto.randomUUID', '|| crypto.randomUUID', '?? nanoid', '|| nanoid', '?? uuid', '|| uuid'];
 
 const keyTextPatterns = new Map<string, RegExp>();
 

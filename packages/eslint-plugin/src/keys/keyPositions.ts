@@ -11,6 +11,7 @@ import {
   resolveReference,
   SPEC_PACKAGE,
 } from '../ast/index.js';
+import { getEngineKeys } from './durableEngines.js';
 import { isKeyFamilyName, type KeyNameMatcher } from './keyNames.js';
 
 /** Where in the code a key position is. */
@@ -32,7 +33,9 @@ export type KeyPositionKind =
   /** the id of an outgoing event or message envelope: `{ eventId, type, data }`, `{ id: msg.id ?? randomUUID(), role, content }` */
   | 'envelopeId'
   /** a call of a helper of the file whose name says it makes a key: `generateIdempotencyKey()` */
-  | 'keyHelper';
+  | 'keyHelper'
+  /** an id a durable-execution engine dedupes or memoises on: `step.run(id, ...)`, `workflowId`, `jobId` (keys/durableEngines.ts) */
+  | 'engineKey';
 
 /** A place whose value becomes a deduplication key (a sink). */
 export interface KeyPosition {
@@ -113,6 +116,8 @@ function getDirectKeyPositions(node: TSESTree.Node, context: KeyPositionContext)
       const spec = getSpecCallPositions(node, context);
       const helper = getKeyHelperPosition(node, context);
       if (helper) return [helper];
+      const engine = getEngineKeys(node, context.sourceCode);
+      if (engine.length > 0) return [...header, ...engine.map((found): KeyPosition => ({ kind: 'engineKey', keyName: found.name, value: found.value }))];
       return spec.length === 0 ? header : header.length === 0 ? spec : [...header, ...spec];
     }
     case AST_NODE_TYPES.NewExpression:

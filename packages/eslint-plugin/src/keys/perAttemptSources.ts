@@ -103,7 +103,8 @@ export function getBindingSource(
 /** The last static name of `a.b.c` (`'c'`) or of an identifier; `undefined` otherwise. */
 function getLastName(node: TSESTree.Node): string | undefined {
   const chain = getMemberChain(node);
-  if (!chain) return undefined;
+  // `Context.current().info`: a chain through a call still ends in a name (Temporal's activity info).
+  if (!chain) return node.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(node) : undefined;
   const last = chain[chain.length - 1];
   return typeof last === 'string' ? last : last?.name;
 }

@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { describeNode, findVariableOf, GLOBAL_SOURCE, type ResolvedReference, resolveReference } from '../ast/index.js';
+import { isInSeededWorkflow } from './durableEngines.js';
 import { isReplayStable, normalizeGlobal } from './replayStableSources.js';
 import type { NondeterministicSource, SourceContext } from './sourceTypes.js';
 
@@ -57,6 +58,7 @@ export function getCallSource(node: TSESTree.CallExpression, context: SourceCont
   const reference = resolveReference(context.sourceCode, node.callee);
   const entry = findInTable(CALL_SOURCES, reference, context);
   if (!entry || (entry.onlyWithoutArguments && node.arguments.length > 0)) return undefined;
+  if (reference?.source === GLOBAL_SOURCE && isInSeededWorkflow(node, context.sourceCode)) return undefined;
   return { kind: entry.kind, description: describeNode(node, context.sourceCode), node };
 }
 
@@ -65,7 +67,7 @@ export function getNewDateSource(node: TSESTree.NewExpression, context: SourceCo
   if (node.arguments.length > 0) return undefined;
   const reference = resolveReference(context.sourceCode, node.callee);
   if (reference?.source !== GLOBAL_SOURCE || normalizeGlobal(reference).path.join('.') !== 'Date') return undefined;
-  if (isReplayStable(reference, context)) return undefined;
+  if (isReplayStable(reference, context) || isInSeededWorkflow(node, context.sourceCode)) return undefined;
   return { kind: 'clock', description: 'new Date()', node };
 }
 

@@ -190,6 +190,22 @@ client.charge(generateIdempotencyKey());`,
   });
 });
 
+describe('findKeys: the durable engines’ ids, one row per engine (keys/durableEngines.ts)', () => {
+  const ROWS: readonly { engine: string; code: string; expected: string[] }[] = [
+    { engine: 'Inngest', code: `import { Inngest } from 'inngest';\nstep.run(a, fn);\nstep.sendEvent(b, { name: 'x', data, id: c });\ninngest.send([{ name: 'x', data, id: d }]);\ninngest.send({ id: e });`, expected: ['step.run id', 'step.sendEvent id', 'event id', 'event id'] },
+    { engine: 'Temporal', code: `import { Client } from '@temporalio/client';\nclient.workflow.start(wf, { workflowId: a });\nclient.workflow.signalWithStart(wf, { workflowId: b });\nclient.schedule.create({ workflowId: c });`, expected: ['workflowId', 'workflowId'] },
+    { engine: 'Trigger.dev', code: `import { idempotencyKeys } from '@trigger.dev/sdk';\nidempotencyKeys.create(a, b);`, expected: ['idempotencyKeys.create id', 'idempotencyKeys.create id'] },
+    { engine: 'Restate', code: `import * as restate from '@restatedev/restate-sdk';\nctx.run(a, fn);\nother.run(b, fn);`, expected: ['ctx.run id'] },
+    { engine: 'DBOS', code: `import { DBOS } from '@dbos-inc/dbos-sdk';\nDBOS.startWorkflow(fn, { workflowID: a });\nDBOS.runStep(fn, { name: b });`, expected: ['workflowID', 'name'] },
+    { engine: 'BullMQ', code: `import { Queue } from 'bullmq';\nqueue.add('n', data, { jobId: a });\nqueue.add('n', { jobId: b });`, expected: ['jobId'] },
+    { engine: 'none imported', code: `step.run(a, fn);\nclient.workflow.start(wf, { workflowId: b });\nqueue.add('n', data, { jobId: c });`, expected: [] },
+  ];
+  it.each(ROWS.map((row) => [row.engine, row] as const))('%s', (_engine, row) => {
+    const names = analyse(row.code, (sourceCode) => findKeys(sourceCode).filter((use) => use.kind === 'engineKey').map((use) => use.keyName));
+    expect(names).toEqual(row.expected);
+  });
+});
+
 describe('findSources', () => {
   it('lists every random, clock and per-attempt value of a file, wherever it is used', () => {
     const sources = analyse(

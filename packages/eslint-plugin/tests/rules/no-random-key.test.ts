@@ -1608,3 +1608,65 @@ ruleTester.run('no-random-key: a key minted once before an in-process retry', ru
     },
   ],
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 4: durable-execution engines (keys/durableEngines.ts). Their step, workflow, event
+// and job ids are deduplication keys, in a file that imports the engine; their seeded randomness
+// (Restate's ctx.rand, a Vercel Workflow "use workflow" function, Temporal workflow code) is not a
+// source, a "use step" body or an activity is.
+ruleTester.run('no-random-key: durable-execution engines', rule, {
+  valid: [
+    { name: 'Inngest step.run with a fixed id', code: `import { Inngest } from 'inngest';\nconst inngest = new Inngest({ id: 'app' });\nexport const fn = inngest.createFunction({ id: 'refund' }, { event: 'order/refund' }, async ({ event, step }) => {\n  await step.run('refund-charge', () => refund(event.data.orderId));\n});` },
+    { name: 'Inngest send with an event id derived from the order', code: `import { Inngest } from 'inngest';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send({ id: \`order-paid-\${orderId}\`, name: 'order/paid', data: { orderId } });` },
+    { name: 'a step.run of a file that imports no engine is not judged', code: `import { randomUUID } from 'node:crypto';\nawait step.run(randomUUID(), () => work());` },
+    { name: 'Temporal workflowId from the order', code: `import { Client } from '@temporalio/client';\ndeclare const client: Client;\nawait client.workflow.start(refundWorkflow, { taskQueue: 'refunds', workflowId: \`refund-\${orderId}\`, args: [orderId] });` },
+    { name: 'BullMQ jobId from the order; the data’s nanoid is stored with the job', code: `import { Queue } from 'bullmq';\nimport { nanoid } from 'nanoid';\nconst queue = new Queue('deliveries');\nawait queue.add('deliver', { deliveryId: nanoid() }, { jobId: \`deliver-\${orderId}\` });` },
+    { name: 'Trigger.dev idempotencyKeys.create from the run', code: `import { idempotencyKeys } from '@trigger.dev/sdk';\nconst key = await idempotencyKeys.create(\`refund-\${orderId}\`);` },
+    { name: 'Restate ctx.rand is seeded by the invocation', code: `import * as restate from '@restatedev/restate-sdk';\nexport const svc = restate.service({ name: 'payments', handlers: { pay: async (ctx: restate.Context, orderId: string) => {\n  const idempotencyKey = ctx.rand.uuidv4();\n  await ctx.run('charge', () => stripe.charges.create({ amount: 100 }, { idempotencyKey }));\n} } });` },
+    { name: 'Math.random and Date.now in a "use workflow" function are seeded by the run', code: `export async function refundWorkflow(orderId: string) {\n  'use workflow';\n  const idempotencyKey = \`\${orderId}-\${Math.random()}-\${Date.now()}\`;\n  await refund({ orderId, idempotencyKey });\n}` },
+    { name: 'crypto.randomUUID() in a "use workflow" function', code: `export async function notifyWorkflow(userId: string) {\n  'use workflow';\n  await send({ userId, idempotencyKey: crypto.randomUUID() });\n}` },
+    { name: 'Temporal workflow code: Date and Math.random replay', code: `import { proxyActivities } from '@temporalio/workflow';\nconst { charge } = proxyActivities<{ charge(o: unknown): Promise<void> }>({ startToCloseTimeout: '1m' });\nexport async function payWorkflow(orderId: string) {\n  await charge({ orderId, idempotencyKey: \`\${orderId}-\${Date.now()}\` });\n}` },
+  ],
+  invalid: [
+    {
+      name: 'Inngest step.run with a random id: a replay runs a new step',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nexport const fn = inngest.createFunction({ id: 'refund' }, { event: 'order/refund' }, async ({ event, step }) => {\n  await step.run(\`refund-\${randomUUID()}\`, () => refund(event.data.orderId));\n});`,
+      errors: [report('randomKey', 5, 18, 'randomUUID()', 5)],
+    },
+    {
+      name: 'Inngest send with a random event id: the 24-hour dedup never matches',
+      code: `import { Inngest } from 'inngest';\nimport { v4 } from 'uuid';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send({ id: v4(), name: 'order/paid', data: { orderId } });`,
+      errors: [report('randomKey', 4, 26, 'v4()', 4)],
+    },
+    {
+      name: 'Temporal signalWithStart with a clock workflowId',
+      code: `import { Client } from '@temporalio/client';\ndeclare const client: Client;\nawait client.workflow.signalWithStart(orderWorkflow, { taskQueue: 'orders', workflowId: \`order-\${Date.now()}\`, signal: paid });`,
+      errors: [report('clockKey', 3, 89, 'Date.now()', 3)],
+    },
+    {
+      name: 'BullMQ queue.add with a random jobId',
+      code: `import { Queue } from 'bullmq';\nimport { randomUUID } from 'node:crypto';\nconst queue = new Queue('emails');\nawait queue.add('send', { to }, { jobId: randomUUID() });`,
+      errors: [report('randomKey', 4, 42, 'randomUUID()', 4)],
+    },
+    {
+      name: 'Trigger.dev idempotencyKeys.create from the clock',
+      code: `import { idempotencyKeys } from '@trigger.dev/sdk';\nconst key = await idempotencyKeys.create(\`refund-\${Date.now()}\`);`,
+      errors: [report('clockKey', 2, 42, 'Date.now()', 2)],
+    },
+    {
+      name: 'DBOS startWorkflow with a random workflowID',
+      code: `import { DBOS } from '@dbos-inc/dbos-sdk';\nimport { randomUUID } from 'node:crypto';\nawait DBOS.startWorkflow(checkout, { workflowID: randomUUID() })(orderId);`,
+      errors: [report('randomKey', 3, 50, 'randomUUID()', 3)],
+    },
+    {
+      name: 'a "use step" body inside a workflow is real code: Math.random is reported',
+      code: `export async function refundWorkflow(orderId: string) {\n  'use workflow';\n  await refundStep(orderId);\n}\nasync function refundStep(orderId: string) {\n  'use step';\n  await refund({ orderId, idempotencyKey: \`\${orderId}-\${Math.random()}\` });\n}`,
+      errors: [report('randomKey', 7, 43, 'Math.random()', 7)],
+    },
+    {
+      name: 'a Temporal activity key from Context.current().info.attempt is per attempt',
+      code: `import { Context } from '@temporalio/activity';\nexport async function charge(orderId: string) {\n  const { attempt } = Context.current().info;\n  await payments.charge({ orderId, idempotencyKey: \`\${orderId}-\${Context.current().info.attempt}\` });\n}`,
+      errors: [report('perAttemptKey', 4, 52, 'Context.current().info.attempt', 4)],
+    },
+  ],
+});
