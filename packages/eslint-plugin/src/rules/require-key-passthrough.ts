@@ -2,10 +2,11 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
-import { hasSpread, isFunctionNode, resolveConst } from '../ast/index.js';
+import { isFunctionNode, resolveConst } from '../ast/index.js';
 import {
   createToolRecogniser,
   getRunIdSource,
+  spreadsMayDeclare,
   type ToolDefinition,
   toolFactoriesSchema,
   type ToolFactory,
@@ -155,7 +156,7 @@ export default createRule<Options, MessageIds>({
       for (const tool of tools.definitionsAt(node)) {
         const handler = getKeyedHandler(tool, sourceCode);
         if (handler) handlers.set(handler.fn, handler);
-        else if (declaresNothing(tool) && tool.handler) {
+        else if (declaresNothing(tool, sourceCode) && tool.handler) {
           const fn = resolveConst(sourceCode, tool.handler);
           if (isFunctionNode(fn)) undeclared.set(fn, tool);
         }
@@ -193,9 +194,9 @@ export default createRule<Options, MessageIds>({
  * A tool that declares no policy at all, and whose config shows it: no declaration, no MCP
  * annotations, and a config that is visible and spreads nothing (which could bring a declaration).
  */
-function declaresNothing(tool: ToolDefinition): boolean {
+function declaresNothing(tool: ToolDefinition, sourceCode: SourceCode): boolean {
   if (tool.policy || tool.annotationsNode) return false;
-  if (tool.configNode && (!tool.config || hasSpread(tool.config))) return false;
+  if (tool.configNode && (!tool.config || spreadsMayDeclare(sourceCode, tool.config))) return false;
   return true;
 }
 

@@ -130,7 +130,7 @@ function configPolicy(
 }
 
 /** `tools: { refund: tool(...) }` → `refund`; `const refundTool = tool(...)` → `refundTool`. */
-function contextualName(node: TSESTree.Node): string | undefined {
+export function contextualName(node: TSESTree.Node): string | undefined {
   let outer = outermostTypeWrapper(node);
   if (outer.parent?.type === AST_NODE_TYPES.CallExpression && outer.parent.arguments[0] === outer) {
     outer = outermostTypeWrapper(outer.parent); // declarePolicy(tool(...), ...)

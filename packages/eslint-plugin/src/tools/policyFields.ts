@@ -1,6 +1,7 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty } from '../ast/index.js';
+import { findProperty, getPropertyKeyName, resolveObject } from '../ast/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 /**
@@ -41,4 +42,30 @@ export function findPolicyProperty(
 /** Whether a config states any of the declaring policy fields, in either spelling. */
 export function hasPolicyField(object: TSESTree.ObjectExpression | undefined): boolean {
   return DECLARING_FIELDS.some((field) => findPolicyProperty(object, field));
+}
+
+/** Config properties that can carry a declaration: MCP annotations and `_meta`, LangChain `metadata`, Mastra `mcp`, the policy fields. */
+const DECLARING_CONFIG_KEYS = new Set(['annotations', '_meta', 'metadata', 'mcp', 'sideEffects', 'side_effects', 'idempotent', 'retry', 'retrysafe']);
+const MAX_SPREAD_DEPTH = 4;
+
+/**
+ * Whether the spreads of a tool config may bring a declaration with them: a spread of something
+ * not visible (an import, a parameter, a call's result), or of a visible local `const` object that
+ * holds an annotations, `_meta`, `metadata` or policy property (directly or through its own
+ * spreads). A config whose every spread is a visible object that declares nothing declares nothing
+ * by its spreads: `const base = { description: 'Refund' }; registerTool('refund', { ...base }, ...)`.
+ */
+export function spreadsMayDeclare(sourceCode: Readonly<TSESLint.SourceCode>, object: TSESTree.ObjectExpression, depth = 0): boolean {
+  for (const property of object.properties) {
+    if (property.type !== AST_NODE_TYPES.SpreadElement) continue;
+    const spread = depth < MAX_SPREAD_DEPTH ? resolveObject(sourceCode, property.argument) : undefined;
+    if (!spread) return true;
+    const declares = spread.properties.some((inner) => {
+      if (inner.type !== AST_NODE_TYPES.Property) return false;
+      const name = getPropertyKeyName(inner, sourceCode);
+      return name === undefined || DECLARING_CONFIG_KEYS.has(name);
+    });
+    if (declares || spreadsMayDeclare(sourceCode, spread, depth + 1)) return true;
+  }
+  return false;
 }

@@ -1,11 +1,12 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getImportedModules } from '../ast/index.js';
+import { type FunctionNode, getImportedModules } from '../ast/index.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { mcpLowLevel } from './frameworks/index.js';
 import { fromToolClass, importsLangChainTools } from './langchainClassTools.js';
+import { fromWrapperCall, getCalledLocalFunction, getEnclosingFunction, isCalledInFile, type LocalWrapper, readLocalWrapper } from './localWrappers.js';
 import { fromListedToolObject, getListedToolObjects } from './mcpLowLevelTools.js';
 import { fromMcpRegistration, importsMcpSdk } from './mcpTools.js';
 import type { ToolClassNode, ToolDefinition, ToolFactory, ToolSiteNode } from './toolDefinition.js';
@@ -64,7 +65,34 @@ export function createToolRecogniser(
   const { mcpFile, fastMcpFile, toolClassFile, mayListTools } = getToolFileKinds(sourceCode);
   const listed = new Set<TSESTree.ObjectExpression>();
 
+  const wrappers = new Map<FunctionNode, LocalWrapper | null>();
+
+  /** The wrapper `fn` is (its inner definitions take their config from its parameters), if any. */
+  function wrapperOf(fn: FunctionNode): LocalWrapper | undefined {
+    let wrapper = wrappers.get(fn);
+    if (wrapper === undefined) {
+      wrappers.set(fn, null); // a wrapper that calls itself
+      wrapper = readLocalWrapper(sourceCode, fn, recogniseDirectCall) ?? null;
+      wrappers.set(fn, wrapper);
+    }
+    return wrapper ?? undefined;
+  }
+
+  /**
+   * A definition inside a wrapper that the file calls is defined at each call instead; one in a
+   * wrapper the file never calls (exported, used elsewhere) stays where it is.
+   */
   function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const definition = recogniseDirectCall(node);
+    if (!definition) return undefined;
+    for (let fn = getEnclosingFunction(node); fn; fn = getEnclosingFunction(fn)) {
+      const wrapper = wrapperOf(fn);
+      if (wrapper && wrapper.wrapped.some((entry) => entry.inner.node === node) && isCalledInFile(fn, sourceCode)) return undefined;
+    }
+    return definition;
+  }
+
+  function recogniseDirectCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
     if (factory) return fromFactory(sourceCode, node, factory);
     if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
@@ -92,6 +120,9 @@ export function createToolRecogniser(
     const definition = recogniseToolCall(node);
     if (definition) return [definition];
     if (node.type !== AST_NODE_TYPES.CallExpression) return NO_DEFINITIONS;
+    const called = getCalledLocalFunction(node, sourceCode);
+    const wrapper = called && wrapperOf(called);
+    if (wrapper) return fromWrapperCall(sourceCode, node, wrapper);
     if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) return fromAddTools(sourceCode, node);
     return listedTools(node);
   }

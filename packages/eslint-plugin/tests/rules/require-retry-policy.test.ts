@@ -1103,3 +1103,112 @@ server.registerTool("send_email", { description: "Send an email" }, async () => 
     },
   ],
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 3: registration through indirection. A config spread from a visible local const
+// that declares nothing, and a project's own wrapper around registerTool / tool() / defineTool,
+// judged where it is called.
+// ---------------------------------------------------------------------------------------------
+const AI_REMEDY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
+
+ruleTester.run('require-retry-policy: registration through indirection', rule, {
+  valid: [
+    {
+      name: 'a spread of a local const that declares annotations passes',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+const readOnly = { annotations: { readOnlyHint: true } };
+const base = { ...readOnly, description: 'Get' };
+server.registerTool('get', { ...base }, h);`,
+    },
+    {
+      name: 'a spread of a const that declares a policy in _meta passes',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+const declared = { _meta: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } };
+server.registerTool('get', { description: 'Get', ...declared }, h);`,
+    },
+    {
+      name: 'a spread of a parameter or a call’s result keeps the benefit of the doubt',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+export function add(preset: object) { server.registerTool('x', { ...preset }, h); }
+server.registerTool('y', { ...makePreset() }, h);`,
+    },
+    {
+      name: 'a local registerTool wrapper whose calls declare annotations',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function addTool(name: string, config: object, handler: () => unknown) {
+  server.registerTool(name, config, handler);
+}
+addTool('get_order', { description: 'Get', annotations: { readOnlyHint: true } }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'registerAll(server, tools) over a list whose every tool declares',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function registerAll(target: McpServer, tools: { name: string; config: object; handler: () => unknown }[]) {
+  for (const t of tools) target.registerTool(t.name, t.config, t.handler);
+}
+const TOOLS = [{ name: 'get_order', config: { annotations: { readOnlyHint: true } }, handler: async () => ({ content: [] }) }];
+registerAll(server, TOOLS);`,
+    },
+    {
+      name: 'a local defineTool helper around the AI SDK’s tool(), each call wrapped in declarePolicy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+const defineTool = (spec: { description: string; execute: () => unknown }) => tool({ ...spec });
+export const getOrder = declarePolicy(defineTool({ description: 'Get', execute: async () => ({}) }), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
+    },
+    {
+      name: 'a wrapper the file never calls (exported) is judged where it is: its config is a parameter',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+export function addTool(name: string, config: object, handler: () => unknown) { server.registerTool(name, config, handler); }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a spread of a visible local const that declares nothing',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+const base = { description: 'Refund an order', inputSchema: {} };
+server.registerTool('refund', { ...base }, h);`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 1, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a local registerTool wrapper: each call that declares nothing is reported there',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function addTool(name: string, config: object, handler: () => unknown) {
+  server.registerTool(name, config, handler);
+}
+addTool('get_order', { description: 'Get', annotations: { readOnlyHint: true } }, async () => ({ content: [] }));
+addTool('refund', { description: 'Refund' }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 7, column: 1, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'registerAll(server, tools): the tool that declares nothing is reported at its entry',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function registerAll(target: McpServer, tools: { name: string; config: object; handler: () => unknown }[]) {
+  tools.forEach((t) => target.registerTool(t.name, t.config, t.handler));
+}
+registerAll(server, [
+  { name: 'get_order', config: { annotations: { readOnlyHint: true } }, handler: async () => ({ content: [] }) },
+  { name: 'refund', config: { description: 'Refund' }, handler: async () => ({ content: [] }) },
+]);`,
+      errors: [{ messageId: 'missingPolicy', line: 8, column: 3, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a local defineTool helper around tool(): a call with no declarePolicy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+const defineTool = (spec: { description: string; execute: () => unknown }) => tool({ ...spec });
+export const getOrder = declarePolicy(defineTool({ description: 'Get', execute: async () => ({}) }), { side_effects: 'none', idempotent: true, retry: 'safe' });
+export const refund = defineTool({ description: 'Refund', execute: async () => ({}) });`,
+      errors: [{ messageId: 'missingPolicy', line: 5, column: 23, data: { tool: 'Tool `refund`', remedy: AI_REMEDY } }],
+    },
+  ],
+});

@@ -9,6 +9,7 @@ import {
   isDeclarePolicyCall,
   type PolicyDeclaration,
   policyKey,
+  spreadsMayDeclare,
   type ToolDefinition,
   type ToolFramework,
   toolLabel,
@@ -51,9 +52,11 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
   }
   // A config that is not visible (imported, built by a call) may well declare everything; tools of
   // frameworks that declare outside their config (AI SDK, OpenAI Agents) are judged without it.
-  // A config that spreads another object may bring the annotations, `_meta` or `metadata` with it.
+  // A config that spreads another object may bring the annotations, `_meta` or `metadata` with it,
+  // unless the spread is a visible local object that declares none of them.
   const declaresInConfig = declaresPolicyInConfig(tool.framework);
-  if (declaresInConfig && tool.configNode && (!tool.config || hasSpread(tool.config))) return undefined;
+  // A spread of a visible local `const` that declares nothing brings no declaration (spreadsMayDeclare).
+  if (declaresInConfig && tool.configNode && (!tool.config || spreadsMayDeclare(sourceCode, tool.config))) return undefined;
   return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
 }
 

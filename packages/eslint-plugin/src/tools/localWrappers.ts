@@ -1,0 +1,222 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+
+import {
+  findProperty,
+  findVariableOf,
+  type FunctionNode,
+  getStaticPropertyName,
+  isFunctionNode,
+  resolveConst,
+  resolveLocalFunction,
+  resolveObject,
+  staticString,
+  walk,
+} from '../ast/index.js';
+import { getDeclaredPolicy, getNestedConfigPolicy } from './declaredPolicies.js';
+import { contextualName } from './factories.js';
+import { getPolicyLocation } from './frameworks/index.js';
+import { hasPolicyField } from './policyFields.js';
+import type { ToolDefinition } from './toolDefinition.js';
+
+// A project's own wrapper around a framework's tool factory or registration, followed as the key
+// rules follow local functions: `function addTool(name, config, handler) { server.registerTool(name,
+// config, handler) }`, `const defineTool = (spec) => tool({ ...spec })`, `function registerAll(server,
+// tools) { for (const t of tools) server.registerTool(t.name, t.config, t.handler) }`. The tool is
+// then judged where the wrapper is called, with the arguments in place of the parameters.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+/** Where an inner definition's part comes from: a parameter of the wrapper, read at `path`; `each` for an element of an array parameter. */
+interface ParameterPath {
+  readonly index: number;
+  readonly path: readonly string[];
+  readonly each: boolean;
+}
+
+/** A tool definition inside a wrapper, and which parts of it the wrapper's parameters give. */
+interface WrappedDefinition {
+  readonly inner: ToolDefinition;
+  readonly config: ParameterPath | undefined;
+  readonly name: ParameterPath | undefined;
+  readonly handler: ParameterPath | undefined;
+}
+
+/** The wrapper of a local function: the definitions in its body that take their config from its parameters. */
+export interface LocalWrapper {
+  readonly fn: FunctionNode;
+  readonly wrapped: readonly WrappedDefinition[];
+}
+
+const MAX_PATH = 3;
+
+/**
+ * The tool definitions in `fn`'s body (closures included: `tools.forEach((t) => ...)`) whose config is
+ * one of `fn`'s parameters, a part of one, or an object that spreads one. `recognise` is the file's
+ * recogniser of a single call.
+ */
+export function readLocalWrapper(
+  sourceCode: SourceCode,
+  fn: FunctionNode,
+  recognise: (node: TSESTree.CallExpression | TSESTree.NewExpression) => ToolDefinition | undefined,
+): LocalWrapper | undefined {
+  const wrapped: WrappedDefinition[] = [];
+  // From `fn` itself, so that an arrow's expression body (`(spec) => tool({ ...spec })`) is visited.
+  walk(fn, sourceCode, (node) => {
+    if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return true;
+    const inner = recognise(node);
+    if (!inner) return true;
+    const config = inner.configNode && configPath(sourceCode, inner.configNode, fn);
+    if (config) {
+      const nameNode = inner.framework === 'mcp' && node.type === AST_NODE_TYPES.CallExpression ? node.arguments[0] : undefined;
+      wrapped.push({
+        inner,
+        config,
+        name: nameNode && parameterPath(sourceCode, nameNode, fn),
+        handler: inner.handler && parameterPath(sourceCode, inner.handler, fn),
+      });
+    }
+    return true;
+  });
+  return wrapped.length > 0 ? { fn, wrapped } : undefined;
+}
+
+/** The inner definitions a wrapper makes, which its call sites define instead. */
+export function getWrappedDefinitions(wrapper: LocalWrapper): readonly ToolDefinition[] {
+  return wrapper.wrapped.map((entry) => entry.inner);
+}
+
+/** The tools a call of `wrapper` defines: one per inner definition (per element of an array argument). */
+export function fromWrapperCall(sourceCode: SourceCode, call: TSESTree.CallExpression, wrapper: LocalWrapper): ToolDefinition[] {
+  return wrapper.wrapped.flatMap((entry) => {
+    const items = argumentsAt(sourceCode, call, entry.config as ParameterPath);
+    return items.flatMap(({ item, node }) => {
+      const configNode = readPath(sourceCode, item, (entry.config as ParameterPath).path);
+      if (!configNode) return [];
+      const config = resolveObject(sourceCode, configNode);
+      const { inner } = entry;
+      const nameValue = entry.name && readPath(sourceCode, elementOrArgument(sourceCode, call, entry.name, item), entry.name.path);
+      const handlerValue = entry.handler && readPath(sourceCode, elementOrArgument(sourceCode, call, entry.handler, item), entry.handler.path);
+      const framework = inner.framework;
+      const location = framework === 'custom' ? undefined : getPolicyLocation(framework);
+      const annotationsNode = framework === 'mcp' ? findProperty(config, 'annotations')?.value : undefined;
+      const policy =
+        getDeclaredPolicy(sourceCode, call) ??
+        (location && getNestedConfigPolicy(sourceCode, config, location)) ??
+        ((location?.configFields === true || framework === 'custom') && config && hasPolicyField(config) ? { via: 'defineTool' as const, node: config, object: config } : undefined);
+      const definition: ToolDefinition = {
+        ...inner,
+        node,
+        configNode,
+        config,
+        name: staticString(sourceCode, nameValue) ?? staticString(sourceCode, findProperty(config, 'name')?.value) ?? staticString(sourceCode, findProperty(config, 'id')?.value) ?? contextualName(node) ?? inner.name,
+        description: staticString(sourceCode, findProperty(config, 'description')?.value),
+        handler: entry.handler ? handlerValue : (inner.handler ?? findProperty(config, 'execute')?.value ?? findProperty(config, 'handler')?.value),
+        annotationsNode,
+        annotations: resolveObject(sourceCode, annotationsNode),
+        policy,
+      };
+      return [definition];
+    });
+  });
+}
+
+/** The argument (or, for `each`, each element object of the array argument) a parameter path starts from. */
+function argumentsAt(sourceCode: SourceCode, call: TSESTree.CallExpression, path: ParameterPath): { item: TSESTree.Node; node: TSESTree.CallExpression | TSESTree.ObjectExpression }[] {
+  const argument = call.arguments[path.index];
+  if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return [];
+  if (!path.each) return [{ item: argument, node: call }];
+  const array = resolveConst(sourceCode, argument);
+  if (array.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  return array.elements.flatMap((element) => {
+    const object = element && element.type !== AST_NODE_TYPES.SpreadElement ? resolveObject(sourceCode, element) : undefined;
+    return object ? [{ item: object, node: object }] : [];
+  });
+}
+
+function elementOrArgument(sourceCode: SourceCode, call: TSESTree.CallExpression, path: ParameterPath, item: TSESTree.Node): TSESTree.Node | undefined {
+  if (path.each) return item;
+  const argument = call.arguments[path.index];
+  return argument && argument.type !== AST_NODE_TYPES.SpreadElement ? resolveConst(sourceCode, argument) : undefined;
+}
+
+function readPath(sourceCode: SourceCode, start: TSESTree.Node | undefined, path: readonly string[]): TSESTree.Node | undefined {
+  let current = start;
+  for (const name of path) current = findProperty(resolveObject(sourceCode, current), name)?.value;
+  return current;
+}
+
+/** The config's parameter path: the parameter itself, a part of it, or an object literal that spreads it. */
+function configPath(sourceCode: SourceCode, configNode: TSESTree.Node, fn: FunctionNode): ParameterPath | undefined {
+  const direct = parameterPath(sourceCode, configNode, fn);
+  if (direct) return direct;
+  if (configNode.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  for (const property of configNode.properties) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) {
+      const spread = parameterPath(sourceCode, property.argument, fn);
+      if (spread) return spread;
+    }
+  }
+  return undefined;
+}
+
+/** `p`, `p.config`, `t` / `t.config` where `t` walks an array parameter (`for (const t of p)`, `p.forEach((t) => ...)`). */
+function parameterPath(sourceCode: SourceCode, node: TSESTree.Node, fn: FunctionNode): ParameterPath | undefined {
+  const path: string[] = [];
+  let current = node;
+  while (current.type === AST_NODE_TYPES.MemberExpression && path.length < MAX_PATH) {
+    const name = getStaticPropertyName(current);
+    if (name === undefined) return undefined;
+    path.unshift(name);
+    current = current.object;
+  }
+  if (current.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = findVariableOf(current, sourceCode)?.defs[0];
+  if (!def) return undefined;
+  if (def.type === 'Parameter' && def.node === fn) {
+    const index = fn.params.findIndex((param) => param === def.name || (param.type === AST_NODE_TYPES.AssignmentPattern && param.left === def.name));
+    return index === -1 ? undefined : { index, path, each: false };
+  }
+  const element = arrayParameterOf(sourceCode, def, fn);
+  return element === undefined ? undefined : { index: element, path, each: true };
+}
+
+/** For `t` in `for (const t of p)` or `p.forEach((t) => ...)` / `p.map(...)`, where `p` is a parameter of `fn`: `p`'s index. */
+function arrayParameterOf(sourceCode: SourceCode, def: TSESLint.Scope.Definition, fn: FunctionNode): number | undefined {
+  let iterated: TSESTree.Node | undefined;
+  if (def.type === 'Variable' && def.node.parent.parent?.type === AST_NODE_TYPES.ForOfStatement && def.node.id === def.name) {
+    iterated = def.node.parent.parent.right;
+  } else if (def.type === 'Parameter' && isFunctionNode(def.node) && def.node.params[0] === def.name) {
+    const call = def.node.parent;
+    const callee = call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === def.node ? call.callee : undefined;
+    if (callee?.type === AST_NODE_TYPES.MemberExpression && ['forEach', 'map'].includes(getStaticPropertyName(callee) ?? '')) iterated = callee.object;
+  }
+  if (iterated?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const parameter = findVariableOf(iterated, sourceCode)?.defs[0];
+  if (parameter?.type !== 'Parameter' || parameter.node !== fn) return undefined;
+  const index = fn.params.indexOf(parameter.name as TSESTree.Parameter);
+  return index === -1 ? undefined : index;
+}
+
+/** The local function a call's callee names, if any (a function declaration or a `const` arrow of this file). */
+export function getCalledLocalFunction(call: TSESTree.CallExpression, sourceCode: SourceCode): FunctionNode | undefined {
+  return call.callee.type === AST_NODE_TYPES.Identifier ? resolveLocalFunction(call.callee, sourceCode) : undefined;
+}
+
+/** Whether the file calls `fn` by its name somewhere: then its call sites define its tools. */
+export function isCalledInFile(fn: FunctionNode, sourceCode: SourceCode): boolean {
+  const declarator = fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.init === fn ? fn.parent : undefined;
+  const name = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id : declarator?.id.type === AST_NODE_TYPES.Identifier ? declarator.id : undefined;
+  if (!name) return false;
+  const variable = sourceCode.getDeclaredVariables(declarator ?? fn).find((candidate) => candidate.name === name.name);
+  return (variable?.references ?? []).some((reference) => {
+    const parent = reference.identifier.parent;
+    return parent?.type === AST_NODE_TYPES.CallExpression && parent.callee === reference.identifier;
+  });
+}
+
+/** The innermost function around `node`. */
+export function getEnclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
+  for (let current = node.parent; current; current = current.parent) if (isFunctionNode(current)) return current;
+  return undefined;
+}
