@@ -107,6 +107,25 @@ export const build = cliTool({ name: 'build', handler: async () => ({}) });`,
     tools: [{ name: 'send_email', framework: 'inngest-agent-kit', handler: 'function' }],
   },
   {
+    shape: 'a local wrapper around registerTool: the tool is defined where the wrapper is called',
+    code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function addTool(name, config, handler) { server.registerTool(name, config, handler); }
+addTool('send_email', { description: 'Send', _meta: { retrysafe: ${POLICY} } }, async () => ({ content: [] }));`,
+    tools: [{ name: 'send_email', framework: 'mcp', policy: { via: 'mcpMeta', fields: FIELDS }, handler: 'function' }],
+  },
+  {
+    shape: 'registerAll over an array parameter: one tool per element',
+    code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function registerAll(tools) { for (const t of tools) server.registerTool(t.name, t.config, t.handler); }
+registerAll([{ name: 'a', config: {}, handler: async () => ({}) }, { name: 'b', config: {}, handler: async () => ({}) }]);`,
+    tools: [
+      { name: 'a', framework: 'mcp', handler: 'function' },
+      { name: 'b', framework: 'mcp', handler: 'function' },
+    ],
+  },
+  {
     shape: 'MCP registerTool with _meta.retrysafe: the handler is the third argument',
     code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const server = new McpServer({ name: 's', version: '1' });
