@@ -56,9 +56,13 @@ export const DEFAULT_KEY_NAMES: readonly string[] = [
  */
 export function isKeyFamilyName(name: string): boolean {
   if (!KEY_FAMILY_HINT.test(name)) return false;
+  if (FLAG_PREFIX.test(name)) return false;
   const squashed = name.toLowerCase().replace(/[-_\s]/g, '');
   return KEY_FAMILY_END.test(squashed) || VENDOR_DELIVERY_HEADER.test(name);
 }
+
+/** Flags and settings about a key, not keys: `hasIdempotencyKey`, `throwOnNoIdempotencyKey` (Powertools), `requireDedupKey`. */
+const FLAG_PREFIX = /^(has|is|should|throwOn|requires?|use|enable|disable|skip|allow|no|missing|validate|check)[A-Z_-]/;
 
 /** A cheap first test: what every family name contains, in any letter case. */
 const KEY_FAMILY_HINT = /dempoten|dedup|delivery.id/i;

@@ -1484,6 +1484,7 @@ ruleTester.run('no-random-key: the key family, envelope ids and key helpers', ru
     { name: 'a trace id header is not a key', code: `import { randomUUID } from 'node:crypto';\nfetch(url, { headers: { 'X-Request-Id': randomUUID(), 'X-Correlation-Id': randomUUID(), traceparent: randomUUID() } });` },
     { name: 'a vendor trace header is not a key', code: `import { randomUUID } from 'node:crypto';\nfetch(url, { headers: { 'X-Acme-Trace-Id': randomUUID(), 'X-Amzn-Trace-Id': randomUUID() } });` },
     { name: 'requestId and correlationId fields are not keys', code: `import { randomUUID } from 'node:crypto';\nlog({ requestId: randomUUID(), correlationId: randomUUID(), traceId: randomUUID() });` },
+    { name: 'flags about a key are not keys (Powertools’ throwOnNoIdempotencyKey)', code: `import { randomUUID } from 'node:crypto';\nconfigure({ throwOnNoIdempotencyKey: Math.random() > 0.5, hasIdempotencyKey: Boolean(randomUUID()), requireDedupKey: Date.now() > 0 });` },
     { name: 'a plain deliveryId field stays out (not a header)', code: `import { randomUUID } from 'node:crypto';\nsave({ deliveryId: randomUUID() });` },
     { name: 'a vendor idempotency header from the input', code: `export function send(input: { orderId: string }) {\n  return fetch(url, { headers: { 'X-Acme-Idempotency-Key': \`order:\${input.orderId}\` } });\n}` },
     { name: 'an event id from the caller', code: `export function publish(type: string, data: unknown, eventId: string) {\n  return bus.send({ eventId, type, data });\n}` },
