@@ -116,9 +116,12 @@ const RANDOM_HEADER_KEY: ExpectedSquiggle = {
   from: 76,
   to: 88,
   covers: 'randomUUID()',
+  // In an MCP tool's handler the advice says where an MCP tool's run id comes from (the catalogue's `runId`).
   message:
     'Idempotency key built from `randomUUID()` (line 85): a retry gets a new key. ' +
-    'Derive it from durable fields such as the run id and the item id.',
+    'Derive it from durable fields: the run id and the item id. In this MCP TypeScript SDK tool, the run id is ' +
+    'an id the client sends with the call (a job or conversation id in the arguments or `_meta`); not the request id, ' +
+    'which is new on every request.',
 };
 
 /** One squiggle per unsafe variant in the file. */
