@@ -66,3 +66,6 @@ export {
 export { fingerprint, findNonJson } from './fingerprint.js';
 // What a store is to its user; writing one takes `@retrysafe/spec/stores/protocol`.
 export type { AttemptError, DedupRecord, DedupStatus, DedupStore, RecordId, StoreInfo } from './stores/types.js';
+// Telemetry: the span attribute and metric names (docs/runtime.md, Telemetry).
+export type { TelemetryOptions } from './telemetry/otel.js';
+export * from './telemetry/names.js';

@@ -26,6 +26,7 @@ import { findNonJson, fingerprint } from './fingerprint.js';
 import type { DeterministicKey } from './key.js';
 import type { RunContext } from './run.js';
 import type { ClaimRequest, DedupRecord, DedupStore, RecordId } from './stores/types.js';
+import { createCallTelemetry, type TelemetryOptions } from './telemetry/otel.js';
 import type { AnyKeyedTool, AnyTool } from './tool.js';
 import { validateInput } from './validate.js';
 
@@ -62,6 +63,13 @@ export interface RunnerOptions {
   readonly heartbeat?: boolean;
   /** Purge expired records in the background at most this often, ms; default 1 h, 0 turns it off. */
   readonly purgeEveryMs?: number;
+  /**
+   * OpenTelemetry: a span per call and the `retrysafe.*` metrics (docs/runtime.md, Telemetry).
+   * Default: on when `@opentelemetry/api` is installed, sent to its global providers (nothing is
+   * recorded until the application registers an SDK); pass providers to send elsewhere, `false`
+   * to turn it off.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
 
 /** Per-call options. */
@@ -143,6 +151,8 @@ export function createRunner(options: RunnerOptions): Runner {
   let lastPurge = now();
   // The attempt each thrown error ended, for tryCall, without another read of the record.
   const failedAttempts = new WeakMap<object, { attempt: number; key: DeterministicKey }>();
+  const telemetry = createCallTelemetry(options.telemetry);
+  const failureFacts = (error: unknown) => (typeof error === 'object' && error !== null ? failedAttempts.get(error) : undefined);
 
   const guard = async <T>(step: Promise<T>, operation: StoreOperation, subject: string): Promise<T> => {
     try {
@@ -280,8 +290,9 @@ export function createRunner(options: RunnerOptions): Runner {
   const runner: Runner = {
     namespace: runnerNamespace,
     async call(tool, rawInput, callOptions) {
-      const call = isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions);
-      return call as Promise<CallResult<ResultOf<typeof tool>>>;
+      const call = () => (isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions));
+      const observed = telemetry ? telemetry.observe(tool, callOptions.namespace ?? runnerNamespace, call, failureFacts) : call();
+      return observed as Promise<CallResult<ResultOf<typeof tool>>>;
     },
     async tryCall(tool, rawInput, callOptions) {
       try {

@@ -1,0 +1,186 @@
+/**
+ * OpenTelemetry for runner calls: one span per call and four instruments (see `./names.js`).
+ *
+ * `@opentelemetry/api` is an optional peer dependency, loaded the first time a runner with
+ * telemetry on is created, with `require` so the hot path never awaits it; without it installed
+ * every call runs exactly as before. The API is only the facade: nothing is recorded until the
+ * application registers an SDK (`trace.setGlobalTracerProvider`, `metrics.setGlobalMeterProvider`,
+ * or `NodeSDK`) or hands providers to `createRunner({ telemetry })`. With the API's no-op providers a
+ * call costs one non-recording span and no hashing (attributes are computed only for a recording
+ * span).
+ *
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
+import { isRetrysafeError } from '../errors.js';
+import type { AnyTool } from '../tool.js';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_RETRYSAFE_ATTEMPT,
+  ATTR_RETRYSAFE_IDEMPOTENCY_CLASS,
+  ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH,
+  ATTR_RETRYSAFE_OUTCOME,
+  ATTR_RETRYSAFE_REPLAYED,
+  INSTRUMENTATION_SCOPE,
+  METRIC_RETRYSAFE_CALL_DURATION,
+  METRIC_RETRYSAFE_CALLS,
+  METRIC_RETRYSAFE_CONFLICTS,
+  METRIC_RETRYSAFE_REPLAYS,
+} from './names.js';
+
+/**
+ * Where a runner sends its telemetry (`RunnerOptions.telemetry`). Each provider defaults to the
+ * global one that `@opentelemetry/api` holds. Typed structurally, so this package's types do not
+ * need `@opentelemetry/api` installed: an SDK's `TracerProvider` and `MeterProvider` fit.
+ */
+export interface TelemetryOptions {
+  /** A `TracerProvider` (for example `new BasicTracerProvider(...)`); default `trace.getTracerProvider()`. */
+  readonly tracerProvider?: { getTracer(name: string, version?: string): unknown };
+  /** A `MeterProvider` (for example `new MeterProvider(...)`); default `metrics.getMeterProvider()`, read on every call. */
+  readonly meterProvider?: { getMeter(name: string, version?: string): unknown };
+}
+
+/** What the runner tells the telemetry about a call it ran. */
+export interface ObservedCall {
+  readonly replayed: boolean;
+  readonly attempt: number;
+  readonly key?: string | undefined;
+}
+
+/** What the runner knows about a failed call: the attempt and key it ended, where known. */
+export type FailureFacts = (error: unknown) => { readonly attempt?: number; readonly key?: string } | undefined;
+
+/** A runner's instrumentation; `observe` wraps one call. */
+export interface CallTelemetry {
+  observe<R extends ObservedCall>(tool: AnyTool, namespace: string, call: () => Promise<R>, failure: FailureFacts): Promise<R>;
+}
+
+type Api = typeof OtelApi;
+let loaded: Api | null | undefined;
+
+/** `@opentelemetry/api`, or null when it is not installed (loaded once per process). */
+function loadApi(): Api | null {
+  if (loaded !== undefined) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('@opentelemetry/api') as Api;
+  } catch {
+    loaded = null;
+  }
+  return loaded;
+}
+
+interface Instruments {
+  readonly calls: OtelApi.Counter;
+  readonly replays: OtelApi.Counter;
+  readonly conflicts: OtelApi.Counter;
+  readonly duration: OtelApi.Histogram;
+}
+
+/** Bucket bounds for the duration histogram, ms: a replay is ~0.1 ms, an effect up to seconds. */
+const DURATION_BUCKETS_MS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000];
+
+/**
+ * The telemetry of one runner, or undefined when it is off (`telemetry: false`) or
+ * `@opentelemetry/api` is not installed.
+ */
+export function createCallTelemetry(options: TelemetryOptions | false | undefined): CallTelemetry | undefined {
+  if (options === false) return undefined;
+  const api = loadApi();
+  if (api === null) return undefined;
+  const tracer = ((options?.tracerProvider as OtelApi.TracerProvider | undefined) ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+  // The global meter provider is read per call: unlike the tracer, the API hands out no proxy,
+  // so a meter taken before the application registers its SDK would stay a no-op for good.
+  let meterProvider: OtelApi.MeterProvider | undefined;
+  let instruments: Instruments | undefined;
+  const instrumentsNow = (): Instruments => {
+    const provider = (options?.meterProvider as OtelApi.MeterProvider | undefined) ?? api.metrics.getMeterProvider();
+    if (instruments === undefined || provider !== meterProvider) {
+      meterProvider = provider;
+      instruments = makeInstruments(provider.getMeter(INSTRUMENTATION_SCOPE));
+    }
+    return instruments;
+  };
+  const { SpanKind, SpanStatusCode } = api;
+
+  return {
+    observe(tool, namespace, call, failure) {
+      const idempotency = String(tool.policy.idempotent);
+      const started = performance.now();
+      return tracer.startActiveSpan(`execute_tool ${tool.name}`, { kind: SpanKind.INTERNAL }, async (span) => {
+        const recording = span.isRecording();
+        if (recording) {
+          span.setAttribute(ATTR_GEN_AI_OPERATION_NAME, 'execute_tool');
+          span.setAttribute(ATTR_GEN_AI_TOOL_NAME, tool.name);
+          span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_CLASS, idempotency);
+        }
+        let outcome = 'tool_error';
+        try {
+          const result = await call();
+          outcome = result.replayed ? 'replayed' : 'executed';
+          if (recording) {
+            span.setAttribute(ATTR_RETRYSAFE_ATTEMPT, result.attempt);
+            span.setAttribute(ATTR_RETRYSAFE_REPLAYED, result.replayed);
+            if (result.key !== undefined) span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH, keyHash(namespace, tool.name, result.key));
+          }
+          return result;
+        } catch (error) {
+          outcome = isRetrysafeError(error) ? error.code : 'tool_error';
+          if (recording) {
+            const facts = failure(error) ?? factsOf(error);
+            if (facts?.attempt !== undefined) span.setAttribute(ATTR_RETRYSAFE_ATTEMPT, facts.attempt);
+            if (facts?.key !== undefined) span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH, keyHash(namespace, tool.name, facts.key));
+            span.setAttribute(ATTR_RETRYSAFE_REPLAYED, false);
+            span.setAttribute(ATTR_ERROR_TYPE, isRetrysafeError(error) ? error.code : errorName(error));
+            span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+            if (error instanceof Error) span.recordException(error);
+          }
+          throw error;
+        } finally {
+          span.setAttribute(ATTR_RETRYSAFE_OUTCOME, outcome);
+          span.end();
+          const { calls, replays, conflicts, duration } = instrumentsNow();
+          const attributes = { [ATTR_GEN_AI_TOOL_NAME]: tool.name, [ATTR_RETRYSAFE_IDEMPOTENCY_CLASS]: idempotency, [ATTR_RETRYSAFE_OUTCOME]: outcome };
+          calls.add(1, attributes);
+          if (outcome === 'replayed') replays.add(1, attributes);
+          if (outcome === 'concurrent_call' || outcome === 'key_reuse') conflicts.add(1, attributes);
+          duration.record(performance.now() - started, attributes);
+        }
+      });
+    },
+  };
+}
+
+function makeInstruments(meter: OtelApi.Meter): Instruments {
+  return {
+    calls: meter.createCounter(METRIC_RETRYSAFE_CALLS, { unit: '{call}', description: 'Runner calls, by tool, idempotency class and outcome.' }),
+    replays: meter.createCounter(METRIC_RETRYSAFE_REPLAYS, { unit: '{call}', description: 'Calls answered from the dedup record; the effect did not run.' }),
+    conflicts: meter.createCounter(METRIC_RETRYSAFE_CONFLICTS, {
+      unit: '{call}',
+      description: 'Calls refused because the key was held by another call (concurrent_call) or bound to another input (key_reuse).',
+    }),
+    duration: meter.createHistogram(METRIC_RETRYSAFE_CALL_DURATION, {
+      unit: 'ms',
+      description: 'Duration of a runner call, effect included.',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS_MS },
+    }),
+  };
+}
+
+/** SHA-256 of the record's identity, hex, first 32 characters (the key itself is never exported). */
+export function keyHash(namespace: string, tool: string, key: string): string {
+  return createHash('sha256').update(JSON.stringify([namespace, tool, key])).digest('hex').slice(0, 32);
+}
+
+/** The attempt and key a retrysafe error names (ConcurrentCallError, AttemptsExhaustedError, ...). */
+function factsOf(error: unknown): { attempt?: number; key?: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { attempt, attempts, key } = error as { attempt?: unknown; attempts?: unknown; key?: unknown };
+  const n = typeof attempt === 'number' ? attempt : typeof attempts === 'number' ? attempts : undefined;
+  return { ...(n !== undefined && { attempt: n }), ...(typeof key === 'string' && { key }) };
+}
+
+const errorName = (error: unknown) => (error instanceof Error ? error.name : typeof error);
