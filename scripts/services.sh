@@ -33,6 +33,24 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; then
   wait_for Redis sh -c 'redis-cli -h 127.0.0.1 -p 6379 ping | grep -q PONG' || true
 fi
 
+# Valkey: the Redis store's tests start their own valkey-server (and a Redis Cluster from
+# redis-server), so only the binary is needed. Debian bookworm has it in bookworm-backports.
+if ! command -v valkey-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "services: installing valkey-server"
+    if grep -q bookworm /etc/os-release 2>/dev/null && ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d; then
+      echo 'deb http://deb.debian.org/debian bookworm-backports main' > /etc/apt/sources.list.d/backports.list
+    fi
+    target=$(grep -q bookworm /etc/os-release 2>/dev/null && echo '-t bookworm-backports' || true)
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $target valkey-server) >/dev/null 2>&1 \
+      || echo "services: could not install valkey-server; the Valkey tests fail under CI=true and are skipped otherwise" >&2
+    # Where systemd runs, the package starts a Valkey service on 6379, the project's Redis port.
+    if command -v systemctl >/dev/null 2>&1; then systemctl disable --now valkey-server >/dev/null 2>&1 || true; fi
+  else
+    echo "services: valkey-server is not installed (apt-get install -t bookworm-backports valkey-server); the Valkey tests fail under CI=true and are skipped otherwise" >&2
+  fi
+fi
+
 # The tests' database must exist (trust auth, as on the project's machines).
 if command -v psql >/dev/null 2>&1; then
   psql "${pg_url%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='test'" 2>/dev/null | grep -q 1 \

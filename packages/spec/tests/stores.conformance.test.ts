@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaimRequest, DedupRecord, DedupStore } from '../src/stores/types.js';
-import { openStoreFor, storesUnderTest } from './helpers/stores.js';
+import { openStoreFor, scaleOutStoresUnderTest, storesUnderTest } from './helpers/stores.js';
 
 const T0 = 1_700_000_000_000;
 const LOCK = 30_000;
@@ -15,7 +15,7 @@ const TTL = 86_400_000;
 
 // These tests move time by the times they pass, so PostgreSQL and Redis run on the caller's clock
 // here; their own clock is held to the same decisions in tests/faults.store-clock.test.ts.
-describe.each(storesUnderTest({ clock: 'caller' }))('$name store', (subject) => {
+describe.each([...storesUnderTest({ clock: 'caller' }), ...scaleOutStoresUnderTest({ clock: 'caller' })])('$name store', (subject) => {
   let store: DedupStore;
   let seq = 0;
   // A fresh key for every test: the suite shares one store (one table or prefix) per file run.

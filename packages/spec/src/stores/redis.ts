@@ -9,6 +9,11 @@
  * each. Every script reads the server's `TIME` and decides, stamps and sets `PX` by it (unless
  * `clock: 'caller'`), so a renewal extends the key's `PX` with its lock.
  *
+ * Redis Cluster and Valkey: every command and script of a call touches one key, and every key
+ * carries its record's identity as a hash tag (`retrysafe:dedup:{<namespace>:<tool>:<key>}`), so a
+ * record and anything a later script keeps beside it hash to one slot. Pass `nodes` (or your own
+ * ioredis `Cluster` as `client`) for a cluster; Valkey speaks the same protocol and scripts.
+ *
  * Durability is the server's, not ours: with `appendonly no` (and no RDB save) a Redis restart
  * forgets every record; `appendonly yes` with `appendfsync everysec` can lose the last second of
  * claims and results on a server crash, `appendfsync always` none. Replication is asynchronous,
@@ -19,16 +24,22 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createDedupStore, isExpired, mergeRun, type DedupStoreBackend, type InsertOrRead } from './protocol.js';
 import type { DedupRecord, DedupStore, RecordId, RunRecord, StoredRun } from './types.js';
 
-/** Options for `createRedisStore`: give a URL or your own ioredis client. */
+/** Options for `createRedisStore`: give a URL, a cluster's nodes, or your own ioredis client. */
 export interface RedisStoreOptions {
-  /** e.g. `redis://127.0.0.1:6379`. The store creates and later quits its own client. */
+  /** e.g. `redis://127.0.0.1:6379` (Redis or Valkey). The store creates and later quits its own client. */
   readonly url?: string;
-  /** Use your client instead (the store does not quit it). */
-  readonly client?: Redis;
+  /**
+   * Redis Cluster (or Valkey cluster): URLs of some of its nodes, e.g.
+   * `['redis://10.0.0.1:6379', 'redis://10.0.0.2:6379']`; the store creates and later quits an
+   * ioredis `Cluster` client, which finds the other nodes itself.
+   */
+  readonly nodes?: readonly string[];
+  /** Use your client instead, a `Redis` or a `Cluster` (the store does not quit it). */
+  readonly client?: Redis | Cluster;
   /** Prefix of every key the store writes; default `retrysafe:`. */
   readonly keyPrefix?: string;
   /** Connection timeout for a client the store creates, ms; default 5000. */
@@ -118,27 +129,24 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
 
 function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const ownClient = options.client === undefined;
-  if (ownClient && !options.url) {
-    throw new TypeError('createRedisStore needs `url` (e.g. redis://127.0.0.1:6379) or `client`');
+  if (ownClient && !options.url && !options.nodes?.length) {
+    throw new TypeError('createRedisStore needs `url` (e.g. redis://127.0.0.1:6379), `nodes` (a cluster) or `client`');
   }
-  const client =
-    options.client ??
-    new Redis(options.url as string, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 1,
-      connectTimeout: options.connectTimeoutMs ?? 5000,
-    });
+  const client = options.client ?? createClient(options);
   const prefix = options.keyPrefix ?? 'retrysafe:';
   const storeClock = (options.clock ?? 'store') === 'store';
   // The script's clock argument: empty for the server's TIME, else the caller's time.
   const clockArg = (callerNow: number) => (storeClock ? '' : String(callerNow));
-  const connection = watchConnection(client);
+  // A cluster client the store creates queues nothing offline (else a command waits for a cluster
+  // that is down, forever): it connects on the first command, then fails fast while it reconnects.
+  const connection = watchConnection(client, ownClient && client instanceof Cluster);
   const run = connection.run;
   const script = scriptRunner(client);
   const cas = (key: string, expected: string, next: string, pxMs: number) =>
     script(CAS_SET, key, [expected, next, String(Math.max(1, Math.ceil(pxMs)))]).then((n) => n === 1);
-  const dedupKey = (id: RecordId) => `${prefix}dedup:${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}`;
-  const runKey = (stored: StoredRun) => `${prefix}run:${enc(stored.namespace)}:${enc(stored.origin)}`;
+  // The identity is the hash tag: encodeURIComponent leaves no brace in it, so the tag ends where it should.
+  const dedupKey = (id: RecordId) => `${prefix}dedup:{${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}}`;
+  const runKey = (stored: StoredRun) => `${prefix}run:{${enc(stored.namespace)}:${enc(stored.origin)}}`;
 
   // The exact stored string of each record read, so the compare-and-set compares byte for byte.
   // Records this store wrote are encoded again instead: the field order is fixed, and a WeakMap
@@ -163,9 +171,9 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   return {
     info: {
       kind: 'redis',
-      location: `${describeUrl(options.url)} (keys ${prefix}*)`,
+      location: `${describeTarget(options)} (keys ${prefix}*)`,
       durable: true,
-      checkHint: `Check that Redis is running and reachable at ${describeUrl(options.url)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
+      checkHint: `Check that Redis is running and reachable at ${describeTarget(options)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
     },
     async ready() {
       await run(() => client.ping());
@@ -204,8 +212,9 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
  * Remembers the client's last connection error, and `run` adds it to a command's rejection:
  * ioredis reports only "Connection is closed" or "max retries", not the socket error behind it.
  */
-function watchConnection(client: Redis) {
+function watchConnection(client: Redis | Cluster, connectFirst: boolean) {
   let lastConnectionError: Error | undefined;
+  let connecting: Promise<void> | undefined;
   const onError = (error: Error) => {
     lastConnectionError = error;
   };
@@ -217,7 +226,13 @@ function watchConnection(client: Redis) {
   return {
     async run<T>(op: () => Promise<T>): Promise<T> {
       try {
-        // A lazy client connects on its first command, queued meanwhile.
+        // A lazy client connects on its first command, queued meanwhile; a cluster client without
+        // an offline queue is connected first.
+        if (connectFirst && client.status === 'wait') {
+          await (connecting ??= client.connect().finally(() => {
+            connecting = undefined;
+          }));
+        }
         return await op();
       } catch (error) {
         const cause = lastConnectionError;
@@ -234,15 +249,27 @@ function watchConnection(client: Redis) {
   };
 }
 
-/** Deletes the keys under `prefix` whose record or run says it expired at or before `now`. */
-async function sweepExpired(client: Redis, script: ReturnType<typeof scriptRunner>, prefix: string, now: number): Promise<number> {
+/**
+ * Deletes the keys under `prefix` whose record or run says it expired at or before `now`. On a
+ * cluster each primary is scanned in turn, and values are read one key per command (a multi-key
+ * `MGET` would cross slots).
+ */
+async function sweepExpired(client: Redis | Cluster, script: ReturnType<typeof scriptRunner>, prefix: string, now: number): Promise<number> {
+  let purged = 0;
+  for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
+    purged += await sweepNode(node, client instanceof Cluster, script, prefix, now);
+  }
+  return purged;
+}
+
+async function sweepNode(node: Redis, cluster: boolean, script: ReturnType<typeof scriptRunner>, prefix: string, now: number): Promise<number> {
   let purged = 0;
   let cursor = '0';
   do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
+    const [next, keys] = await node.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
     cursor = next;
     if (keys.length === 0) continue;
-    const values = await client.mget(...keys);
+    const values = cluster ? await getEach(node, keys) : await node.mget(...keys);
     for (const [i, value] of values.entries()) {
       const key = keys[i];
       if (value === null || value === undefined || key === undefined) continue;
@@ -258,7 +285,7 @@ async function sweepExpired(client: Redis, script: ReturnType<typeof scriptRunne
 
 /** `mergeRun` with `SET NX PX GET` (one round trip to create or load) and a compare-and-set to extend. */
 async function upsertRun(
-  client: Redis,
+  client: Redis | Cluster,
   cas: (key: string, expected: string, next: string, pxMs: number) => Promise<boolean>,
   key: string,
   fresh: StoredRun,
@@ -327,7 +354,7 @@ function timeMs([seconds, micros]: readonly (string | number)[]): number {
 }
 
 /** EVALSHA, falling back to EVAL once when the server has not cached the script yet. */
-function scriptRunner(client: Redis) {
+function scriptRunner(client: Redis | Cluster) {
   const shas = new Map<string, string>();
   return async (lua: string, key: string, args: string[]): Promise<unknown> => {
     let sha = shas.get(lua);
@@ -348,6 +375,39 @@ function scriptRunner(client: Redis) {
 
 const enc = (part: string) => encodeURIComponent(part);
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+
+/** The values of `keys` on one node, one `GET` each in a pipeline; a key that moved reads as absent. */
+async function getEach(node: Redis, keys: readonly string[]): Promise<(string | null)[]> {
+  const pipeline = node.pipeline();
+  for (const key of keys) pipeline.get(key);
+  const replies = (await pipeline.exec()) ?? [];
+  return replies.map(([error, value]) => (error ? null : (value as string | null)));
+}
+
+function createClient(options: RedisStoreOptions): Redis | Cluster {
+  const connectTimeout = options.connectTimeoutMs ?? 5000;
+  if (options.nodes?.length) {
+    return new Cluster(
+      options.nodes.map((node) => {
+        const { hostname, port } = new URL(node);
+        return { host: hostname, port: Number(port || 6379) };
+      }),
+      { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1, connectTimeout, ...credentials(options.nodes[0] as string) } },
+    );
+  }
+  return new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout });
+}
+
+/** The user name and password of a node URL, for every node of a cluster. */
+function credentials(url: string): { username?: string; password?: string } {
+  const { username, password } = new URL(url);
+  return { ...(username && { username: decodeURIComponent(username) }), ...(password && { password: decodeURIComponent(password) }) };
+}
+
+function describeTarget(options: RedisStoreOptions): string {
+  if (options.nodes?.length) return `the Redis Cluster at ${options.nodes.map(describeUrl).join(', ')}`;
+  return describeUrl(options.url);
+}
 
 function describeUrl(url: string | undefined): string {
   if (!url) return 'Redis (your client)';

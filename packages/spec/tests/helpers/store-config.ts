@@ -5,9 +5,11 @@
 import type { DedupStore } from '../../src/stores/types.js';
 
 export interface StoreConfig {
-  readonly kind: 'sqlite' | 'postgres' | 'redis' | 'memory';
+  readonly kind: 'sqlite' | 'postgres' | 'redis' | 'redis-cluster' | 'valkey' | 'memory';
   readonly path?: string;
   readonly url?: string;
+  /** A cluster's node URLs (`redis-cluster`). */
+  readonly nodes?: readonly string[];
   readonly prefix?: string;
   /** PostgreSQL and Redis: decide expiry by the server's clock (default) or the runner's (tests that move a clock). */
   readonly clock?: 'store' | 'caller' | undefined;
@@ -20,7 +22,10 @@ export async function loadStore(config: StoreConfig): Promise<DedupStore> {
     case 'postgres':
       return (await import('../../src/stores/postgres.js')).createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string, clock: config.clock });
     case 'redis':
+    case 'valkey':
       return (await import('../../src/stores/redis.js')).createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock });
+    case 'redis-cluster':
+      return (await import('../../src/stores/redis.js')).createRedisStore({ nodes: config.nodes as string[], keyPrefix: config.prefix as string, clock: config.clock });
     case 'memory':
       return (await import('../../src/stores/memory.js')).createNonDurableMemoryStore();
   }

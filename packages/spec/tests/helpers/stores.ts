@@ -13,6 +13,7 @@ import { createPostgresStore } from '../../src/stores/postgres.js';
 import { createRedisStore } from '../../src/stores/redis.js';
 import { createSqliteStore } from '../../src/stores/sqlite.js';
 import type { DedupStore } from '../../src/stores/types.js';
+import { findBinary, startRedisCluster, startValkey, type StartedServers } from './servers.js';
 import type { StoreConfig } from './store-config.js';
 
 export const PG_URL = process.env['RETRYSAFE_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -30,8 +31,10 @@ export interface StoreUnderTest {
   readonly config: StoreConfig;
   /** A store that cannot be reached: a bad path, a closed port, or a closed memory store. */
   unreachable(): DedupStore;
-  /** Remove the tables, keys or files this run created. */
+  /** Remove the tables, keys or files this run created (and stop servers `start` started). */
   cleanUp(): Promise<void>;
+  /** Start the servers this store needs (a cluster, a Valkey) before its first test. */
+  start?(): Promise<void>;
 }
 
 export function storeFromConfig(config: StoreConfig): DedupStore {
@@ -41,7 +44,10 @@ export function storeFromConfig(config: StoreConfig): DedupStore {
     case 'postgres':
       return createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string, clock: config.clock });
     case 'redis':
+    case 'valkey':
       return createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock });
+    case 'redis-cluster':
+      return createRedisStore({ nodes: config.nodes as string[], keyPrefix: config.prefix as string, clock: config.clock });
     case 'memory':
       return createNonDurableMemoryStore();
   }
@@ -56,6 +62,12 @@ export function openStoreFor(subject: StoreUnderTest, hooks: { beforeAll: (fn: (
   let store: DedupStore | undefined;
   let setupError: unknown;
   hooks.beforeAll(async () => {
+    try {
+      await subject.start?.();
+    } catch (error) {
+      setupError = new Error(`The ${subject.name} servers did not start; these tests need them: ${String(error)}`, { cause: error });
+      return;
+    }
     store = storeFromConfig(subject.config);
     await store.ready().catch((error: unknown) => {
       setupError = new Error(
@@ -136,4 +148,50 @@ export function storesUnderTest(options: { readonly clock?: 'store' | 'caller' }
       },
     },
   ];
+}
+
+/**
+ * Redis Cluster (three primaries) and Valkey, each started by the test on free local ports and
+ * stopped after (tests/helpers/servers.ts). Valkey is left out when `valkey-server` is not installed,
+ * unless CI=true: then its tests fail loudly (scripts/services.sh installs it).
+ */
+export function scaleOutStoresUnderTest(options: { readonly clock?: 'store' | 'caller' } = {}): StoreUnderTest[] {
+  const { clock } = options;
+  const prefix = `rs_t:${RUN_TAG}:`;
+  let cluster: StartedServers | undefined;
+  let valkey: StartedServers | undefined;
+  const subjects: StoreUnderTest[] = [
+    {
+      name: 'redis-cluster',
+      get config(): StoreConfig {
+        return { kind: 'redis-cluster', nodes: cluster?.urls ?? [], prefix, clock };
+      },
+      unreachable: () => createRedisStore({ nodes: ['redis://127.0.0.1:1'], keyPrefix: prefix }),
+      async start() {
+        cluster = await startRedisCluster(3);
+      },
+      async cleanUp() {
+        await cluster?.stop();
+      },
+    },
+  ];
+  if (findBinary('valkey-server') || process.env['CI'] === 'true') {
+    subjects.push({
+      name: 'valkey',
+      get config(): StoreConfig {
+        return { kind: 'valkey', url: valkey?.urls[0] ?? 'redis://127.0.0.1:1', prefix, clock };
+      },
+      unreachable: () => createRedisStore({ url: 'redis://127.0.0.1:1', keyPrefix: prefix }),
+      async start() {
+        if (!findBinary('valkey-server')) {
+          throw new Error('valkey-server is not installed (CI=true): run scripts/services.sh, which installs it from Debian bookworm-backports');
+        }
+        valkey = await startValkey();
+      },
+      async cleanUp() {
+        await valkey?.stop();
+      },
+    });
+  }
+  return subjects;
 }
