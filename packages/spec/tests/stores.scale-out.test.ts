@@ -144,7 +144,7 @@ describe('Valkey (started by the test)', () => {
       const probe = new Redis(valkey.urls[0] as string);
       expect(await probe.info('server')).toMatch(/valkey_version:\d/);
       await probe.quit();
-      const store = createRedisStore({ url: valkey.urls[0], keyPrefix: `rs_t:${RUN_TAG}:valkey:` });
+      const store = createRedisStore({ url: valkey.urls[0] as string, keyPrefix: `rs_t:${RUN_TAG}:valkey:` });
       try {
         const provider = memoryProvider({ dedupeByKey: false });
         const runner = createRunner({ store });
