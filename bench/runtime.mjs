@@ -3,15 +3,19 @@
 // measured interleaved in one run. Figures are ratios and percentiles, never assertions.
 //
 //   node bench/runtime.mjs [--rounds 3] [--calls 2000] [--concurrency 1,8,64]
-//                          [--targets bare,memory,sqlite,postgres,redis,redis-store,powertools,powertools-ioredis]
+//                          [--targets bare,memory,sqlite,postgres,redis,redis-aa,redis-store,powertools,powertools-ioredis,valkey,redis-cluster]
 //                          [--out bench/results/runtime.json]   (a trial run: --out elsewhere, or it replaces the committed results)
 //
-// Traffic goes only to 127.0.0.1 (RETRYSAFE_PG_URL / RETRYSAFE_REDIS_URL override). Every table and
+// Traffic goes only to 127.0.0.1 (RETRYSAFE_PG_URL / RETRYSAFE_REDIS_URL override). `valkey` and
+// `redis-cluster` run on a Valkey server and a three-primary Redis Cluster that the bench starts on
+// free local ports and stops at the end (bench/servers.mjs). `redis-aa` is the A/A control: a
+// second target identical to `redis`, whose ratio to it is this run's noise. Every table and
 // key it writes carries a per-run tag and is removed at the end.
 //
 // Round trips are counted in the drivers, not assumed: pg's Client#query, ioredis's and
 // @redis/client's sendCommand, and better-sqlite3's Statement#run/get/all/iterate (in-process
 // statements: SQLite has no round trip, but each statement is a step).
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -23,12 +27,13 @@ import { createClient } from '@redis/client';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { CachePersistenceLayer } from '@aws-lambda-powertools/idempotency/cache';
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 import { createRunner, defineTool, key, openRun } from '@retrysafe/spec';
 import { createNonDurableMemoryStore } from '@retrysafe/spec/stores/memory';
 import { createPostgresStore } from '@retrysafe/spec/stores/postgres';
 import { createRedisStore } from '@retrysafe/spec/stores/redis';
+import { startRedisCluster, startValkey } from './servers.mjs';
 import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';
 
 import { formatLoad as fmtLoad, median, readFlags, table } from './lib.mjs';
@@ -36,13 +41,16 @@ import { formatLoad as fmtLoad, median, readFlags, table } from './lib.mjs';
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const PG_URL = process.env.RETRYSAFE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.RETRYSAFE_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const ALL_TARGETS = ['bare', 'memory', 'sqlite', 'postgres', 'redis', 'redis-store', 'powertools', 'powertools-ioredis'];
+const ALL_TARGETS = ['bare', 'memory', 'sqlite', 'postgres', 'redis', 'redis-aa', 'redis-store', 'powertools', 'powertools-ioredis', 'valkey', 'redis-cluster'];
 const TARGET_LABELS = {
   bare: 'bare handler (no runner)',
   memory: 'runner + non-durable memory store',
   sqlite: 'runner + SQLite file (WAL, synchronous=NORMAL)',
   postgres: 'runner + PostgreSQL (pg.Pool, default 10 connections)',
   redis: 'runner + Redis (ioredis)',
+  'redis-aa': 'runner + Redis (ioredis), a second identical target: the A/A control',
+  valkey: 'runner + Valkey (ioredis; a server the bench starts, appendonly yes)',
+  'redis-cluster': 'runner + Redis Cluster, three primaries (ioredis Cluster; servers the bench starts, appendonly yes)',
   'redis-store': 'the Redis store alone, no runner: claim, effect, completion (where the runner\'s own cost shows)',
   powertools: 'powertools makeIdempotent + CachePersistenceLayer (@redis/client)',
   'powertools-ioredis': 'powertools makeIdempotent + CachePersistenceLayer (ioredis adapter)',
@@ -134,6 +142,9 @@ const issueRefund = defineTool({
 // ---------------------------------------------------------------------------------------------
 // Targets: each gives `call(input)` and, where it has one, the counter of its round trips.
 
+/** Versions of the servers the bench started itself, for the report. */
+const serverVersions = {};
+
 async function setUpTargets(names, tag) {
   const targets = [];
   const cleanups = [];
@@ -181,13 +192,37 @@ async function setUpTargets(names, tag) {
         });
         break;
       }
-      case 'redis': {
+      case 'redis':
+      case 'redis-aa': {
         const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
         await client.connect();
-        await viaRunner(name, createRedisStore({ client, keyPrefix: `rsbench:${tag}:retrysafe:` }), countCommands(client), 'commands');
+        await viaRunner(name, createRedisStore({ client, keyPrefix: `rsbench:${tag}:${name}:` }), countCommands(client), 'commands');
         cleanups.push(async () => {
           await deleteKeys(client, `rsbench:${tag}:*`);
           await client.quit();
+        });
+        break;
+      }
+      case 'valkey': {
+        const server = await startValkey();
+        serverVersions.valkey = server.version;
+        const client = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+        await client.connect();
+        await viaRunner(name, createRedisStore({ client, keyPrefix: `rsbench:${tag}:valkey:` }), countCommands(client), 'commands');
+        cleanups.push(async () => {
+          await client.quit();
+          await server.stop();
+        });
+        break;
+      }
+      case 'redis-cluster': {
+        const cluster = await startRedisCluster();
+        serverVersions.redisCluster = `${cluster.version}, 3 primaries`;
+        const client = new Cluster(cluster.nodes.map((url) => ({ host: '127.0.0.1', port: Number(new URL(url).port) })), { redisOptions: { maxRetriesPerRequest: 1 } });
+        await viaRunner(name, createRedisStore({ client, keyPrefix: `rsbench:${tag}:cluster:` }), countCommands(client), 'commands');
+        cleanups.push(async () => {
+          await client.quit();
+          await cluster.stop();
         });
         break;
       }
@@ -437,7 +472,8 @@ async function main() {
     const report = {
       bench: 'runtime',
       date: new Date().toISOString(),
-      machine: { ...(await machine()), loadavgStart: loadStart, loadavgEnd: loadEnd },
+      commit: gitCommit(),
+      machine: { ...(await machine()), ...serverVersions, loadavgStart: loadStart, loadavgEnd: loadEnd },
       command: `node bench/runtime.mjs --rounds ${rounds} --calls ${callsPerPhase} --concurrency ${concurrencies.join(',')} --targets ${names.join(',')}`,
       targets: Object.fromEntries(targets.map((t) => [t.name, { label: TARGET_LABELS[t.name], roundTripUnit: t.unit }])),
       summary,
@@ -486,17 +522,21 @@ function summarise(results, targets, concurrencies) {
   }
   // Powertools against retrysafe's Redis store: same server, same rounds.
   const versus = [];
-  for (const [a, b] of [['powertools', 'redis'], ['powertools-ioredis', 'redis'], ['powertools-ioredis', 'redis-store']]) {
+  for (const [a, b] of [['powertools', 'redis'], ['powertools-ioredis', 'redis'], ['powertools-ioredis', 'redis-store'], ['redis', 'redis-aa'], ['redis', 'valkey'], ['redis', 'redis-cluster']]) {
     for (const concurrency of concurrencies) {
       for (const phase of ['first', 'replay']) {
         const ra = pick(results, a, concurrency, phase);
         const rb = pick(results, b, concurrency, phase);
         if (ra.length === 0 || rb.length === 0) continue;
+        const perRound = rb.map((r) => r.opsPerSec / ra.find((x) => x.round === r.round).opsPerSec);
         versus.push({
           pair: `${b} / ${a}`,
           concurrency,
           phase,
-          throughputRatio: median(rb.map((r) => r.opsPerSec / ra.find((x) => x.round === r.round).opsPerSec)),
+          throughputRatio: median(perRound),
+          // The spread: the lowest and highest of the per-round ratios.
+          minRatio: Math.min(...perRound),
+          maxRatio: Math.max(...perRound),
         });
       }
     }
@@ -518,8 +558,8 @@ function printSummary(report, concurrencies) {
     ));
   }
   if (report.summary.versus.length > 0) {
-    console.log('\nretrysafe Redis store throughput over powertools on the same Redis:');
-    console.log(table(['pair', 'concurrency', 'phase', 'ratio'], report.summary.versus.map((v) => [v.pair, String(v.concurrency), v.phase, `${v.throughputRatio.toFixed(2)}x`]), 2));
+    console.log('\nthroughput ratios, median of the per-round ratios (lowest-highest round); redis-aa / redis is the A/A control:');
+    console.log(table(['pair', 'concurrency', 'phase', 'ratio', 'rounds'], report.summary.versus.map((v) => [v.pair, String(v.concurrency), v.phase, `${v.throughputRatio.toFixed(2)}x`, `${v.minRatio.toFixed(2)}-${v.maxRatio.toFixed(2)}x`]), 2));
   }
   console.log('\ntwo concurrent calls on one key (effect takes 20 ms), then a third:');
   console.log(table(['target', 'effects', 'outcomes', 'third call'], Object.entries(report.concurrentDuplicate).map(([name, d]) => [name, String(d.effects), d.outcomes.join(', ') + (d.warnings ? ` (${d.warnings} warnings)` : ''), d.thirdCall]), 2));
@@ -552,6 +592,13 @@ async function machine() {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/** The commit measured, with `+dirty` when the work tree has uncommitted changes. */
+function gitCommit() {
+  const git = (...args) => spawnSync('git', args, { cwd: benchDir, encoding: 'utf8' }).stdout.trim();
+  const head = git('rev-parse', '--short', 'HEAD');
+  return head && git('status', '--porcelain', '--untracked-files=no') ? `${head}+dirty` : head || undefined;
+}
 
 function pick(results, target, concurrency, phase) {
   return results.filter((r) => r.target === target && r.concurrency === concurrency && r.phase === phase);
