@@ -61,12 +61,15 @@ export interface CallTelemetry {
 
 type Api = typeof OtelApi;
 let loaded: Api | null | undefined;
+let noopCounter: unknown;
 
 /** `@opentelemetry/api`, or null when it is not installed (loaded once per process). */
 function loadApi(): Api | null {
   if (loaded !== undefined) return loaded;
   try {
     loaded = createRequire(import.meta.url)('@opentelemetry/api') as Api;
+    // The API's no-op counter class, to tell a meter that records nothing (no SDK registered).
+    noopCounter = loaded.createNoopMeter().createCounter('probe').constructor;
   } catch {
     loaded = null;
   }
@@ -74,6 +77,8 @@ function loadApi(): Api | null {
 }
 
 interface Instruments {
+  /** True when the meter is the API's no-op one (no SDK registered): the call records no metric. */
+  readonly noop: boolean;
   readonly calls: OtelApi.Counter;
   readonly replays: OtelApi.Counter;
   readonly conflicts: OtelApi.Counter;
@@ -108,55 +113,75 @@ export function createCallTelemetry(options: TelemetryOptions | false | undefine
 
   return {
     observe(tool, namespace, call, failure) {
-      const idempotency = String(tool.policy.idempotent);
-      const started = performance.now();
-      return tracer.startActiveSpan(`execute_tool ${tool.name}`, { kind: SpanKind.INTERNAL }, async (span) => {
-        const recording = span.isRecording();
-        if (recording) {
-          span.setAttribute(ATTR_GEN_AI_OPERATION_NAME, 'execute_tool');
-          span.setAttribute(ATTR_GEN_AI_TOOL_NAME, tool.name);
-          span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_CLASS, idempotency);
-        }
-        let outcome = 'tool_error';
-        try {
-          const result = await call();
-          outcome = result.replayed ? 'replayed' : 'executed';
-          if (recording) {
-            span.setAttribute(ATTR_RETRYSAFE_ATTEMPT, result.attempt);
-            span.setAttribute(ATTR_RETRYSAFE_REPLAYED, result.replayed);
-            if (result.key !== undefined) span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH, keyHash(namespace, tool.name, result.key));
-          }
-          return result;
-        } catch (error) {
-          outcome = isRetrysafeError(error) ? error.code : 'tool_error';
-          if (recording) {
-            const facts = failure(error) ?? factsOf(error);
-            if (facts?.attempt !== undefined) span.setAttribute(ATTR_RETRYSAFE_ATTEMPT, facts.attempt);
-            if (facts?.key !== undefined) span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH, keyHash(namespace, tool.name, facts.key));
-            span.setAttribute(ATTR_RETRYSAFE_REPLAYED, false);
-            span.setAttribute(ATTR_ERROR_TYPE, isRetrysafeError(error) ? error.code : errorName(error));
-            span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-            if (error instanceof Error) span.recordException(error);
-          }
-          throw error;
-        } finally {
-          span.setAttribute(ATTR_RETRYSAFE_OUTCOME, outcome);
-          span.end();
-          const { calls, replays, conflicts, duration } = instrumentsNow();
-          const attributes = { [ATTR_GEN_AI_TOOL_NAME]: tool.name, [ATTR_RETRYSAFE_IDEMPOTENCY_CLASS]: idempotency, [ATTR_RETRYSAFE_OUTCOME]: outcome };
-          calls.add(1, attributes);
-          if (outcome === 'replayed') replays.add(1, attributes);
-          if (outcome === 'concurrent_call' || outcome === 'key_reuse') conflicts.add(1, attributes);
-          duration.record(performance.now() - started, attributes);
-        }
-      });
+      const span = tracer.startSpan(`execute_tool ${tool.name}`, { kind: SpanKind.INTERNAL });
+      const meters = instrumentsNow();
+      // Nobody listens (the API's no-op tracer and meter): the call runs as without telemetry.
+      if (!api.trace.isSpanContextValid(span.spanContext()) && meters.noop) return call();
+      const observed = () => record(span, meters, tool, namespace, call, failure);
+      // The span is the active one while the effect runs, so spans of its HTTP or database calls
+      // nest under it (a sampled-out span too: it still carries the trace to the provider).
+      return api.trace.isSpanContextValid(span.spanContext()) ? api.context.with(api.trace.setSpan(api.context.active(), span), observed) : observed();
     },
   };
+
+  async function record<R extends ObservedCall>(
+    span: OtelApi.Span,
+    meters: Instruments,
+    tool: AnyTool,
+    namespace: string,
+    call: () => Promise<R>,
+    failure: FailureFacts,
+  ): Promise<R> {
+    const idempotency = String(tool.policy.idempotent);
+    const started = performance.now();
+    const recording = span.isRecording();
+    if (recording) {
+      span.setAttribute(ATTR_GEN_AI_OPERATION_NAME, 'execute_tool');
+      span.setAttribute(ATTR_GEN_AI_TOOL_NAME, tool.name);
+      span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_CLASS, idempotency);
+    }
+    let outcome = 'tool_error';
+    try {
+      const result = await call();
+      outcome = result.replayed ? 'replayed' : 'executed';
+      if (recording) {
+        span.setAttribute(ATTR_RETRYSAFE_ATTEMPT, result.attempt);
+        span.setAttribute(ATTR_RETRYSAFE_REPLAYED, result.replayed);
+        if (result.key !== undefined) span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH, keyHash(namespace, tool.name, result.key));
+      }
+      return result;
+    } catch (error) {
+      outcome = isRetrysafeError(error) ? error.code : 'tool_error';
+      if (recording) recordFailure(span, error, failure(error) ?? factsOf(error), (key) => keyHash(namespace, tool.name, key));
+      throw error;
+    } finally {
+      span.setAttribute(ATTR_RETRYSAFE_OUTCOME, outcome);
+      span.end();
+      if (!meters.noop) {
+        const attributes = { [ATTR_GEN_AI_TOOL_NAME]: tool.name, [ATTR_RETRYSAFE_IDEMPOTENCY_CLASS]: idempotency, [ATTR_RETRYSAFE_OUTCOME]: outcome };
+        meters.calls.add(1, attributes);
+        if (outcome === 'replayed') meters.replays.add(1, attributes);
+        if (outcome === 'concurrent_call' || outcome === 'key_reuse') meters.conflicts.add(1, attributes);
+        meters.duration.record(performance.now() - started, attributes);
+      }
+    }
+  }
+
+  function recordFailure(span: OtelApi.Span, error: unknown, facts: { attempt?: number; key?: string } | undefined, hash: (key: string) => string) {
+    if (facts?.attempt !== undefined) span.setAttribute(ATTR_RETRYSAFE_ATTEMPT, facts.attempt);
+    if (facts?.key !== undefined) span.setAttribute(ATTR_RETRYSAFE_IDEMPOTENCY_KEY_HASH, hash(facts.key));
+    span.setAttribute(ATTR_RETRYSAFE_REPLAYED, false);
+    span.setAttribute(ATTR_ERROR_TYPE, isRetrysafeError(error) ? error.code : errorName(error));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    if (error instanceof Error) span.recordException(error);
+  }
 }
 
 function makeInstruments(meter: OtelApi.Meter): Instruments {
+  const calls = meter.createCounter(METRIC_RETRYSAFE_CALLS, { unit: '{call}', description: 'Runner calls, by tool, idempotency class and outcome.' });
   return {
-    calls: meter.createCounter(METRIC_RETRYSAFE_CALLS, { unit: '{call}', description: 'Runner calls, by tool, idempotency class and outcome.' }),
+    noop: typeof noopCounter === 'function' && calls instanceof noopCounter,
+    calls,
     replays: meter.createCounter(METRIC_RETRYSAFE_REPLAYS, { unit: '{call}', description: 'Calls answered from the dedup record; the effect did not run.' }),
     conflicts: meter.createCounter(METRIC_RETRYSAFE_CONFLICTS, {
       unit: '{call}',
