@@ -4,9 +4,9 @@
  * Each record is one string key holding the record's JSON, with a `PX` expiry at its `expiresAt`.
  * The claim is one script (EVALSHA) that creates the record if the key is free or returns the
  * existing one, so that a replay, a concurrent call or a key reuse is answered in that same round
- * trip. Reclaiming a free record and recording an outcome are compare-and-set steps in Lua (the
- * script swaps the value only if it is still exactly what the caller last saw), one round trip
- * each. Every script reads the server's `TIME` and decides, stamps and sets `PX` by it (unless
+ * trip. Reclaiming a free record is a compare-and-set in Lua (the script swaps the value only if
+ * it is still exactly what the caller last saw); recording an outcome (complete, release, renew)
+ * swaps it only while the record still names the holder's owner token. One round trip each. Every script reads the server's `TIME` and decides, stamps and sets `PX` by it (unless
  * `clock: 'caller'`), so a renewal extends the key's `PX` with its lock.
  *
  * Redis Cluster and Valkey: every command and script of a call touches one key, and every key
@@ -172,8 +172,8 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   // Records this store wrote are encoded again instead: the field order is fixed, and a WeakMap
   // entry for every first call costs more than the encoding (bench/runtime.mjs).
   const storedText = new WeakMap<DedupRecord, string>();
-  // Complete, release and renew compare the whole stored record too: stricter than comparing the
-  // owner, and a Lua script need not parse JSON.
+  // The reclaim compares the whole stored record; the holder's writes compare its owner token
+  // (SET_IF_HELD), which a Lua script reads without parsing JSON.
   // Records come back from the scripts restamped (by the server's clock), so each is remembered
   // with its exact stored text.
   const stored = (text: string): DedupRecord => {
