@@ -94,7 +94,8 @@ describe('Redis Cluster (three primaries, started by the test)', () => {
 
   it('spreads records over the nodes, and purges expired ones on every node', async () => {
     const prefix = `rs_t:${RUN_TAG}:purge:`;
-    const store = createRedisStore({ client, keyPrefix: prefix });
+    // The runner's clock stands still at T0 and the purge moves past the TTL: the caller's clock.
+    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller' });
     const runner = createRunner({ store, now: () => T0, ttlMs: 1000, lockMs: 1000, purgeEveryMs: 0 });
     const provider = memoryProvider({ dedupeByKey: false });
     const run = freshRun();
