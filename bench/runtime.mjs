@@ -196,7 +196,7 @@ async function setUpTargets(names, tag) {
       case 'redis-aa': {
         const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
         await client.connect();
-        await viaRunner(name, createRedisStore({ client, keyPrefix: `rsbench:${tag}:${name}:` }), countCommands(client), 'commands');
+        await viaRunner(name, createRedisStore({ client, keyPrefix: `rsbench:${tag}:${name}:`, allowVolatile: true }), countCommands(client), 'commands');
         cleanups.push(async () => {
           await deleteKeys(client, `rsbench:${tag}:*`);
           await client.quit();
@@ -231,7 +231,7 @@ async function setUpTargets(names, tag) {
         // check, heartbeat) is the difference from \`redis\`. Same client options, fixed fingerprint.
         const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
         await client.connect();
-        const store = createRedisStore({ client, keyPrefix: `rsbench:${tag}:store:` });
+        const store = createRedisStore({ client, keyPrefix: `rsbench:${tag}:store:`, allowVolatile: true });
         targets.push({ name, counter: countCommands(client), unit: 'commands', call: storeOnlyCall(store, tag) });
         cleanups.push(async () => {
           await store.close();

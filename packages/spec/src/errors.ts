@@ -34,6 +34,9 @@ import type { AttemptError, StoreInfo } from './stores/types.js';
  * | `mcp_tool` | `McpToolError` (adapters/mcp) | ran and failed: the MCP server answered with an `isError` result |
  * | `mcp_request` | `McpRequestError` (adapters/mcp) | did not run: the MCP server refused the request (a JSON-RPC error) |
  * | `lease_lost` | `LeaseLostError` | the abort reason of a running effect whose lease was lost; another call may run it |
+ * | `invalid_identifier` | `InvalidIdentifierError` | did not run: a namespace, tool name, key or run origin holds text a store cannot keep exactly |
+ * | `durability_config` | `DurabilityConfigError` | did not run: the configuration would let records vanish before a retry (volatile Redis, run TTL below the dedup TTL) |
+ * | `indeterminate_outcome` | `IndeterminateOutcomeError` | unknown: an earlier attempt may have run, and the tool's `reconcile` hook could not tell |
  */
 export type RetrysafeErrorCode =
   | 'concurrent_call'
@@ -49,7 +52,10 @@ export type RetrysafeErrorCode =
   | 'answer_lost'
   | 'mcp_tool'
   | 'mcp_request'
-  | 'lease_lost';
+  | 'lease_lost'
+  | 'invalid_identifier'
+  | 'durability_config'
+  | 'indeterminate_outcome';
 
 // `Symbol.for`, so that an error made by another copy of this package in the process is
 // recognised too (`instanceof` holds only within one copy).
@@ -93,9 +99,19 @@ const scope = (id: CallIdentity) =>
   `${id.tool} with key ${JSON.stringify(id.key)}${id.namespace ? ` in namespace ${JSON.stringify(id.namespace)}` : ''}`;
 
 /**
+ * Default `ConcurrentCallError.retryAfterMs`, ms: a short backoff, not the remaining lock (a
+ * 50 ms effect under a 30 s lock should not make its loser wait 30 s). Retrying sooner than the
+ * lock only costs a read: a call still in flight answers `ConcurrentCallError` again, a completed
+ * one replays its result.
+ */
+export const CONCURRENT_RETRY_AFTER_MS = 100;
+
+/**
  * Another call holds the lock on this key and has not finished (its lock has not expired). No
  * second effect ran. Retry later with the same key: it replays the first call's result once it
- * completes. The IETF draft answers 409 Conflict here.
+ * completes. The IETF draft answers 409 Conflict here. With `RunnerOptions.waitForInFlightMs` the
+ * runner first waits that long for the other call to complete and replays its result; this error
+ * means it did not complete in time.
  */
 export class ConcurrentCallError extends RetrysafeError implements CallIdentity {
   override readonly name = 'ConcurrentCallError';
@@ -109,14 +125,19 @@ export class ConcurrentCallError extends RetrysafeError implements CallIdentity 
   readonly attempt: number;
   /** When the other call's lock lapses unless renewed, epoch ms. */
   readonly lockExpiresAt: number;
-  /** A hint for the retry: ms until the lock lapses (at least 1). */
+  /**
+   * A hint for the retry, ms (at least 1): a short backoff (`retryAfterMs` given, else
+   * {@link CONCURRENT_RETRY_AFTER_MS}), never more than the time until the lock lapses. The other
+   * call usually completes well before its lock would lapse, and the retry then replays it.
+   */
   readonly retryAfterMs: number;
 
-  constructor(id: CallIdentity & { attempt: number; lockExpiresAt: number; now: number }) {
-    const retryAfterMs = Math.max(1, id.lockExpiresAt - id.now);
+  constructor(id: CallIdentity & { attempt: number; lockExpiresAt: number; now: number; retryAfterMs?: number }) {
+    const lockLeftMs = Math.max(1, id.lockExpiresAt - id.now);
+    const retryAfterMs = Math.max(1, Math.min(lockLeftMs, Math.round(id.retryAfterMs ?? CONCURRENT_RETRY_AFTER_MS)));
     super(
-      `${scope(id)} is already running (attempt ${id.attempt}, locked for another ${retryAfterMs} ms). ` +
-        'This call did not run the effect. Retry later with the same key: once the first call ' +
+      `${scope(id)} is already running (attempt ${id.attempt}, locked for up to another ${lockLeftMs} ms unless it completes). ` +
+        `This call did not run the effect. Retry in about ${retryAfterMs} ms with the same key: once the first call ` +
         'completes, its result is replayed.',
     );
     this.tool = id.tool;
@@ -318,5 +339,97 @@ export class LeaseLostError extends RetrysafeError implements CallIdentity {
     this.namespace = id.namespace;
     this.attempt = id.attempt;
     this.reason = id.reason;
+  }
+}
+
+/** Which identifier {@link InvalidIdentifierError} rejected. */
+export type IdentifierField = 'namespace' | 'tool' | 'key' | 'origin';
+
+/**
+ * A namespace, tool name, key or run origin holds text that some store cannot keep exactly: an
+ * unpaired UTF-16 surrogate (PostgreSQL's and SQLite's drivers encode it as U+FFFD, so
+ * `"acme\uDC00"` and `"acme\uFFFD"` would be one tenant there) or U+0000 (PostgreSQL's `text`
+ * refuses it). Rejected before the store is touched, on every store alike, so a record id means
+ * the same thing everywhere. Nothing ran; this is not an outage. Fix where the identifier comes
+ * from (for a key: the input field it is built from).
+ */
+export class InvalidIdentifierError extends RetrysafeError {
+  override readonly name = 'InvalidIdentifierError';
+  readonly code = 'invalid_identifier';
+  /** Which identifier. */
+  readonly field: IdentifierField;
+  /** The rejected text. */
+  readonly value: string;
+  /** What is wrong with it, e.g. `an unpaired UTF-16 surrogate (U+DC00) at index 4`. */
+  readonly reason: string;
+
+  constructor(field: IdentifierField, value: string, reason: string) {
+    super(
+      `The ${field} ${JSON.stringify(value)} holds ${reason}, which a dedup store cannot keep exactly ` +
+        '(PostgreSQL and SQLite turn an unpaired surrogate into U+FFFD, PostgreSQL refuses U+0000), so two ' +
+        `different ${field === 'namespace' ? 'tenants' : `${field}s`} could share a record. Nothing ran. ` +
+        'Use well-formed Unicode text without U+0000.',
+    );
+    this.field = field;
+    this.value = value;
+    this.reason = reason;
+  }
+}
+
+/** Which durability trap {@link DurabilityConfigError} refused. */
+export type DurabilityConfigReason = 'volatile_store' | 'run_ttl_below_dedup_ttl';
+
+/**
+ * The configuration would let records vanish while a retry can still come, so a retry would run
+ * the effect again: a Redis server with no persistence (`save ""` and `appendonly no`: a restart
+ * forgets every record), or a run record (`openRun`) kept for less time than the dedup records
+ * built on it (a redelivery after the run expired gets a new run id, so new keys). Refused before
+ * anything ran. The message says how to fix it or, for a volatile store, how to opt in.
+ */
+export class DurabilityConfigError extends RetrysafeError {
+  override readonly name = 'DurabilityConfigError';
+  readonly code = 'durability_config';
+  /** Which trap. */
+  readonly reason: DurabilityConfigReason;
+  /** The store, where the trap is a store's (`volatile_store`). */
+  readonly store: StoreInfo | undefined;
+
+  constructor(reason: DurabilityConfigReason, message: string, store?: StoreInfo) {
+    super(message);
+    this.reason = reason;
+    this.store = store;
+  }
+}
+
+/**
+ * An earlier attempt's outcome is unknown (its holder's lock lapsed without a recorded outcome:
+ * it may have crashed after the provider call and before the record), the tool has a `reconcile`
+ * hook, and the hook answered `unknown` (or threw). Nothing ran this time, and nothing will run
+ * under this key until a person checks the downstream system: the record stays indeterminate
+ * (`describeRecord(record).state === 'indeterminate'`). `decideRetry` escalates.
+ */
+export class IndeterminateOutcomeError extends RetrysafeError implements CallIdentity {
+  override readonly name = 'IndeterminateOutcomeError';
+  readonly code = 'indeterminate_outcome';
+  readonly tool: string;
+  readonly key: string;
+  readonly namespace: string;
+  /** The attempt whose outcome is unknown. */
+  readonly attempt: number;
+  /** What the hook said (its `reason`, or the error it threw). */
+  readonly detail: string;
+
+  constructor(id: CallIdentity & { attempt: number; detail: string; cause?: unknown }) {
+    super(
+      `${scope(id)}: attempt ${id.attempt} stopped without a recorded outcome, and the tool's reconcile hook could not tell ` +
+        `whether its effect happened (${id.detail}). This call did not run the effect. Escalate: check the downstream system ` +
+        'for this work before running it again.',
+      id.cause === undefined ? undefined : { cause: id.cause },
+    );
+    this.tool = id.tool;
+    this.key = id.key;
+    this.namespace = id.namespace;
+    this.attempt = id.attempt;
+    this.detail = id.detail;
   }
 }

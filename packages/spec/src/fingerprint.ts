@@ -35,6 +35,21 @@ export function fingerprint(input: unknown): string {
 }
 
 /**
+ * The fingerprint a dedup record stores: lowercase hex SHA-256 of the RFC 8785 canonical JSON of
+ * `[namespace, tool, input]`. It covers the record's scope as well as the input, so a store that
+ * conflates two namespaces or tool names (a case-insensitive or normalising collation, a driver
+ * that rewrites text) answers `KeyReuseError` instead of replaying one tenant's result to another.
+ *
+ * @throws TypeError as {@link fingerprint} does.
+ */
+export function recordFingerprint(scope: { readonly namespace: string; readonly tool: string }, input: unknown): string {
+  const problem = findNonJson(input, { allowDates: true });
+  if (problem !== undefined) throw new TypeError(problem);
+  const text = canonicalize([scope.namespace, scope.tool, input ?? null]) ?? 'null';
+  return hash('sha256', text, 'hex');
+}
+
+/**
  * Returns why `value` is not plain JSON data that survives a `JSON.stringify`/`JSON.parse`
  * round trip unchanged (e.g. `$.items[2] is a Map`), or `undefined` when it is. `undefined` is
  * accepted at the top level and as an object property (both read back as `undefined`), not in

@@ -1,6 +1,7 @@
 export { vouchDurable, type Durable, type DurableInput, type DurablePrimitive } from './durable.js';
 export {
   key,
+  assertStorableIdentifier,
   InvalidKeyError,
   MAX_KEY_LENGTH,
   NOT_DURABLE_KEY_PART,
@@ -52,18 +53,25 @@ export { currentCall, guardedRecord, GuardedCallError, runGuarded, type GuardedC
 export { openRun, DEFAULT_RUN_TTL_MS, type OpenedRun, type OpenRunOptions } from './runs.js';
 export {
   AttemptsExhaustedError,
+  CONCURRENT_RETRY_AFTER_MS,
   ConcurrentCallError,
   LeaseLostError,
+  DurabilityConfigError,
+  IndeterminateOutcomeError,
   InputNotFingerprintableError,
+  InvalidIdentifierError,
   isRetrysafeError,
   KeyReuseError,
   RetrysafeError,
   StoreUnavailableError,
   UnserializableResultError,
+  type DurabilityConfigReason,
+  type IdentifierField,
   type RetrysafeErrorCode,
   type StoreOperation,
 } from './errors.js';
-export { fingerprint, findNonJson } from './fingerprint.js';
+export { fingerprint, findNonJson, recordFingerprint } from './fingerprint.js';
+export { describeRecord, type ReconcileAnswer, type ReconcileContext, type RecordDescription, type RecordState } from './runtime/reconcile.js';
 // What a store is to its user; writing one takes `@retrysafe/spec/stores/protocol`.
 export type { AttemptError, DedupRecord, DedupStatus, DedupStore, RecordId, StoreInfo } from './stores/types.js';
 // Telemetry: the span attribute and metric names (docs/runtime.md, Telemetry).

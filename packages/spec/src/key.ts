@@ -15,7 +15,7 @@
  * @packageDocumentation
  */
 import { describe, isDurablePrimitive, type Durable } from './durable.js';
-import { RetrysafeError } from './errors.js';
+import { InvalidIdentifierError, RetrysafeError, type IdentifierField } from './errors.js';
 
 // Module-private brand key: only `key` (and an `as` cast, which `no-key-cast` forbids) makes one.
 declare const deterministicKeyBrand: unique symbol;
@@ -162,4 +162,41 @@ export function assertValidKey(value: unknown): DeterministicKey {
     );
   }
   return value as DeterministicKey;
+}
+
+// `String.prototype.isWellFormed` is ES2024 (Node 20 has it); the project's lib is ES2023.
+interface WellFormedText {
+  isWellFormed(): boolean;
+}
+
+/**
+ * Checks that `value` is text every store keeps exactly: well-formed UTF-16 (no unpaired
+ * surrogate, which PostgreSQL's and SQLite's drivers turn into U+FFFD) and no U+0000 (which
+ * PostgreSQL's `text` refuses and C APIs end a string at). The runner applies it to the
+ * namespace, the tool name and the key of every keyed call, and `openRun` to the namespace and
+ * the origin, before anything reaches the store, so all stores accept and reject the same ids.
+ *
+ * @returns `value`, unchanged.
+ * @throws {@link InvalidIdentifierError} (code `invalid_identifier`) naming the field and the
+ *   first offending character.
+ */
+export function assertStorableIdentifier<T extends string>(field: IdentifierField, value: T): T {
+  // The common case, answered by two native scans.
+  if ((value as unknown as WellFormedText).isWellFormed() && !value.includes('\0')) return value;
+  for (let index = 0; index < value.length; index += 1) {
+    const unit = value.charCodeAt(index);
+    if (unit === 0) throw new InvalidIdentifierError(field, value, `U+0000 (NUL) at index ${index}`);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        index += 1;
+        continue;
+      }
+    }
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      const hex = unit.toString(16).toUpperCase();
+      throw new InvalidIdentifierError(field, value, `an unpaired UTF-16 surrogate (U+${hex}) at index ${index}`);
+    }
+  }
+  return value;
 }

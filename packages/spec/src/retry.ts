@@ -47,6 +47,8 @@ const DECLARATION_ERRORS: Readonly<Record<string, string>> = {
   InputNotFingerprintableError: 'the validated input is not JSON data: fix the input schema',
   UnserializableResultError: 'the effect ran once but its result is not JSON data: fix the tool, do not repeat the call',
   ToolPolicyError: 'the tool declares a contradictory policy: fix the declaration',
+  DurabilityConfigError: 'the store or run configuration would let records vanish before a retry (nothing ran): fix the configuration or opt in explicitly',
+  IndeterminateOutcomeError: "an earlier attempt may have run and the tool's reconcile hook could not tell: check the downstream system before running the work again",
 };
 
 /**
@@ -59,10 +61,14 @@ const DECLARATION_ERRORS: Readonly<Record<string, string>> = {
  * 2. `InputValidationError` → `refuse`: give the issues back to the model; the same input fails again.
  * 3. `StoreUnavailableError` → `escalate`: the runner failed closed (nothing ran); the store needs
  *    attention (its message says what to check). Retrying once it is back is safe.
- * 4. Declaration errors (`KeyReuseError`, `InvalidKeyError`, `InputNotFingerprintableError`,
- *    `UnserializableResultError`, `ToolPolicyError`) → `escalate`.
- * 5. `AttemptsExhaustedError` → `escalate`: the per-key limit is used up across processes.
- * 6. The tool's own error: `retry: 'never'` (every not-safely-repeatable tool) is never retried:
+ * 4. `InvalidIdentifierError` (not an outage: nothing ran) → `refuse` for a key (built from the
+ *    input: give it back to the model), `escalate` for a namespace, tool name or run origin (the
+ *    caller's configuration).
+ * 5. Declaration errors (`KeyReuseError`, `InvalidKeyError`, `InputNotFingerprintableError`,
+ *    `UnserializableResultError`, `ToolPolicyError`), `DurabilityConfigError` and
+ *    `IndeterminateOutcomeError` → `escalate`.
+ * 6. `AttemptsExhaustedError` → `escalate`: the per-key limit is used up across processes.
+ * 7. The tool's own error: `retry: 'never'` (every not-safely-repeatable tool) is never retried:
  *    `escalate`, or `refuse` when `side_effects` is `'none'`. Otherwise `retry` while
  *    `attempt < max_attempts`, then the same `escalate`/`refuse` split.
  *
@@ -87,6 +93,12 @@ export function decideRetry(policy: PolicyShape, failure: CallFailure): RetryDec
   }
   if (name === 'StoreUnavailableError') {
     return { action: 'escalate', reason: `the dedup store is unavailable, so the effect did not run (fail closed); ${messageOf(failure.error)}` };
+  }
+  if (name === 'InvalidIdentifierError') {
+    const field = (failure.error as { field?: unknown }).field;
+    return field === 'key'
+      ? { action: 'refuse', reason: 'the key built from the input holds text a store cannot keep exactly (an unpaired surrogate or U+0000); nothing ran: return the error to the model' }
+      : { action: 'escalate', reason: `the ${typeof field === 'string' ? field : 'identifier'} holds text a store cannot keep exactly (an unpaired surrogate or U+0000); nothing ran, this is not an outage: fix the configuration` };
   }
   const declarationProblem = DECLARATION_ERRORS[name];
   if (declarationProblem !== undefined) return { action: 'escalate', reason: declarationProblem };

@@ -15,17 +15,21 @@ import { emitWarning } from 'node:process';
 import {
   AttemptsExhaustedError,
   ConcurrentCallError,
+  IndeterminateOutcomeError,
   InputNotFingerprintableError,
+  isRetrysafeError,
   KeyReuseError,
   LeaseLostError,
   StoreUnavailableError,
   UnserializableResultError,
   type StoreOperation,
 } from './errors.js';
-import { findNonJson, fingerprint } from './fingerprint.js';
-import type { DeterministicKey } from './key.js';
+import { findNonJson, recordFingerprint } from './fingerprint.js';
+import { assertStorableIdentifier, type DeterministicKey } from './key.js';
 import type { RunContext } from './run.js';
-import type { ClaimRequest, DedupRecord, DedupStore, RecordId } from './stores/types.js';
+import { waitWhileInFlight } from './runtime/inFlight.js';
+import { indeterminateAttempt, readReconcileAnswer, RECONCILE_UNKNOWN, type ReconcileAnswer } from './runtime/reconcile.js';
+import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, RecordId } from './stores/types.js';
 import { createCallTelemetry, type TelemetryOptions } from './telemetry/otel.js';
 import type { AnyKeyedTool, AnyTool } from './tool.js';
 import { validateInput } from './validate.js';
@@ -70,6 +74,14 @@ export interface RunnerOptions {
    * to turn it off.
    */
   readonly telemetry?: TelemetryOptions | false;
+  /**
+   * When another call holds the key, wait up to this long (ms, real time) for it to complete and
+   * return its result as a replay (`replayed: true`), polling the record with a short backoff
+   * (5 ms doubling to 200 ms). Default 0: answer `ConcurrentCallError` at once. If the other
+   * call fails or dies meanwhile, this call claims the next attempt as a retry would. A call may
+   * override it (`CallOptions.waitForInFlightMs`).
+   */
+  readonly waitForInFlightMs?: number;
 }
 
 /** Per-call options. */
@@ -83,6 +95,8 @@ export interface CallOptions {
    * loop is on, default 1, echoed in the result. With_key tools count attempts in the record.
    */
   readonly attempt?: number;
+  /** Overrides `RunnerOptions.waitForInFlightMs` for this call, ms. */
+  readonly waitForInFlightMs?: number;
 }
 
 /** The result of `execute`, awaited. */
@@ -109,16 +123,27 @@ export type CallOutcome<R = unknown> =
 export interface Runner {
   /** The namespace (tenant) calls are scoped to unless a call names its own (`RunnerOptions.namespace`). */
   readonly namespace: string;
+  /** How long a dedup record is kept after its last write, ms (`RunnerOptions.ttlMs`); pass it to `openRun` as `dedupTtlMs`. */
+  readonly ttlMs: number;
   /**
    * Validate the input and run the tool by its class. With_key: claim the key, replay a completed
    * call (`replayed: true`), or run the effect once and record its result. Naturally idempotent
    * and not-safely-repeatable tools run directly, once per call, with no record.
    *
-   * @throws InputValidationError, InvalidKeyError (empty or over 255 characters: rejected, not
-   *   hashed), InputNotFingerprintableError, ConcurrentCallError (409), KeyReuseError (422),
-   *   AttemptsExhaustedError, StoreUnavailableError (the effect did not run),
-   *   UnserializableResultError (the effect ran once; not repeated), or the tool's own error
-   *   (after releasing the claim so a retry can run; kept in the record's history).
+   * The result is the stored form: what `JSON.parse(JSON.stringify(value))` gives, on the first
+   * call as on every replay, so `deepStrictEqual(replay.result, first.result)` holds (`-0` comes
+   * back as `0`, a null-prototype object as a plain one, an `undefined` property is left out).
+   * A value JSON cannot keep (a `Date`, `Map`, `Set`, class instance, `bigint`, `NaN`, sparse
+   * array, cycle) is refused with `UnserializableResultError`, on the first call and on replays.
+   *
+   * @throws InvalidIdentifierError (a namespace, tool name or key with an unpaired surrogate or
+   *   U+0000; nothing ran), InputValidationError, InvalidKeyError (empty or over 255 characters:
+   *   rejected, not hashed), InputNotFingerprintableError, ConcurrentCallError (409; after
+   *   `waitForInFlightMs` if set), KeyReuseError (422), AttemptsExhaustedError,
+   *   IndeterminateOutcomeError (the `reconcile` hook could not tell; nothing ran),
+   *   DurabilityConfigError (a volatile store; nothing ran), StoreUnavailableError (the effect
+   *   did not run), UnserializableResultError (the effect ran once; not repeated), or the tool's
+   *   own error (after releasing the claim so a retry can run; kept in the record's history).
    */
   call<T extends AnyTool>(tool: T, rawInput: unknown, options: CallOptions): Promise<CallResult<ResultOf<T>>>;
   /** `call` that resolves with `{ ok: false, error, attempt }` instead of throwing; feed it to `decideRetry`. */
@@ -136,7 +161,9 @@ export interface Runner {
  * const runner = createRunner({ store: createSqliteStore(), namespace: tenantId });
  * const run = await openRun(store, { kind: 'job', id: job.id });
  * const { result, replayed } = await runner.call(issueRefund, args, { run });
- * @throws RangeError if `ttlMs` or `lockMs` is not a positive integer or `lockMs > ttlMs`.
+ * @throws RangeError if `ttlMs` or `lockMs` is not a positive integer, `lockMs > ttlMs`, or
+ *   `waitForInFlightMs` is negative.
+ * @throws InvalidIdentifierError if `namespace` holds an unpaired surrogate or U+0000.
  */
 export function createRunner(options: RunnerOptions): Runner {
   const { store } = options;
@@ -147,7 +174,9 @@ export function createRunner(options: RunnerOptions): Runner {
   if (!isPositiveInteger(ttlMs) || !isPositiveInteger(lockMs) || lockMs > ttlMs) {
     throw new RangeError(`createRunner: ttlMs (${ttlMs}) and lockMs (${lockMs}) must be positive integers with lockMs <= ttlMs`);
   }
-  const runnerNamespace = options.namespace ?? '';
+  const waitForInFlightMs = options.waitForInFlightMs ?? 0;
+  if (!(waitForInFlightMs >= 0)) throw new RangeError(`createRunner: waitForInFlightMs (${waitForInFlightMs}) must be 0 or more`);
+  const runnerNamespace = assertStorableIdentifier('namespace', options.namespace ?? '');
   let lastPurge = now();
   // The attempt each thrown error ended, for tryCall, without another read of the record.
   const failedAttempts = new WeakMap<object, { attempt: number; key: DeterministicKey }>();
@@ -158,20 +187,25 @@ export function createRunner(options: RunnerOptions): Runner {
     try {
       return await step;
     } catch (error) {
+      // A store's own refusal (a volatile Redis: DurabilityConfigError) is not an outage.
+      if (isRetrysafeError(error)) throw error;
       throw new StoreUnavailableError(store.info, operation, error, subject);
     }
   };
 
   async function prepare(tool: AnyKeyedTool, rawInput: unknown, options: CallOptions) {
+    // Checked here, for every store alike, before the store sees them (issue 13).
+    const namespace = options.namespace === undefined ? runnerNamespace : assertStorableIdentifier('namespace', options.namespace);
+    assertStorableIdentifier('tool', tool.name);
     const input: unknown = await validateInput(tool, rawInput);
-    const key = tool.deriveKey(input, options.run);
+    const key = assertStorableIdentifier('key', tool.deriveKey(input, options.run));
     let print: string;
     try {
-      print = fingerprint(input);
+      print = recordFingerprint({ namespace, tool: tool.name }, input);
     } catch (error) {
       throw new InputNotFingerprintableError(tool.name, (error as Error).message);
     }
-    const id: RecordId = { namespace: options.namespace ?? runnerNamespace, tool: tool.name, key };
+    const id: RecordId = { namespace, tool: tool.name, key };
     return { input, key, print, id };
   }
 
@@ -191,26 +225,37 @@ export function createRunner(options: RunnerOptions): Runner {
       ttlMs,
       maxAttempts: tool.policy.max_attempts,
     };
-    const claim = await guard(
-      claimOnce(request),
-      'claim',
-      `The effect of ${tool.name} did not run (fail closed); retrying once the store is back is safe.`,
-    );
+    const claimGuarded = (claimRequest: ClaimRequest) =>
+      guard(claimOnce(claimRequest), 'claim', `The effect of ${tool.name} did not run (fail closed); retrying once the store is back is safe.`);
+    let claim: ClaimResult = await claimGuarded(request);
+    let sentAt = request.now;
+    let retryAfterMs: number | undefined;
+    const waitMs = callOptions.waitForInFlightMs ?? waitForInFlightMs;
+    if (claim.outcome === 'in_progress' && waitMs > 0) {
+      const poll = () => {
+        const again = { ...request, now: now() };
+        sentAt = again.now;
+        return claimGuarded(again);
+      };
+      const waited = await waitWhileInFlight(claim, poll, waitMs);
+      claim = waited.claim;
+      retryAfterMs = waited.nextPauseMs;
+    }
     const { record } = claim;
     switch (claim.outcome) {
       case 'completed':
-        if (record.resultError !== undefined) {
-          throw new UnserializableResultError({ ...id, reason: record.resultError, replayed: true });
-        }
-        return { result: record.result === undefined ? undefined : JSON.parse(record.result), replayed: true, key, attempt: record.attempts };
+        return replayOf(record, id);
       case 'in_progress':
-        throw new ConcurrentCallError({ ...id, attempt: record.attempts, lockExpiresAt: record.lockExpiresAt ?? now(), now: now() });
+        throw new ConcurrentCallError({ ...id, attempt: record.attempts, lockExpiresAt: record.lockExpiresAt ?? now(), now: now(), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
       case 'mismatch':
         throw new KeyReuseError({ ...id, fingerprint: print, storedFingerprint: record.fingerprint });
       case 'exhausted':
         throw new AttemptsExhaustedError({ ...id, attempts: record.attempts, maxAttempts: tool.policy.max_attempts, errors: record.errors });
-      case 'claimed':
-        return runClaimed(tool, input, callOptions.run, key, record, request.now);
+      case 'claimed': {
+        const lost = claim.reclaimed && tool.reconcile !== undefined ? indeterminateAttempt(record) : undefined;
+        if (lost !== undefined) return reconcileClaimed(tool, input, callOptions.run, key, record, lost, sentAt);
+        return runClaimed(tool, input, callOptions.run, key, record, sentAt);
+      }
     }
   }
 
@@ -246,6 +291,44 @@ export function createRunner(options: RunnerOptions): Runner {
     timer.unref();
   }
 
+  /** A completed record's result, parsed from its stored JSON (the first call returned the same form). */
+  function replayOf(record: DedupRecord, id: RecordId): CallResult {
+    if (record.resultError !== undefined) {
+      throw new UnserializableResultError({ ...id, reason: record.resultError, replayed: true });
+    }
+    return { result: record.result === undefined ? undefined : JSON.parse(record.result), replayed: true, key: id.key as DeterministicKey, attempt: record.attempts };
+  }
+
+  /**
+   * Ask the tool's `reconcile` hook whether the lost attempt's effect happened, holding the lock
+   * (renewed) meanwhile, and act on the answer (see `ReconcileAnswer`).
+   */
+  async function reconcileClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, lost: { attempt: number; at: number }, sentAt: number) {
+    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key });
+    let answer: ReconcileAnswer | string;
+    let cause: unknown;
+    try {
+      answer = readReconcileAnswer(await (tool.reconcile as NonNullable<AnyKeyedTool['reconcile']>)(input, { run, key, attempt: lost.attempt, since: lost.at }));
+    } catch (error) {
+      cause = error;
+      answer = `the hook threw ${errorName(error)}: ${errorMessage(error)}`;
+    }
+    const held = await heartbeat.stop();
+    // The lease lapsed while the hook ran: another call may hold the key now; run nothing.
+    if (heartbeat.signal.aborted) throw heartbeat.signal.reason;
+    if (typeof answer !== 'string' && answer.status === 'not_done') return runClaimed(tool, input, run, key, held, heartbeat.confirmedAt());
+    if (typeof answer !== 'string' && answer.status === 'done') return recordResult(tool, key, held, answer.result, true);
+    const detail = typeof answer === 'string' ? answer : `it answered unknown${answer.reason ? `: ${answer.reason}` : ''}`;
+    const note = { attempt: held.attempts, at: now(), name: RECONCILE_UNKNOWN, message: `attempt ${lost.attempt}: ${safeText(detail)}` };
+    await store.release(held, { now: now(), error: note }).then(
+      (released) => released ?? warnLockLost(tool.name, key),
+      (storeError: unknown) => warn(`could not record that ${tool.name} key ${key} is indeterminate (${errorMessage(storeError)}); its lock lapses after lockMs and the next claim asks reconcile again`),
+    );
+    const error = new IndeterminateOutcomeError({ namespace: claimed.namespace, tool: tool.name, key, attempt: lost.attempt, detail, cause });
+    failedAttempts.set(error, { attempt: held.attempts, key });
+    throw error;
+  }
+
   async function runClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, sentAt: number) {
     const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key });
     let value: unknown;
@@ -253,7 +336,7 @@ export function createRunner(options: RunnerOptions): Runner {
       value = await tool.execute(input, { run, key, signal: heartbeat.signal });
     } catch (error) {
       const held = await heartbeat.stop();
-      const failure = { attempt: held.attempts, at: now(), name: errorName(error), message: errorMessage(error) };
+      const failure = { attempt: held.attempts, at: now(), name: safeText(errorName(error)), message: safeText(errorMessage(error)) };
       await store.release(held, { now: now(), error: failure }).then(
         (released) => released ?? warnLockLost(tool.name, key),
         (storeError: unknown) => warn(`could not release ${tool.name} key ${key} after its effect failed (${errorMessage(storeError)}); a retry can reclaim it after lockMs`),
@@ -261,7 +344,14 @@ export function createRunner(options: RunnerOptions): Runner {
       if (typeof error === 'object' && error !== null) failedAttempts.set(error, { attempt: held.attempts, key });
       throw error;
     }
-    const held = await heartbeat.stop();
+    return recordResult(tool, key, await heartbeat.stop(), value, false);
+  }
+
+  /**
+   * Record the effect's result and return its stored form, the value every replay returns too
+   * (`JSON.parse` of the stored text), so the first call and its replays agree exactly.
+   */
+  async function recordResult(tool: AnyKeyedTool, key: DeterministicKey, held: DedupRecord, value: unknown, replayed: boolean): Promise<CallResult> {
     const resultError = findNonJson(value, { allowDates: false });
     const result = resultError === undefined && value !== undefined ? JSON.stringify(value) : undefined;
     // The effect ran: whatever the store says now, the caller gets the truth.
@@ -270,9 +360,9 @@ export function createRunner(options: RunnerOptions): Runner {
       (storeError: unknown) => warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); ${afterLostResult(tool.policy.max_attempts)}`),
     );
     if (resultError !== undefined) {
-      throw new UnserializableResultError({ namespace: claimed.namespace, tool: tool.name, key, reason: resultError, replayed: false, result: value });
+      throw new UnserializableResultError({ namespace: held.namespace, tool: tool.name, key, reason: resultError, replayed, result: value });
     }
-    return { result: value, replayed: false, key, attempt: held.attempts };
+    return { result: result === undefined ? undefined : JSON.parse(result), replayed, key, attempt: held.attempts };
   }
 
   async function callDirect(tool: AnyTool, rawInput: unknown, callOptions: CallOptions): Promise<CallResult> {
@@ -289,6 +379,7 @@ export function createRunner(options: RunnerOptions): Runner {
 
   const runner: Runner = {
     namespace: runnerNamespace,
+    ttlMs,
     async call(tool, rawInput, callOptions) {
       const call = () => (isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions));
       const observed = telemetry ? telemetry.observe(tool, callOptions.namespace ?? runnerNamespace, call, failureFacts) : call();
@@ -393,6 +484,8 @@ function startLease(
   watchDeadline();
   return {
     signal: controller.signal,
+    /** When the lease was last confirmed by the store (the claim's or a renewal's send time), by `now`. */
+    confirmedAt: () => confirmedAt,
     async stop(): Promise<DedupRecord> {
       clearInterval(timer);
       await inflight;
@@ -420,5 +513,10 @@ function warn(message: string): void {
 }
 
 const isPositiveInteger = (n: number) => Number.isInteger(n) && n > 0;
+/**
+ * A tool's error text as every store keeps it: PostgreSQL's JSONB refuses U+0000 and drivers turn
+ * an unpaired surrogate into U+FFFD, so both are replaced here, alike on every store.
+ */
+const safeText = (text: string) => (text as unknown as { toWellFormed(): string }).toWellFormed().replaceAll('\0', '\uFFFD');
 const errorName = (error: unknown) => (error instanceof Error ? error.name : typeof error);
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -23,6 +23,7 @@ import {
   type ToolPolicy,
 } from './policy.js';
 import type { RunContext } from './run.js';
+import type { ReconcileAnswer, ReconcileContext } from './runtime/reconcile.js';
 
 /** What `execute` receives besides its input. */
 export interface ExecuteContext {
@@ -92,6 +93,15 @@ export interface ToolDeclaration<
     input: StandardSchemaV1.InferOutput<S>,
     context: ExecuteContextFor<I>,
   ) => Result | PromiseLike<Result>;
+  /**
+   * with_key tools only, optional: asked "did this happen?" before a reclaimed attempt whose
+   * predecessor stopped without a recorded outcome (its lock lapsed) runs again; see
+   * {@link defineTool} and `ReconcileAnswer`.
+   */
+  readonly reconcile?: (
+    input: StandardSchemaV1.InferOutput<S>,
+    context: ReconcileContext,
+  ) => ReconcileAnswer<NoInfer<Result>> | PromiseLike<ReconcileAnswer<NoInfer<Result>>>;
 }
 
 /**
@@ -133,6 +143,11 @@ export interface KeyedTool<S extends StandardSchemaV1, Result, P extends PolicyS
   deriveKey(input: StandardSchemaV1.InferOutput<S>, run: RunContext): DeterministicKey;
   /** Runs the tool on validated input; `context.key` comes from {@link KeyedTool.deriveKey}. */
   execute(input: StandardSchemaV1.InferOutput<S>, context: KeyedExecuteContext): Promise<Result>;
+  /**
+   * The declaration's `reconcile` hook, if it has one: asked whether an indeterminate earlier
+   * attempt's effect happened before the runner runs it again (see {@link defineTool}).
+   */
+  reconcile?(input: StandardSchemaV1.InferOutput<S>, context: ReconcileContext): Promise<ReconcileAnswer<Result>>;
 }
 
 /** A naturally idempotent or not safely repeatable tool: no key. */
@@ -191,6 +206,15 @@ export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }
  *   leaf of `input` is `Durable`.
  * - `execute(input, { run, key, signal })`: `key` and `signal` (aborted when the lease on the key
  *   is lost, see `KeyedExecuteContext.signal`) exist for with_key tools only.
+ * - `reconcile(input, { run, key, attempt, since })`: with_key tools only, optional. For a
+ *   provider that takes no idempotency key: when an earlier attempt stopped without a recorded
+ *   outcome (its process died, so its lock lapsed: the effect may or may not have happened), the
+ *   runner asks this hook before running the attempt again, e.g. by looking the payment up by
+ *   its metadata. Answer `{ status: 'done', result }` (recorded as completed and replayed),
+ *   `{ status: 'not_done' }` (the attempt runs) or `{ status: 'unknown', reason }` (nothing runs;
+ *   the call throws `IndeterminateOutcomeError` and the record stays indeterminate, see
+ *   `describeRecord`). A hook that throws counts as `unknown`. Without a hook the attempt runs
+ *   again with the same key, which a keyed provider absorbs.
  *
  * Contradictory declarations do not compile; the error names a `Contradiction<"...">` (messages
  * in `CONTRADICTIONS`). Plain JavaScript gets the same checks at runtime.
@@ -202,7 +226,8 @@ export type AnyKeyedTool = Extract<AnyTool, { readonly policy: KeyedToolPolicy }
  * @returns a frozen {@link Tool}: `{ name, description, policy, input, deriveKey?, execute }`;
  *   `execute` always returns a promise.
  * @throws {@link ToolPolicyError} if the declaration contradicts itself.
- * @throws TypeError if `name`, `input`, `key` or `execute` has the wrong type.
+ * @throws TypeError if `name`, `input`, `key`, `execute` or `reconcile` has the wrong type, or
+ *   `reconcile` is given to a tool that is not idempotent with a key.
  */
 export function defineTool<
   S extends StandardSchemaV1,
@@ -217,7 +242,7 @@ export function defineTool<
     DeclaredProperties<Keys> &
     PolicyContradictions<SE, I, R, M, 'key' extends Keys ? true : false>,
 ): Tool<S, Result, PolicyFor<SE, I, R>> {
-  const { name, description, input, key, execute } = declaration as unknown as RuntimeDeclaration;
+  const { name, description, input, key, execute, reconcile } = declaration as unknown as RuntimeDeclaration;
   if (typeof name !== 'string' || name === '') throw new TypeError('defineTool(): name must be a non-empty string.');
   const subject = `tool "${name}"`;
   if (description !== undefined && typeof description !== 'string') {
@@ -229,6 +254,9 @@ export function defineTool<
   if (typeof execute !== 'function') throw new TypeError(`defineTool(): ${subject}: execute must be a function.`);
   if (key !== undefined && typeof key !== 'function') {
     throw new TypeError(`defineTool(): ${subject}: key must be a function ({ input, run }) => key\`...\`.`);
+  }
+  if (reconcile !== undefined && (typeof reconcile !== 'function' || key === undefined)) {
+    throw new TypeError(`defineTool(): ${subject}: reconcile must be a function, and only a with_key tool (one with a key) has one.`);
   }
   const policy = toToolPolicy(
     {
@@ -249,6 +277,9 @@ export function defineTool<
       }
       return execute(value, context);
     };
+    if (reconcile !== undefined) {
+      tool['reconcile'] = async (value: unknown, context: ReconcileContext) => reconcile(value, context);
+    }
   } else {
     tool['execute'] = async (value: unknown, context: ExecuteContext) => execute(value, context);
   }
@@ -263,6 +294,7 @@ interface RuntimeDeclaration {
   readonly input: unknown;
   readonly key?: (args: { input: unknown; run: RunContext }) => unknown;
   readonly execute: (input: unknown, context: ExecuteContext) => unknown;
+  readonly reconcile?: (input: unknown, context: ReconcileContext) => unknown;
 }
 
 /** @internal Whether `value` implements Standard Schema v1. */

@@ -14,6 +14,9 @@ import {
   type StoreUnavailableError,
   type ToolPolicyError,
   type UnserializableResultError,
+  type InvalidIdentifierError,
+  type DurabilityConfigError,
+  type IndeterminateOutcomeError,
 } from '../src/index.js';
 import type { AnswerLostError, McpRequestError, McpToolError } from '../src/adapters/mcp.js';
 
@@ -31,7 +34,10 @@ type Every =
   | AnswerLostError
   | McpToolError
   | McpRequestError
-  | LeaseLostError;
+  | LeaseLostError
+  | InvalidIdentifierError
+  | DurabilityConfigError
+  | IndeterminateOutcomeError;
 
 describe('error codes', () => {
   test('each error has its own literal code', () => {
@@ -49,6 +55,9 @@ describe('error codes', () => {
     expectTypeOf<McpToolError['code']>().toEqualTypeOf<'mcp_tool'>();
     expectTypeOf<McpRequestError['code']>().toEqualTypeOf<'mcp_request'>();
     expectTypeOf<LeaseLostError['code']>().toEqualTypeOf<'lease_lost'>();
+    expectTypeOf<InvalidIdentifierError['code']>().toEqualTypeOf<'invalid_identifier'>();
+    expectTypeOf<DurabilityConfigError['code']>().toEqualTypeOf<'durability_config'>();
+    expectTypeOf<IndeterminateOutcomeError['code']>().toEqualTypeOf<'indeterminate_outcome'>();
   });
 
   test('the exported union is exactly the codes of the errors', () => {

@@ -15,6 +15,9 @@ import {
   LeaseLostError,
   ToolPolicyError,
   UnserializableResultError,
+  InvalidIdentifierError,
+  DurabilityConfigError,
+  IndeterminateOutcomeError,
 } from '../src/index.js';
 
 const id = { tool: 'issue_refund', key: 'run_1:o_1:refund', namespace: '' };
@@ -32,6 +35,9 @@ const samples: [RetrysafeError, string][] = [
   [new ToolPolicyError('tool "x"', 'contradiction'), 'tool_policy'],
   [new InvalidKeyError('empty', '', 'empty key'), 'invalid_key'],
   [new LeaseLostError({ ...id, attempt: 1, reason: 'expired', lockMs: 1000 }), 'lease_lost'],
+  [new InvalidIdentifierError('namespace', 'acme\uDC00', 'an unpaired UTF-16 surrogate (U+DC00) at index 4'), 'invalid_identifier'],
+  [new DurabilityConfigError('volatile_store', 'Redis has no persistence.', redis), 'durability_config'],
+  [new IndeterminateOutcomeError({ ...id, attempt: 1, detail: 'it answered unknown' }), 'indeterminate_outcome'],
   [new GuardedCallError('issue_refund', 'issue_refund failed.', { error: new Error('503'), attempt: 1, decision: { action: 'retry', reason: 'r' } }), 'guarded_call'],
 ];
 const snakeCase = (name: string) => name.replace(/Error$/, '').replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
@@ -74,6 +80,6 @@ describe('RetrysafeError', () => {
     expect(foreign).not.toBeInstanceOf(RetrysafeError);
     expect(isRetrysafeError(foreign)).toBe(true);
     expect(other.isRetrysafeError(samples[0]?.[0])).toBe(true);
-    expect(spec.decideRetry({ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1 }, { error: foreign, attempt: 1 })).toMatchObject({ action: 'retry', delayMs: 500 });
+    expect(spec.decideRetry({ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1 }, { error: foreign, attempt: 1 })).toMatchObject({ action: 'retry', delayMs: 100 });
   });
 });

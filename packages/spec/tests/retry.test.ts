@@ -2,8 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   AttemptsExhaustedError,
+  CONCURRENT_RETRY_AFTER_MS,
   ConcurrentCallError,
+  DurabilityConfigError,
+  IndeterminateOutcomeError,
   InputNotFingerprintableError,
+  InvalidIdentifierError,
   KeyReuseError,
   StoreUnavailableError,
   UnserializableResultError,
@@ -45,7 +49,32 @@ describe('decideRetry', () => {
 
   it('tells the loop to retry a ConcurrentCallError later, even at the attempt limit, rather than escalate', () => {
     const error = new ConcurrentCallError({ ...id, attempt: 1, lockExpiresAt: 10_500, now: 10_000 });
-    expect(decideRetry(refundOnce, { error, attempt: 1 })).toEqual({ action: 'retry', reason: expect.stringContaining('in progress'), delayMs: 500 });
+    expect(decideRetry(refundOnce, { error, attempt: 1 })).toEqual({ action: 'retry', reason: expect.stringContaining('in progress'), delayMs: 100 });
+  });
+
+  // Issue 13, item 7: a 50 ms effect under a 30 s lock must not send its loser away for 30 s.
+  it('asks for a short backoff after a ConcurrentCallError, not the remaining lock', () => {
+    const error = new ConcurrentCallError({ ...id, attempt: 1, lockExpiresAt: 30_000, now: 0 });
+    expect(error.retryAfterMs).toBe(CONCURRENT_RETRY_AFTER_MS);
+    expect(decideRetry(refundOnce, { error, attempt: 1 }).delayMs).toBe(CONCURRENT_RETRY_AFTER_MS);
+    // Never longer than the lock itself, and at least 1 ms.
+    expect(new ConcurrentCallError({ ...id, attempt: 1, lockExpiresAt: 40, now: 0 }).retryAfterMs).toBe(40);
+    expect(new ConcurrentCallError({ ...id, attempt: 1, lockExpiresAt: 0, now: 10 }).retryAfterMs).toBe(1);
+  });
+
+  // Issue 13, item 3: an identifier a store cannot hold is an input error, never an outage.
+  it('does not treat an InvalidIdentifierError as an outage: a key is refused back to the model, a namespace escalated as configuration', () => {
+    const forKey = decideRetry(refundOnce, { error: new InvalidIdentifierError('key', 'k\uDC00', 'an unpaired UTF-16 surrogate (U+DC00) at index 1'), attempt: 1 });
+    expect(forKey.action).toBe('refuse');
+    const forNamespace = decideRetry(refundOnce, { error: new InvalidIdentifierError('namespace', 'acme\uDC00', 'an unpaired UTF-16 surrogate (U+DC00) at index 4'), attempt: 1 });
+    expect(forNamespace.action).toBe('escalate');
+    for (const decision of [forKey, forNamespace]) expect(decision.reason).not.toMatch(/unavailable|store is down|once the store is back/i);
+    expect(forNamespace.reason).toContain('not an outage');
+  });
+
+  it('escalates DurabilityConfigError and IndeterminateOutcomeError', () => {
+    expect(decideRetry(refundOnce, { error: new DurabilityConfigError('volatile_store', 'no persistence'), attempt: 1 }).action).toBe('escalate');
+    expect(decideRetry(refundOnce, { error: new IndeterminateOutcomeError({ ...id, attempt: 1, detail: 'unknown' }), attempt: 1 }).action).toBe('escalate');
   });
 
   it('refuses invalid input and escalates declaration errors, exhausted keys and an unavailable store', () => {

@@ -42,7 +42,7 @@ describe('retryByPolicy', () => {
 
   it('waits for a call in progress without using an attempt, cut to maxDelayMs, and escalates after maxConcurrentWaits', async () => {
     const waits: number[] = [];
-    const busy = new ConcurrentCallError({ tool: 't', key: 'k', namespace: '', attempt: 1, lockExpiresAt: 30_000, now: 0 });
+    const busy = new ConcurrentCallError({ tool: 't', key: 'k', namespace: '', attempt: 1, lockExpiresAt: 30_000, now: 0, retryAfterMs: 1000 });
     const report = await retryByPolicy(policy, async (n) => ({ ok: false, error: busy, attempt: n }), {
       sleep: async (ms) => void waits.push(ms),
       maxConcurrentWaits: 2,

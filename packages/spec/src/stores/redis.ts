@@ -25,8 +25,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
+import { DurabilityConfigError } from '../errors.js';
 import { createDedupStore, isExpired, mergeRun, type DedupStoreBackend, type InsertOrRead } from './protocol.js';
-import type { DedupRecord, DedupStore, RecordId, RunRecord, StoredRun } from './types.js';
+import type { DedupRecord, DedupStore, RecordId, RunRecord, StoreInfo, StoredRun } from './types.js';
 
 /** Options for `createRedisStore`: give a URL, a cluster's nodes, or your own ioredis client. */
 export interface RedisStoreOptions {
@@ -59,6 +60,13 @@ export interface RedisStoreOptions {
    * next tick, before the event loop waits for I/O.
    */
   readonly coalesceWrites?: boolean;
+  /**
+   * Accept a server without persistence (`save ""` and `appendonly no`), whose restart forgets
+   * every record so that a retry runs the effect again; default false: such a server is refused
+   * with `DurabilityConfigError` on first use. Opt in for tests, or where losing the records on a
+   * restart is acceptable (a keyed provider then still dedupes the rerun).
+   */
+  readonly allowVolatile?: boolean;
 }
 
 // A dedup record's text starts with its four times in a fixed order (`encodeRecord`), so a script
@@ -160,7 +168,16 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   // A cluster client the store creates queues nothing offline (else a command waits for a cluster
   // that is down, forever): it connects on the first command, then fails fast while it reconnects.
   const connection = watchConnection(client, ownClient && client instanceof Cluster, options.coalesceWrites ?? true);
-  const run = connection.run;
+  const info: StoreInfo = {
+    kind: 'redis',
+    location: `${describeTarget(options)} (keys ${prefix}*)`,
+    durable: true,
+    checkHint: `Check that Redis is running and reachable at ${describeTarget(options)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
+  };
+  // Every command waits for the persistence check once (one round trip on first use), then not at all.
+  const persistence = options.allowVolatile === true ? undefined : persistenceGate(client, connection.run, info);
+  const run = <T>(op: () => Promise<T>): Promise<T> =>
+    persistence === undefined || persistence.passed ? connection.run(op) : persistence.check().then(() => connection.run(op));
   const script = scriptRunner(client);
   const cas = (key: string, expected: string, next: string, pxMs: number) =>
     script(CAS_SET, key, [expected, next, String(Math.max(1, Math.ceil(pxMs)))]).then((n) => n === 1);
@@ -189,12 +206,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     });
 
   return {
-    info: {
-      kind: 'redis',
-      location: `${describeTarget(options)} (keys ${prefix}*)`,
-      durable: true,
-      checkHint: `Check that Redis is running and reachable at ${describeTarget(options)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
-    },
+    info,
     async ready() {
       await run(() => client.ping());
     },
@@ -295,6 +307,61 @@ function corker(client: Redis): () => void {
     corked.cork();
     process.nextTick(uncork);
   };
+}
+
+/**
+ * Refuses a server that keeps nothing across a restart: `CONFIG GET save` empty and `CONFIG GET
+ * appendonly` `no` (the server's own answer). Where CONFIG is not allowed (managed services often
+ * rename it), `INFO persistence` decides: `aof_enabled:1` passes, anything else cannot be
+ * confirmed durable and is refused too. A failed check (server unreachable) is retried on the
+ * next command; a refusal is remembered.
+ */
+function persistenceGate(client: Redis | Cluster, run: <T>(op: () => Promise<T>) => Promise<T>, info: StoreInfo) {
+  let checking: Promise<void> | undefined;
+  const gate = {
+    passed: false,
+    check(): Promise<void> {
+      checking ??= run(() => readPersistence(client)).then(
+        (found) => {
+          if (found.durable) {
+            gate.passed = true;
+            return;
+          }
+          throw new DurabilityConfigError(
+            'volatile_store',
+            `The Redis server at ${info.location} keeps no records across a restart (${found.evidence}): a restart would forget every ` +
+              'dedup record, and retries would run their effects again. Nothing ran. Turn persistence on (appendonly yes, with ' +
+              'appendfsync everysec or always), or pass allowVolatile: true to createRedisStore to accept losing the records.',
+            info,
+          );
+        },
+        (error: unknown) => {
+          checking = undefined; // unreachable: check again once the server is back
+          throw error;
+        },
+      );
+      return checking;
+    },
+  };
+  return gate;
+}
+
+async function readPersistence(client: Redis | Cluster): Promise<{ durable: boolean; evidence: string }> {
+  let save: string | undefined;
+  let appendonly: string | undefined;
+  try {
+    // One parameter per CONFIG GET: Redis before 7 takes only one.
+    save = ((await client.call('CONFIG', 'GET', 'save')) as string[])[1];
+    appendonly = ((await client.call('CONFIG', 'GET', 'appendonly')) as string[])[1];
+  } catch {
+    // CONFIG disabled or renamed: fall back to INFO below.
+  }
+  if (save !== undefined && appendonly !== undefined) {
+    return { durable: save.trim() !== '' || appendonly === 'yes', evidence: `CONFIG GET: save "${save}", appendonly ${appendonly}` };
+  }
+  const text = await client.info('persistence');
+  const aof = /^aof_enabled:(\d)/m.exec(text)?.[1];
+  return { durable: aof === '1', evidence: `CONFIG GET is not available and INFO persistence says aof_enabled:${aof ?? 'unknown'}` };
 }
 
 /**

@@ -22,6 +22,7 @@ export async function loadStore(config: StoreConfig): Promise<DedupStore> {
     case 'postgres':
       return (await import('../../src/stores/postgres.js')).createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string, clock: config.clock });
     case 'redis':
+      return (await import('../../src/stores/redis.js')).createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock, allowVolatile: true });
     case 'valkey':
       return (await import('../../src/stores/redis.js')).createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock });
     case 'redis-cluster':

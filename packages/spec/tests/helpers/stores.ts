@@ -2,6 +2,11 @@
  * The stores every runtime test runs against, each with a unique table or key prefix per test
  * run. PostgreSQL and Redis are real servers (RETRYSAFE_PG_URL, RETRYSAFE_REDIS_URL); when one
  * is unreachable the suite fails loudly in `setUp`, it never skips.
+ *
+ * The shared Redis runs without persistence (`scripts/services.sh`: `--save "" --appendonly no`),
+ * which `createRedisStore` refuses by default, so the suite opts in with `allowVolatile: true`
+ * here and in `store-config.ts`; `tests/redis-persistence.test.ts` checks the refusal against
+ * servers of its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +49,7 @@ export function storeFromConfig(config: StoreConfig): DedupStore {
     case 'postgres':
       return createPostgresStore({ connectionString: config.url as string, tablePrefix: config.prefix as string, clock: config.clock });
     case 'redis':
+      return createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock, allowVolatile: true });
     case 'valkey':
       return createRedisStore({ url: config.url as string, keyPrefix: config.prefix as string, clock: config.clock });
     case 'redis-cluster':
