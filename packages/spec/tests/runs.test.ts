@@ -80,3 +80,24 @@ describe.each(storesUnderTest())('openRun on the $name store', (subject) => {
     await expect(openRun(store, { kind: 'cron' as 'job', id: 'x' })).rejects.toThrow(/kind one of/);
   });
 });
+
+// Issue 13, item 8: a run record that expires before the dedup records built on it gives a
+// redelivery a new run id, so new keys, and the effect runs again.
+describe('openRun with a run TTL shorter than the dedup TTL', () => {
+  it('is refused with DurabilityConfigError before anything is opened', async () => {
+    const { createNonDurableMemoryStore } = await import('../src/stores/memory.js');
+    const { DurabilityConfigError } = await import('../src/errors.js');
+    const { DEFAULT_TTL_MS } = await import('../src/runner.js');
+    const store = createNonDurableMemoryStore();
+    const runner = createRunner({ store, ttlMs: 8 * DEFAULT_TTL_MS });
+    const message: RunOrigin = { kind: 'queue_message', id: 'm_short' };
+    // Shorter than the default dedup TTL (24 h); the default run TTL (7 days) is shorter than this runner's (8 days).
+    await expect(openRun(store, message, { ttlMs: 60 * 60 * 1000 })).rejects.toMatchObject({ code: 'durability_config', reason: 'run_ttl_below_dedup_ttl' });
+    await expect(openRun(store, message, { dedupTtlMs: runner.ttlMs })).rejects.toBeInstanceOf(DurabilityConfigError);
+    expect(store.size).toBe(0);
+    // At least as long is accepted; the default (7 days) is above the default dedup TTL.
+    await expect(openRun(store, message, { ttlMs: runner.ttlMs, dedupTtlMs: runner.ttlMs })).resolves.toMatchObject({ resumed: false });
+    await expect(openRun(store, { kind: 'job', id: 'j_default' })).resolves.toMatchObject({ resumed: false });
+    await expect(openRun(store, message, { ttlMs: 0 })).rejects.toBeInstanceOf(RangeError);
+  });
+});

@@ -353,8 +353,10 @@ async function readPersistence(client: Redis | Cluster): Promise<{ durable: bool
     // One parameter per CONFIG GET: Redis before 7 takes only one.
     save = ((await client.call('CONFIG', 'GET', 'save')) as string[])[1];
     appendonly = ((await client.call('CONFIG', 'GET', 'appendonly')) as string[])[1];
-  } catch {
-    // CONFIG disabled or renamed: fall back to INFO below.
+  } catch (error) {
+    // CONFIG disabled or renamed (the server's reply error): fall back to INFO below. Anything
+    // else (the server is unreachable) is the store's error to report.
+    if (!(error instanceof Error) || error.name !== 'ReplyError') throw error;
   }
   if (save !== undefined && appendonly !== undefined) {
     return { durable: save.trim() !== '' || appendonly === 'yes', evidence: `CONFIG GET: save "${save}", appendonly ${appendonly}` };
