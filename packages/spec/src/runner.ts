@@ -319,7 +319,8 @@ export function createRunner(options: RunnerOptions): Runner {
     if (typeof answer !== 'string' && answer.status === 'not_done') return runClaimed(tool, input, run, key, held, heartbeat.confirmedAt());
     if (typeof answer !== 'string' && answer.status === 'done') return recordResult(tool, key, held, answer.result, true);
     const detail = typeof answer === 'string' ? answer : `it answered unknown${answer.reason ? `: ${answer.reason}` : ''}`;
-    const note = { attempt: held.attempts, at: now(), name: RECONCILE_UNKNOWN, message: `attempt ${lost.attempt}: ${safeText(detail)}` };
+    // Names the attempt whose outcome is still unknown, so the next claim asks about it again.
+    const note = { attempt: lost.attempt, at: now(), name: RECONCILE_UNKNOWN, message: safeText(detail) };
     await store.release(held, { now: now(), error: note }).then(
       (released) => released ?? warnLockLost(tool.name, key),
       (storeError: unknown) => warn(`could not record that ${tool.name} key ${key} is indeterminate (${errorMessage(storeError)}); its lock lapses after lockMs and the next claim asks reconcile again`),

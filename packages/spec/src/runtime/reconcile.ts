@@ -92,13 +92,14 @@ export function describeRecord(record: DedupRecord, now: number = Date.now()): R
 }
 
 /**
- * The history entry that makes a just-claimed record's previous attempt indeterminate: the last
- * entry is a lapsed lock or an unknown reconcile answer for the attempt before this one.
+ * The history entry that leaves a record's outcome indeterminate, naming the attempt whose effect
+ * is unknown: the last entry is a lapsed lock (added by the claim that reclaimed it) or an
+ * unknown reconcile answer. Any later outcome would come after it: a failure adds its own entry,
+ * a completion ends the record's attempts.
  */
 export function indeterminateAttempt(record: DedupRecord): AttemptError | undefined {
   const last = record.errors.at(-1);
-  if (last === undefined || (last.name !== LOCK_EXPIRED && last.name !== RECONCILE_UNKNOWN)) return undefined;
-  return last.attempt === record.attempts - 1 ? last : undefined;
+  return last !== undefined && (last.name === LOCK_EXPIRED || last.name === RECONCILE_UNKNOWN) ? last : undefined;
 }
 
 /** `value` as a {@link ReconcileAnswer}, or why it is not one. */
