@@ -48,7 +48,7 @@ function keylessProvider() {
 type Reconcile = (found: Charge | undefined) => ReconcileAnswer<Charge> | Promise<ReconcileAnswer<Charge>>;
 const byLookup: Reconcile = (found) => (found ? { status: 'done', result: found } : { status: 'not_done' });
 
-function chargeTool(provider: ReturnType<typeof keylessProvider>, reconcile: Reconcile | undefined, crash?: { beforeCall: boolean }) {
+function chargeTool(provider: ReturnType<typeof keylessProvider>, reconcile: Reconcile, crash?: { beforeCall: boolean }) {
   const reconciles: number[] = [];
   const tool = defineTool({
     name: 'charge_order',
@@ -63,14 +63,10 @@ function chargeTool(provider: ReturnType<typeof keylessProvider>, reconcile: Rec
       if (crash) await new Promise(() => {}); // ... or after it, before the record
       return charge;
     },
-    ...(reconcile === undefined
-      ? {}
-      : {
-          reconcile: async (_input: { orderId: string }, context: { key: string; attempt: number }) => {
-            reconciles.push(context.attempt);
-            return reconcile(await provider.findByMetadata(context.key));
-          },
-        }),
+    reconcile: async (_input, context) => {
+      reconciles.push(context.attempt);
+      return reconcile(await provider.findByMetadata(context.key));
+    },
   });
   return { tool, reconciles };
 }
@@ -86,7 +82,8 @@ describe.each(storesUnderTest())('reconcile on the $name store', (subject) => {
 
   /** A worker that starts the charge and then "dies": its claim is abandoned, its lock lapses. */
   async function crashMidCall(provider: ReturnType<typeof keylessProvider>, run: RunContext, beforeCall = false) {
-    const { tool } = chargeTool(provider, undefined, { beforeCall });
+    // Its hook is never asked: a first claim has no earlier attempt.
+    const { tool } = chargeTool(provider, byLookup, { beforeCall });
     void createRunner({ store, lockMs: LOCK_MS, heartbeat: false }).call(tool, input, { run });
     // Wait until the claim is stored (and, after the call, until the charge landed).
     for (let i = 0; i < 200; i += 1) {

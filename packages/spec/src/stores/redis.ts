@@ -15,7 +15,8 @@
  * ioredis `Cluster` as `client`) for a cluster; Valkey speaks the same protocol and scripts.
  *
  * Durability is the server's, not ours: with `appendonly no` (and no RDB save) a Redis restart
- * forgets every record; `appendonly yes` with `appendfsync everysec` can lose the last second of
+ * forgets every record, so the store refuses such a server on first use (`DurabilityConfigError`)
+ * unless `allowVolatile: true`; `appendonly yes` with `appendfsync everysec` can lose the last second of
  * claims and results on a server crash, `appendfsync always` none. Replication is asynchronous,
  * so a failover can lose acknowledged writes. Records carry a TTL, so an eviction policy other
  * than `noeviction` may drop them under memory pressure. A lost record means a retry runs the
@@ -150,6 +151,11 @@ const OPEN_RUN_TRIES = 10;
  * Create the Redis dedup store. Nothing connects until the first call (or `ready()`). A client
  * the store creates retries a command across one reconnection at most, so an unreachable server
  * fails the call quickly and the runner does not run the effect.
+ *
+ * On first use the store checks that the server persists its data (`CONFIG GET save` and
+ * `appendonly`, or `INFO persistence` where CONFIG is renamed) and refuses one that does not with
+ * `DurabilityConfigError` (code `durability_config`, reason `volatile_store`): nothing runs.
+ * Pass `allowVolatile: true` to accept it.
  */
 export function createRedisStore(options: RedisStoreOptions): DedupStore {
   return createDedupStore(redisBackend(options));
