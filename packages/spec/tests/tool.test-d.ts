@@ -165,3 +165,40 @@ describe('AnyTool', () => {
     expectTypeOf(validateInput(issueRefund, {})).resolves.toEqualTypeOf<{ orderId: string; amountCents: number }>();
   });
 });
+
+describe('reconcile (issue 13: indeterminate outcomes)', () => {
+  test("takes the tool's input and answers with execute's result type", () => {
+    const charge = defineTool({
+      name: 'charge_order',
+      sideEffects: 'money_out',
+      idempotent: 'with_key',
+      retry: 'safe_with_same_key',
+      maxAttempts: 2,
+      input: z.object({ orderId: z.string() }),
+      key: ({ run, input }) => key`${run.id}:${input.orderId}:charge`,
+      execute: async ({ orderId }) => ({ chargeId: `ch_${orderId}` }),
+      reconcile: async (input, context) => {
+        expectTypeOf(input).toEqualTypeOf<{ orderId: string }>();
+        expectTypeOf(context.key).toEqualTypeOf<DeterministicKey>();
+        expectTypeOf(context.attempt).toEqualTypeOf<number>();
+        return { status: 'done', result: { chargeId: 'ch_1' } };
+      },
+    });
+    expectTypeOf(charge).toExtend<AnyKeyedTool>();
+    expectTypeOf(charge).toExtend<AnyTool>();
+  });
+
+  test('a done answer whose result is not what execute returns does not compile', () => {
+    defineTool({
+      name: 'charge_order',
+      sideEffects: 'money_out',
+      idempotent: 'with_key',
+      retry: 'safe_with_same_key',
+      input: z.object({ orderId: z.string() }),
+      key: ({ run, input }) => key`${run.id}:${input.orderId}:charge`,
+      execute: async ({ orderId }) => ({ chargeId: `ch_${orderId}` }),
+      // @ts-expect-error -- the result must be execute's type, { chargeId: string }
+      reconcile: async () => ({ status: 'done', result: { refundId: 1 } }),
+    });
+  });
+});
