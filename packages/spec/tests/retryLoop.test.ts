@@ -1,6 +1,6 @@
 /** retryByPolicy and callWithPolicy: the reference loop's logic, public. */
 import { describe, expect, it } from 'vitest';
-import { ConcurrentCallError } from '../src/errors.js';
+import { ConcurrentCallError, DurabilityConfigError, IndeterminateOutcomeError, InvalidIdentifierError } from '../src/errors.js';
 import { describeFailure } from '../src/loop/failureText.js';
 import { runGuarded } from '../src/loop/guard.js';
 import type { ToolPolicy } from '../src/policy.js';
@@ -85,5 +85,14 @@ describe('describeFailure', () => {
     expect(describeFailure({ tool: 'issue_refund', error: new Error('503'), policy: refund })).toMatch(/Do not call it again; tell the user a person needs to check/);
     expect(describeFailure({ tool: 'issue_refund', error: new Error('secret detail'), policy: refund })).not.toMatch(/secret/);
     expect(describeFailure({ tool: 'issue_refund', error: new Error('secret detail'), policy: refund }, { toolErrorMessages: true })).toMatch(/secret/);
+  });
+
+  it("tells the model what issue 13's errors mean for the effect", () => {
+    const id = { tool: 'issue_refund', key: 'k', namespace: '' };
+    const text = (error: unknown) => describeFailure({ tool: 'issue_refund', error, policy: refund });
+    expect(text(new InvalidIdentifierError('key', 'k\uDC00', 'an unpaired UTF-16 surrogate (U+DC00) at index 1'))).toMatch(/did not run.*nothing happened/s);
+    expect(text(new DurabilityConfigError('volatile_store', 'no persistence'))).toMatch(/did not run.*needs fixing/s);
+    expect(text(new IndeterminateOutcomeError({ ...id, attempt: 1, detail: 'unknown' }))).toMatch(/a person needs to check whether it happened/);
+    expect(text(new InvalidIdentifierError('namespace', 'a\u0000', 'U+0000 (NUL) at index 1'))).not.toMatch(/unavailable/);
   });
 });

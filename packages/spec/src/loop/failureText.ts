@@ -88,6 +88,16 @@ const RUNNER_ERROR_TEXT: Readonly<Record<string, (tool: string, message: string)
   InvalidKeyError: (tool) => misconfigured(tool, 'InvalidKeyError'),
   InputNotFingerprintableError: (tool) => misconfigured(tool, 'InputNotFingerprintableError'),
   ToolPolicyError: (tool) => misconfigured(tool, 'ToolPolicyError'),
+  InvalidIdentifierError: (tool) =>
+    `${tool} did not run: its tenant, its name or the key built from its arguments holds text that cannot be stored exactly ` +
+    '(an unpaired surrogate or a NUL character), so nothing happened. If the arguments hold such text, fix them and call again; ' +
+    'otherwise tell the user the tool needs fixing.',
+  DurabilityConfigError: (tool) =>
+    `${tool} did not run: its idempotency records are configured so that they could vanish before a retry, so nothing happened. ` +
+    'Do not call it again now; tell the user the tool needs fixing.',
+  IndeterminateOutcomeError: (tool) =>
+    `${tool} did not run this time: an earlier attempt stopped without a recorded outcome, and whether it took effect could not ` +
+    'be determined. Do not call it again; tell the user a person needs to check whether it happened.',
 };
 
 function misconfigured(tool: string, name: string): string {
