@@ -347,8 +347,9 @@ export type IdentifierField = 'namespace' | 'tool' | 'key' | 'origin';
 
 /**
  * A namespace, tool name, key or run origin holds text that some store cannot keep exactly: an
- * unpaired UTF-16 surrogate (PostgreSQL's and SQLite's drivers encode it as U+FFFD, so
- * `"acme\uDC00"` and `"acme\uFFFD"` would be one tenant there) or U+0000 (PostgreSQL's `text`
+ * unpaired UTF-16 surrogate (PostgreSQL's driver and Redis values turn it into U+FFFD, so
+ * `"acme\uDC00"` and `"acme\uFFFD"` would be one tenant there; SQLite reads it back as three
+ * U+FFFD; the Redis store's key encoding throws on it) or U+0000 (PostgreSQL's `text`
  * refuses it). Rejected before the store is touched, on every store alike, so a record id means
  * the same thing everywhere. Nothing ran; this is not an outage. Fix where the identifier comes
  * from (for a key: the input field it is built from).
@@ -366,7 +367,7 @@ export class InvalidIdentifierError extends RetrysafeError {
   constructor(field: IdentifierField, value: string, reason: string) {
     super(
       `The ${field} ${JSON.stringify(value)} holds ${reason}, which a dedup store cannot keep exactly ` +
-        '(PostgreSQL and SQLite turn an unpaired surrogate into U+FFFD, PostgreSQL refuses U+0000), so two ' +
+        '(PostgreSQL and Redis turn an unpaired surrogate into U+FFFD, SQLite into three, PostgreSQL refuses U+0000), so two ' +
         `different ${field === 'namespace' ? 'tenants' : `${field}s`} could share a record. Nothing ran. ` +
         'Use well-formed Unicode text without U+0000.',
     );

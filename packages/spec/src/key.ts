@@ -171,7 +171,7 @@ interface WellFormedText {
 
 /**
  * Checks that `value` is text every store keeps exactly: well-formed UTF-16 (no unpaired
- * surrogate, which PostgreSQL's and SQLite's drivers turn into U+FFFD) and no U+0000 (which
+ * surrogate, which PostgreSQL's driver and Redis turn into U+FFFD and SQLite reads back as three) and no U+0000 (which
  * PostgreSQL's `text` refuses and C APIs end a string at). The runner applies it to the
  * namespace, the tool name and the key of every keyed call, and `openRun` to the namespace and
  * the origin, before anything reaches the store, so all stores accept and reject the same ids.

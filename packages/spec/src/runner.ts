@@ -516,7 +516,7 @@ function warn(message: string): void {
 const isPositiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 /**
  * A tool's error text as every store keeps it: PostgreSQL's JSONB refuses U+0000 and drivers turn
- * an unpaired surrogate into U+FFFD, so both are replaced here, alike on every store.
+ * an unpaired surrogate into U+FFFD (SQLite into three), so both are replaced here, alike on every store.
  */
 const safeText = (text: string) => (text as unknown as { toWellFormed(): string }).toWellFormed().replaceAll('\0', '\uFFFD');
 const errorName = (error: unknown) => (error instanceof Error ? error.name : typeof error);
