@@ -50,7 +50,7 @@ describe('the Redis store on the wire', () => {
     store.claim({ namespace: 't', tool: 'issue_refund', key: `k_${(seq += 1)}`, fingerprint: 'f'.repeat(64), owner: 'tok', now: T0, lockMs: LOCK, ttlMs: TTL, maxAttempts: 3, ...over });
 
   it('refuses a finished holder, even when its result ends like an owner field', async () => {
-    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller' }); // the test moves time
+    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
     const claim = await request(store);
     expect(claim.outcome).toBe('claimed');
     const held = claim.record;
@@ -65,7 +65,7 @@ describe('the Redis store on the wire', () => {
   });
 
   it('refuses a holder whose lock lapsed and was reclaimed, after its own renewals too', async () => {
-    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller' }); // the test moves time
+    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
     const first = (await request(store, { maxAttempts: 3 })).record;
     const renewed = (await store.renew(first, { now: T0 + 10, lockMs: LOCK })) as DedupRecord;
     expect(renewed.owner).toBe('tok');
@@ -78,7 +78,7 @@ describe('the Redis store on the wire', () => {
   });
 
   it('sends a holder write of about the size of the new record (no copy of the old one)', async () => {
-    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller' }); // the test moves time
+    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
     const held = (await request(store)).record;
     const sent: string[][] = [];
     const send = client.sendCommand.bind(client);
@@ -102,7 +102,7 @@ describe('the Redis store on the wire', () => {
       const own = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       await own.ping();
       const counts = countWrites(own);
-      const store = createRedisStore({ client: own, keyPrefix: prefix, coalesceWrites });
+      const store = createRedisStore({ client: own, keyPrefix: prefix, coalesceWrites, allowVolatile: true });
       const provider = memoryProvider({ dedupeByKey: false });
       const runner = createRunner({ store, purgeEveryMs: 0 });
       const run = freshRun();
