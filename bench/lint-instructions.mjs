@@ -1,39 +1,178 @@
-// Instruction counts of the lint cost: what `recommended` adds per file, in a measure that does not
-// move with the machine's load. Lints every `--step`-th file of the standard corpus (built by
-// bench/lint.mjs) twice with one variant, in one process, meant to run under callgrind:
+// Instruction counts of the lint cost on agent code: what `recommended` adds over parsing alone, by a
+// measure that does not move with the machine's load. Each variant runs as a whole ESLint process
+// under `valgrind --tool=callgrind` with `node --predictable` (V8 single-threaded: no concurrent
+// compiler or GC threads, so GC and compilation are counted on the one thread and the same run
+// repeats to within a few tenths of a percent), and the bench reads callgrind's "Collected" total.
 //
-//   valgrind --tool=callgrind --callgrind-out-file=/dev/null node --predictable bench/lint-instructions.mjs --variant a --step 8
+//   node bench/lint-instructions.mjs [--rounds 2] [--step 3] [--variants a,b,a2] [--out bench/results/lint-instructions.json]
+//   node bench/lint-instructions.mjs --child <variant> --step 3      (one process, what valgrind runs; a diagnostic)
 //
-// and read the "Collected" total. `--predictable` makes V8 single-threaded (no concurrent compiler
-// or GC threads), so the same run gives the same count to within 0.1%. Run a and b at two steps
-// (8 and 40): the difference between the steps is the per-file cost, without process start-up.
-// docs/performance.md has the figures.
-import { readFileSync } from 'node:fs';
+// The process does what `eslint .` does: `new ESLint({ overrideConfigFile: true, overrideConfig })`
+// and `lintFiles` over every `--step`-th file of the agent corpus (bench/agentCorpus.mjs: published
+// MCP servers and agent toolkits, pinned in bench/agent-corpus/package.json), start-up, module
+// loading and config computation included. Variants:
+//   a   the TypeScript parser and no rules (the plugin is not loaded);
+//   a2  the same config again, in its own process: the A/A control of the method;
+//   b   the parser and the plugin's `recommended` config;
+//   noop  the parser and as many rules as `recommended` has, each listening where ours listen and
+//       doing nothing (ESLint's per-rule floor; a diagnostic, not in the default variants);
+//   r:<rule>  the parser and one rule of ours (a diagnostic).
+// Rounds alternate the order of the variants. The ratios are per round, (x - a) / a, and the report
+// gives each round's, so the spread is visible; the files the rules engage (at least one rule's
+// `create` returned listeners) are counted in an uninstrumented pass.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { readFlags, walkFiles } from './lib.mjs';
+import { buildAgentCorpus, corpusFiles, countLines } from './agentCorpus.mjs';
+import { formatLoad, median, readFlags, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
-const flags = readFlags(['variant', 'step', 'corpus-dir']);
-const root = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-lint-corpus-standard');
-const variant = flags.variant ?? 'b';
-const step = Number(flags.step ?? 8);
+const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged']);
+const step = Number(flags.step ?? 3);
+const corpusRoot = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-agent-corpus');
+/** The files `recommended` lints (the plugin's own `files`, spelled here so that (a) loads no plugin). */
+const FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 
-const { Linter } = await import(require.resolve('eslint'));
-const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
-const tseslint = (await import(require.resolve('typescript-eslint'))).default;
-const files = retrysafe.configs.recommended.files;
-const base = { files, languageOptions: { parser: tseslint.parser, sourceType: 'module' }, linterOptions: { reportUnusedDisableDirectives: 'off' } };
-const config = variant === 'a' ? [base] : [base, retrysafe.configs.recommended];
-
-const paths = [...walkFiles(root)].filter((f) => /\.(m|c)?[jt]sx?$/.test(f)).sort().filter((_, i) => i % step === 0);
-const texts = paths.map((f) => readFileSync(f, 'utf8'));
-const linter = new Linter({ configType: 'flat', cwd: root });
-for (let pass = 0; pass < 2; pass += 1) {
-  for (let i = 0; i < paths.length; i += 1) linter.verify(texts[i], config, paths[i]);
+function sample(root) {
+  return corpusFiles(root).filter((_, i) => i % step === 0);
 }
-console.log(`variant ${variant}: ${paths.length} files, 2 passes`);
+
+async function configFor(variant) {
+  const tseslint = (await import(require.resolve('typescript-eslint'))).default;
+  const base = {
+    files: FILES,
+    languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+    // Published code carries its own eslint-disable comments for rules not loaded here.
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+  };
+  if (variant === 'a' || variant === 'a2') return [base];
+  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  const recommended = retrysafe.configs.recommended;
+  if (variant === 'b') return [base, recommended];
+  if (variant.startsWith('r:')) return [base, { files: FILES, plugins: recommended.plugins, rules: { [`@retrysafe/${variant.slice(2)}`]: 'error' } }];
+  if (variant === 'noop') {
+    const count = Object.keys(recommended.rules).length;
+    const noop = () => {};
+    const rules = Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`noop-${i}`, { meta: { type: 'problem', schema: [] }, create: () => ({ CallExpression: noop, NewExpression: noop, Property: noop, AssignmentExpression: noop }) }]),
+    );
+    return [base, { files: FILES, plugins: { noop: { rules } }, rules: Object.fromEntries(Object.keys(rules).map((id) => [`noop/${id}`, 'error'])) }];
+  }
+  throw new Error(`unknown variant ${variant}; known: a, a2, b, noop, r:<rule>`);
+}
+
+/** One variant, one process: what valgrind counts. Prints the files and problems it saw. */
+async function child(variant) {
+  const { ESLint } = await import(require.resolve('eslint'));
+  const files = sample(corpusRoot);
+  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: await configFor(variant), cache: false });
+  const results = await eslint.lintFiles(files);
+  const fatal = results.flatMap((r) => r.messages.filter((m) => m.fatal).map((m) => `${r.filePath}: ${m.message}`));
+  if (fatal.length > 0) throw new Error(`${fatal.length} files did not parse, e.g. ${fatal[0]}`);
+  const problems = results.flatMap((r) => r.messages.map((m) => `${relative(corpusRoot, r.filePath)}:${m.line}:${m.column} ${m.ruleId} ${m.message}`));
+  console.log(JSON.stringify({ variant, files: results.length, problems }));
+}
+
+/** The sampled files where at least one rule of `recommended` returned listeners (an uninstrumented pass). */
+async function engagedFiles() {
+  const { ESLint } = await import(require.resolve('eslint'));
+  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  let listened = false;
+  const rules = Object.fromEntries(
+    Object.entries(retrysafe.rules).map(([id, rule]) => [id, {
+      ...rule,
+      create(context) {
+        const listeners = rule.create(context);
+        if (Object.keys(listeners).length > 0) listened = true;
+        return listeners;
+      },
+    }]),
+  );
+  const [base, recommended] = await configFor('b');
+  const probe = { ...recommended, plugins: { '@retrysafe': { ...retrysafe, rules } } };
+  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: [base, probe], cache: false });
+  const engaged = [];
+  for (const file of sample(corpusRoot)) {
+    listened = false;
+    await eslint.lintFiles([file]);
+    if (listened) engaged.push(relative(corpusRoot, file));
+  }
+  return engaged;
+}
+
+function countInstructions(variant) {
+  const started = Date.now();
+  const run = spawnSync(
+    'valgrind',
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  const collected = /Collected\s*:\s*(\d+)/.exec(run.stderr);
+  if (run.status !== 0 || !collected) throw new Error(`variant ${variant} failed (exit ${run.status}):\n${run.stderr.slice(-3000)}`);
+  const out = JSON.parse(run.stdout.trim().split('\n').pop());
+  return { variant, instructions: Number(collected[1]), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() };
+}
+
+async function parent() {
+  const rounds = Number(flags.rounds ?? 2);
+  const variants = (flags.variants ?? 'a,b,a2').split(',');
+  if (variants[0] !== 'a') throw new Error('the first variant is the baseline and must be a');
+  const out = flags.out ?? join(benchDir, 'results', 'lint-instructions.json');
+  const loadavgStart = loadavg();
+  const corpus = buildAgentCorpus(corpusRoot);
+  const files = sample(corpusRoot);
+  const lines = files.reduce((n, f) => n + countLines(readFileSync(f, 'utf8')), 0);
+  const engaged = await engagedFiles();
+  console.log(`agent corpus: ${corpus.files} files, ${corpus.lines} lines; linted: every ${step}th, ${files.length} files, ${lines} lines; engaged: ${engaged.length} (${pct(engaged.length / files.length)})`);
+  const runs = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      const result = { round, ...countInstructions(variant) };
+      runs.push(result);
+      console.log(`  round ${round + 1} ${variant}: ${fmtM(result.instructions)} instructions, ${result.problems.length} problems, ${result.seconds.toFixed(0)} s, load ${result.loadAfter[0].toFixed(2)}`);
+    }
+  }
+  const byRound = (v, round) => runs.find((r) => r.variant === v && r.round === round).instructions;
+  const ratios = {};
+  for (const v of variants.slice(1)) {
+    const perRound = [...Array(rounds).keys()].map((round) => (byRound(v, round) - byRound('a', round)) / byRound('a', round));
+    ratios[`(${v}-a)/a`] = { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound), perRound };
+  }
+  const medians = Object.fromEntries(variants.map((v) => [v, median(runs.filter((r) => r.variant === v).map((r) => r.instructions))]));
+  const spread = Object.fromEntries(variants.map((v) => {
+    const xs = runs.filter((r) => r.variant === v).map((r) => r.instructions);
+    return [v, (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs)];
+  }));
+  const judged = ratios['(b-a)/a'];
+  const report = {
+    bench: 'lint-instructions',
+    date: new Date().toISOString(),
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadavgStart, loadavgEnd: loadavg() },
+    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}`,
+    corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, linted: { step, files: files.length, lines }, engaged: { files: engaged.length, share: engaged.length / files.length, list: engaged } },
+    medians,
+    spreadWithinVariant: spread,
+    ratios,
+    target: judged ? { 'recommended adds < 5% over parse-only (whole-process instructions, median of rounds)': judged.median < 0.05 } : {},
+    runs,
+  };
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\n${table(['variant', 'instructions (median)', 'spread within variant'], variants.map((v) => [v, fmtM(medians[v]), pct(spread[v])]))}`);
+  console.log(`\n${table(['ratio', 'median', 'min', 'max'], Object.entries(ratios).map(([k, r]) => [k, pct(r.median, true), pct(r.min, true), pct(r.max, true)]))}`);
+  if (judged) console.log(`\ntarget: recommended < 5% over parse-only: ${judged.median < 0.05 ? 'met' : 'MISSED'} (${pct(judged.median, true)}); load ${formatLoad(loadavg())}`);
+  console.log(`written: ${relative(process.cwd(), out)}`);
+}
+
+const fmtM = (n) => `${(n / 1e6).toFixed(1)}M`;
+const pct = (x, sign = false) => `${sign && x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
+
+if (flags.child) await child(flags.child);
+else if (flags.engaged) console.log((await engagedFiles()).join('\n'));
+else await parent();
