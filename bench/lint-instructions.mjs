@@ -6,6 +6,7 @@
 //
 //   node bench/lint-instructions.mjs [--rounds 2] [--step 3] [--variants a,b,a2] [--out bench/results/lint-instructions.json]
 //   node bench/lint-instructions.mjs --child <variant> --step 3      (one process, what valgrind runs; a diagnostic)
+//   --plugin <folder>: lint with another build of the plugin (e.g. an earlier commit's packages/eslint-plugin, built)
 //
 // The process does what `eslint .` does: `new ESLint({ overrideConfigFile: true, overrideConfig })`
 // and `lintFiles` over every `--step`-th file of the agent corpus (bench/agentCorpus.mjs: published
@@ -32,7 +33,9 @@ import { formatLoad, median, readFlags, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
-const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged']);
+const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin']);
+/** Another build of the plugin (a folder with its package.json), e.g. an earlier commit's, for a before/after run. */
+const pluginEntry = flags.plugin ? join(flags.plugin, 'dist', 'index.js') : require.resolve('@retrysafe/eslint-plugin');
 const step = Number(flags.step ?? 3);
 const corpusRoot = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-agent-corpus');
 /** The files `recommended` lints (the plugin's own `files`, spelled here so that (a) loads no plugin). */
@@ -51,7 +54,7 @@ async function configFor(variant) {
     linterOptions: { reportUnusedDisableDirectives: 'off' },
   };
   if (variant === 'a' || variant === 'a2') return [base];
-  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  const retrysafe = (await import(pluginEntry)).default;
   const recommended = retrysafe.configs.recommended;
   if (variant === 'b') return [base, recommended];
   if (variant.startsWith('r:')) return [base, { files: FILES, plugins: recommended.plugins, rules: { [`@retrysafe/${variant.slice(2)}`]: 'error' } }];
@@ -81,7 +84,7 @@ async function child(variant) {
 /** The sampled files where at least one rule of `recommended` returned listeners (an uninstrumented pass). */
 async function engagedFiles() {
   const { ESLint } = await import(require.resolve('eslint'));
-  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  const retrysafe = (await import(pluginEntry)).default;
   let listened = false;
   const rules = Object.fromEntries(
     Object.entries(retrysafe.rules).map(([id, rule]) => [id, {
@@ -109,7 +112,7 @@ function countInstructions(variant) {
   const started = Date.now();
   const run = spawnSync(
     'valgrind',
-    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot],
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
   const collected = /Collected\s*:\s*(\d+)/.exec(run.stderr);
@@ -154,7 +157,7 @@ async function parent() {
     bench: 'lint-instructions',
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadavgStart, loadavgEnd: loadavg() },
-    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}`,
+    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, linted: { step, files: files.length, lines }, engaged: { files: engaged.length, share: engaged.length / files.length, list: engaged } },
     medians,
     spreadWithinVariant: spread,

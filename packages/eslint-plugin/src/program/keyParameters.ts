@@ -13,7 +13,7 @@ import {
 } from '../ast/index.js';
 import {
   createKeyNameMatcher,
-  createKeyTextPattern,
+  createKeyTextTest,
   getKeyPositions,
   KEY_POSITION_NODE_TYPES,
   type KeyNameMatcher,
@@ -63,7 +63,7 @@ export class KeyParameterFinder {
   private readonly brands = new Map<ts.Node, readonly KeyParameter[]>();
   private readonly mentions = new WeakMap<ts.SourceFile, boolean>();
   private readonly matchKeyName: KeyNameMatcher;
-  private readonly keyText: RegExp;
+  private readonly keyText: (text: string) => boolean;
   private specInProgram: boolean | undefined;
 
   constructor(
@@ -71,7 +71,7 @@ export class KeyParameterFinder {
     keyNames: readonly string[],
   ) {
     this.matchKeyName = createKeyNameMatcher(keyNames);
-    this.keyText = createKeyTextPattern(keyNames, ['vouchDurable', SPEC_PACKAGE]);
+    this.keyText = createKeyTextTest(keyNames, ['vouchDurable', SPEC_PACKAGE]);
   }
 
   /**
@@ -121,7 +121,7 @@ export class KeyParameterFinder {
   private mentionsKeys(sourceFile: ts.SourceFile): boolean {
     let mentions = this.mentions.get(sourceFile);
     if (mentions === undefined) {
-      mentions = this.keyText.test(sourceFile.text);
+      mentions = this.keyText(sourceFile.text);
       this.mentions.set(sourceFile, mentions);
     }
     return mentions;

@@ -63,6 +63,9 @@ export function createToolRecogniser(
   // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
   const factories = getImportedFactories(sourceCode, getToolFactories(options.toolFactories ?? []));
   const { mcpFile, fastMcpFile, toolClassFile, mayListTools } = getToolFileKinds(sourceCode);
+  // What a node defines depends only on the file, the node and the factories: every rule of the
+  // file that recognises tools with the same factories shares the answers (docs/performance.md).
+  const answers = getSharedAnswers(sourceCode, factories);
   const listed = new Set<TSESTree.ObjectExpression>();
 
   const wrappers = new Map<FunctionNode, LocalWrapper | null>();
@@ -83,6 +86,14 @@ export function createToolRecogniser(
    * wrapper the file never calls (exported, used elsewhere) stays where it is.
    */
   function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const known = answers.calls.get(node);
+    if (known !== undefined) return known ?? undefined;
+    const definition = recogniseOutsideCalledWrappers(node);
+    answers.calls.set(node, definition ?? null);
+    return definition;
+  }
+
+  function recogniseOutsideCalledWrappers(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const definition = recogniseDirectCall(node);
     if (!definition) return undefined;
     for (let fn = getEnclosingFunction(node); fn; fn = getEnclosingFunction(fn)) {
@@ -102,14 +113,25 @@ export function createToolRecogniser(
   }
 
   function recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined {
-    return toolClassFile ? fromToolClass(sourceCode, node) : undefined;
+    if (!toolClassFile) return undefined;
+    const known = answers.classes.get(node);
+    if (known !== undefined) return known ?? undefined;
+    const definition = fromToolClass(sourceCode, node);
+    answers.classes.set(node, definition ?? null);
+    return definition;
   }
 
   function listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
     if (!mayListTools) return NO_DEFINITIONS;
-    const fresh = getListedToolObjects(sourceCode, node).filter((object) => !listed.has(object));
+    let objects = answers.listedObjects.get(node);
+    if (!objects) answers.listedObjects.set(node, (objects = getListedToolObjects(sourceCode, node)));
+    const fresh = objects.filter((object) => !listed.has(object));
     for (const object of fresh) listed.add(object);
-    return fresh.map((object) => fromListedToolObject(sourceCode, object));
+    return fresh.map((object) => {
+      let definition = answers.listedDefinitions.get(object);
+      if (!definition) answers.listedDefinitions.set(object, (definition = fromListedToolObject(sourceCode, object)));
+      return definition;
+    });
   }
 
   function definitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
@@ -123,12 +145,38 @@ export function createToolRecogniser(
     const called = getCalledLocalFunction(node, sourceCode);
     const wrapper = called && wrapperOf(called);
     if (wrapper) return fromWrapperCall(sourceCode, node, wrapper);
-    if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) return fromAddTools(sourceCode, node);
+    if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) {
+      let added = answers.addedTools.get(node);
+      if (!added) answers.addedTools.set(node, (added = fromAddTools(sourceCode, node)));
+      return added;
+    }
     return listedTools(node);
   }
 
   const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || fastMcpFile || mayListTools;
   return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, mayDefineTools };
+}
+
+/** The recognisers' answers for one file and factory list (`null`: the node defines no tool). */
+interface SharedAnswers {
+  readonly calls: Map<TSESTree.Node, ToolDefinition | null>;
+  readonly classes: Map<TSESTree.Node, ToolDefinition | null>;
+  readonly listedObjects: Map<TSESTree.Node, readonly TSESTree.ObjectExpression[]>;
+  readonly listedDefinitions: Map<TSESTree.ObjectExpression, ToolDefinition>;
+  readonly addedTools: Map<TSESTree.Node, readonly ToolDefinition[]>;
+}
+
+const answersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], SharedAnswers>>();
+
+function getSharedAnswers(sourceCode: Readonly<TSESLint.SourceCode>, factories: readonly KnownFactory[]): SharedAnswers {
+  let byFactories = answersByFile.get(sourceCode);
+  if (!byFactories) answersByFile.set(sourceCode, (byFactories = new Map()));
+  let answers = byFactories.get(factories);
+  if (!answers) {
+    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map() };
+    byFactories.set(factories, answers);
+  }
+  return answers;
 }
 
 /** Which kinds of tool definition a file can hold, whatever the rule's options. */

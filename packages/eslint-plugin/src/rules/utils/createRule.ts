@@ -42,14 +42,40 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
   const named = createNamedRule<Options, MessageIds>(rule);
   const defaults = (rule.meta.defaultOptions ?? rule.defaultOptions ?? []) as Options;
   const mergedByOptions = new Map<string, Options>();
+  // ESLint's flat config computes each rule's options once per config and hands every file a new
+  // `context.options` array holding the same option objects (and, for a rule configured by severity
+  // alone, the same empty or default array): looked up by that object, the JSON key is not built
+  // for every rule and file (docs/performance.md).
+  const mergedByObject = new WeakMap<object, Options>();
   return {
     ...named,
     create(context) {
-      const cacheKey = JSON.stringify(context.options);
-      const cached = mergedByOptions.get(cacheKey);
-      const options = cached ?? (ESLintUtils.applyDefault(defaults, context.options as Options) as Options);
-      if (cached === undefined) mergedByOptions.set(cacheKey, options);
+      const identity = optionsIdentity(context.options);
+      let options = identity && mergedByObject.get(identity);
+      if (options === undefined) {
+        const cacheKey = JSON.stringify(context.options);
+        options = mergedByOptions.get(cacheKey);
+        if (options === undefined) {
+          options = ESLintUtils.applyDefault(defaults, context.options as Options) as Options;
+          mergedByOptions.set(cacheKey, options);
+        }
+        if (identity) mergedByObject.set(identity, options);
+      }
       return rule.create(context, options);
     },
   };
+}
+
+/** No options at all. */
+const NO_OPTIONS = {};
+
+/**
+ * What stands for a file's options by identity: nothing given (`[]`), or the one options object
+ * the config holds. Undefined for anything else (several options, a primitive option), which is
+ * looked up by its JSON.
+ */
+function optionsIdentity(options: readonly unknown[]): object | undefined {
+  if (options.length === 0) return NO_OPTIONS;
+  const [first] = options;
+  return options.length === 1 && typeof first === 'object' && first !== null ? first : undefined;
 }
