@@ -16,4 +16,5 @@ export * from './declaredToolFactories.js';
 export * from './declaringPackage.js';
 export * from './keyParameters.js';
 export * from './programFiles.js';
+export * from './programGates.js';
 export * from './typescript.js';

@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 
-import { findForgedBrand, isEscapeHatchType } from '../program/index.js';
+import { findForgedBrand, isEscapeHatchType, programHasSpec } from '../program/index.js';
 import {
   type Cast,
   createCastRule,
@@ -24,6 +24,9 @@ export default createCastRule<MessageIds>({
   create(context) {
     if (!judgesCastsIn(context.filename)) return {};
     const services = ESLintUtils.getParserServices(context);
+    // A brand is keyed by a symbol @retrysafe/spec declares: in a program without the package's
+    // files no type carries one, and no cast is worth asking the checker about (docs/performance.md).
+    if (!programHasSpec(services.program)) return {};
     const checker = services.program.getTypeChecker();
     const search = { checker, program: services.program };
 

@@ -10,7 +10,7 @@ import {
   resolveReference,
   skipWrappers,
 } from '../ast/index.js';
-import { createKeyJudge, type KeyPosition } from '../keys/index.js';
+import { createKeyJudge, type KeyPosition, mayHaveKeyPositions } from '../keys/index.js';
 import {
   createCrossFileFollower,
   type CrossFileFollower,
@@ -18,6 +18,7 @@ import {
   isImportReference,
   type KeyParameter,
   type ProgramSource,
+  programMentionsKeys,
 } from '../program/index.js';
 import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
@@ -50,6 +51,9 @@ export default createKeyRule<MessageIds>({
     const fileName = context.filename;
     const keyNames = options.keyNames ?? [];
     const allowedSources = options.allowedSources ?? [];
+    // Gated like no-random-key: a file that spells no key name holds no key position, and where no
+    // file of the program spells one either, no parameter anywhere is a key (docs/performance.md).
+    if (!mayHaveKeyPositions(sourceCode, keyNames) && !programMentionsKeys(services.program, keyNames)) return {};
     // What no-random-key sees in this file, judged the same way: those reports are its own.
     const judge = createKeyJudge(sourceCode, options);
     const adviceAt = createKeyAdvice(sourceCode);

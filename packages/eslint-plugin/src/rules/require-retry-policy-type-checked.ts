@@ -11,7 +11,7 @@ import {
   fromMcpRegistration,
   type ToolDefinition,
 } from '../tools/index.js';
-import { type DeclaredToolFactory, findDeclaredToolFactory, typescript } from '../program/index.js';
+import { type DeclaredToolFactory, findDeclaredToolFactory, programHasToolFramework, typescript } from '../program/index.js';
 import { createPolicyRule, reportPolicyProblems } from './require-retry-policy-utils/index.js';
 
 export type { PolicyMessageIds as MessageIds, PolicyRuleOptions as Options } from './require-retry-policy-utils/index.js';
@@ -22,6 +22,9 @@ export default createPolicyRule({
     'Require agent tools defined through a renamed or re-exported factory to declare their retry policy',
   create(context, [{ toolFactories }]) {
     const services = ESLintUtils.getParserServices(context);
+    // The checker recognises a factory or server method by the package declaring it: a program
+    // without any framework's files defines no tool that only types reveal (docs/performance.md).
+    if (!programHasToolFramework(services.program)) return {};
     const checker = services.program.getTypeChecker();
     const sourceCode = context.sourceCode;
     const userFactories = toolFactories ?? [];
