@@ -4,7 +4,7 @@
 // compiler or GC threads, so GC and compilation are counted on the one thread and the same run
 // repeats to within a few tenths of a percent), and the bench reads callgrind's "Collected" total.
 //
-//   node bench/lint-instructions.mjs [--rounds 2] [--step 3] [--variants a,b,a2] [--out bench/results/lint-instructions.json]
+//   node bench/lint-instructions.mjs [--rounds 2] [--step 3] [--variants a,b,a2] [--jobs 6] [--out bench/results/lint-instructions.json]
 //   node bench/lint-instructions.mjs --child <variant> --step 3      (one process, what valgrind runs; a diagnostic)
 //   --plugin <folder>: lint with another build of the plugin (e.g. an earlier commit's packages/eslint-plugin, built)
 //
@@ -21,7 +21,7 @@
 // Rounds alternate the order of the variants. The ratios are per round, (x - a) / a, and the report
 // gives each round's, so the spread is visible; the files the rules engage (at least one rule's
 // `create` returned listeners) are counted in an uninstrumented pass.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -33,7 +33,7 @@ import { formatLoad, median, readFlags, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
-const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin']);
+const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs']);
 /** Another build of the plugin (a folder with its package.json), e.g. an earlier commit's, for a before/after run. */
 const pluginEntry = flags.plugin ? join(flags.plugin, 'dist', 'index.js') : require.resolve('@retrysafe/eslint-plugin');
 const step = Number(flags.step ?? 3);
@@ -108,17 +108,30 @@ async function engagedFiles() {
   return engaged;
 }
 
+/** One variant under callgrind, in a child process; resolves with its count. */
 function countInstructions(variant) {
   const started = Date.now();
-  const run = spawnSync(
-    'valgrind',
-    ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
-    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-  );
-  const collected = /Collected\s*:\s*(\d+)/.exec(run.stderr);
-  if (run.status !== 0 || !collected) throw new Error(`variant ${variant} failed (exit ${run.status}):\n${run.stderr.slice(-3000)}`);
-  const out = JSON.parse(run.stdout.trim().split('\n').pop());
-  return { variant, instructions: Number(collected[1]), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() };
+  return new Promise((resolvePromise, reject) => {
+    const run = spawn(
+      'valgrind',
+      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk) => { stdout += chunk; });
+    run.stderr.on('data', (chunk) => { stderr += chunk; });
+    run.on('error', reject);
+    run.on('close', (status) => {
+      const collected = /Collected\s*:\s*(\d+)/.exec(stderr);
+      if (status !== 0 || !collected) {
+        reject(new Error(`variant ${variant} failed (exit ${status}):\n${stderr.slice(-3000)}`));
+        return;
+      }
+      const out = JSON.parse(stdout.trim().split('\n').pop());
+      resolvePromise({ variant, instructions: Number(collected[1]), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() });
+    });
+  });
 }
 
 async function parent() {
@@ -132,15 +145,23 @@ async function parent() {
   const lines = files.reduce((n, f) => n + countLines(readFileSync(f, 'utf8')), 0);
   const engaged = await engagedFiles();
   console.log(`agent corpus: ${corpus.files} files, ${corpus.lines} lines; linted: every ${step}th, ${files.length} files, ${lines} lines; engaged: ${engaged.length} (${pct(engaged.length / files.length)})`);
-  const runs = [];
+  // Instruction counts do not depend on what else runs: the processes run `--jobs` at a time (on a
+  // shared machine each gets a slice of a core, and callgrind runs about 50 times slower than Node).
+  const jobs = Number(flags.jobs ?? variants.length * rounds);
+  const queue = [];
   for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? variants : [...variants].reverse();
-    for (const variant of order) {
-      const result = { round, ...countInstructions(variant) };
-      runs.push(result);
-      console.log(`  round ${round + 1} ${variant}: ${fmtM(result.instructions)} instructions, ${result.problems.length} problems, ${result.seconds.toFixed(0)} s, load ${result.loadAfter[0].toFixed(2)}`);
-    }
+    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) queue.push({ round, variant });
   }
+  const runs = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const result = { round: next.round, ...(await countInstructions(next.variant)) };
+      runs.push(result);
+      console.log(`  round ${result.round + 1} ${result.variant}: ${fmtM(result.instructions)} instructions, ${result.problems.length} problems, ${result.seconds.toFixed(0)} s, load ${result.loadAfter[0].toFixed(2)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  runs.sort((x, y) => x.round - y.round || variants.indexOf(x.variant) - variants.indexOf(y.variant));
   const byRound = (v, round) => runs.find((r) => r.variant === v && r.round === round).instructions;
   const ratios = {};
   for (const v of variants.slice(1)) {

@@ -157,4 +157,31 @@ describe('options across files', () => {
     expect(lint([{ keyNames: ['x-op-key'] }])).toEqual(['@retrysafe/no-random-key']);
     expect(lint([])).toEqual([]);
   });
+
+  // Through the ESLint class, each file's `context.options` holds the config's own options object,
+  // by which createRule finds the merged options: two configs in one engine, files in turn.
+  it('the ESLint class: each config object keeps its own options across files', async () => {
+    const { ESLint } = await import('eslint');
+    const parser = await import('@typescript-eslint/parser');
+    const rule = (options: unknown[]) => ({
+      languageOptions: { parser: parser as ESLint.Plugin['parsers'] },
+      plugins: { '@retrysafe': plugin as unknown as ESLint.Plugin },
+      rules: { '@retrysafe/no-random-key': ['error', ...options] },
+    });
+    const eslint = new ESLint({
+      overrideConfigFile: true,
+      overrideConfig: [
+        { files: ['keyed/**/*.ts'], ...rule([{ keyNames: ['X-Op-Key'] }]) },
+        { files: ['plain/**/*.ts'], ...rule([]) },
+      ] as never,
+    });
+    const code = "fetch(url, { headers: { 'X-Op-Key': crypto.randomUUID() } });";
+    const ruleIds = async (filePath: string) =>
+      (await eslint.lintText(code, { filePath }))[0]!.messages.map((message) => message.ruleId);
+    for (let pass = 0; pass < 2; pass += 1) {
+      expect(await ruleIds('keyed/a.ts')).toEqual(['@retrysafe/no-random-key']);
+      expect(await ruleIds('plain/a.ts')).toEqual([]);
+      expect(await ruleIds('keyed/b.ts')).toEqual(['@retrysafe/no-random-key']);
+    }
+  });
 });
