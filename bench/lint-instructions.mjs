@@ -1,12 +1,13 @@
 // Instruction counts of the lint cost on agent code: what `recommended` adds over parsing alone, by a
 // measure that does not move with the machine's load. Each variant runs as a whole ESLint process
-// under `valgrind --tool=callgrind` with `node --predictable` (V8 single-threaded: no concurrent
+// under valgrind (`--tool=cachegrind --cache-sim=no`: the instruction count alone; callgrind counts the same instructions, about a third slower) with `node --predictable` (V8 single-threaded: no concurrent
 // compiler or GC threads, so GC and compilation are counted on the one thread and the same run
-// repeats to within a few tenths of a percent), and the bench reads callgrind's "Collected" total.
+// repeats to within a few tenths of a percent), and the bench reads valgrind's "I refs" total.
 //
 //   node bench/lint-instructions.mjs [--rounds 2] [--step 3] [--variants a,b,a2] [--jobs 6] [--out bench/results/lint-instructions.json]
 //   node bench/lint-instructions.mjs --child <variant> --step 3      (one process, what valgrind runs; a diagnostic)
-//   --plugin <folder>: lint with another build of the plugin (e.g. an earlier commit's packages/eslint-plugin, built)
+//   --variants ...,b0 --plugin <folder>: b0 is `recommended` from another build of the plugin (e.g. an
+//   earlier commit's packages/eslint-plugin, built), for a before/after comparison in the same run
 //
 // The process does what `eslint .` does: `new ESLint({ overrideConfigFile: true, overrideConfig })`
 // and `lintFiles` over every `--step`-th file of the agent corpus (bench/agentCorpus.mjs: published
@@ -34,8 +35,13 @@ import { formatLoad, median, readFlags, table } from './lib.mjs';
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
 const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs']);
-/** Another build of the plugin (a folder with its package.json), e.g. an earlier commit's, for a before/after run. */
-const pluginEntry = flags.plugin ? join(flags.plugin, 'dist', 'index.js') : require.resolve('@retrysafe/eslint-plugin');
+/** The plugin as built in this checkout. */
+const pluginEntry = require.resolve('@retrysafe/eslint-plugin');
+/** Variant b0's plugin: another build (a packages/eslint-plugin folder, built), e.g. an earlier commit's, for a before/after run. */
+function basePluginEntry() {
+  if (!flags.plugin) throw new Error('variant b0 needs --plugin <folder of another build of packages/eslint-plugin>');
+  return join(flags.plugin, 'dist', 'index.js');
+}
 const step = Number(flags.step ?? 3);
 const corpusRoot = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-agent-corpus');
 /** The files `recommended` lints (the plugin's own `files`, spelled here so that (a) loads no plugin). */
@@ -54,9 +60,9 @@ async function configFor(variant) {
     linterOptions: { reportUnusedDisableDirectives: 'off' },
   };
   if (variant === 'a' || variant === 'a2') return [base];
-  const retrysafe = (await import(pluginEntry)).default;
+  const retrysafe = (await import(variant === 'b0' ? basePluginEntry() : pluginEntry)).default;
   const recommended = retrysafe.configs.recommended;
-  if (variant === 'b') return [base, recommended];
+  if (variant === 'b' || variant === 'b0') return [base, recommended];
   if (variant.startsWith('r:')) return [base, { files: FILES, plugins: recommended.plugins, rules: { [`@retrysafe/${variant.slice(2)}`]: 'error' } }];
   if (variant === 'noop') {
     const count = Object.keys(recommended.rules).length;
@@ -108,13 +114,13 @@ async function engagedFiles() {
   return engaged;
 }
 
-/** One variant under callgrind, in a child process; resolves with its count. */
+/** One variant under valgrind, in a child process; resolves with its count. */
 function countInstructions(variant) {
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
     const run = spawn(
       'valgrind',
-      ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
+      ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -123,13 +129,13 @@ function countInstructions(variant) {
     run.stderr.on('data', (chunk) => { stderr += chunk; });
     run.on('error', reject);
     run.on('close', (status) => {
-      const collected = /Collected\s*:\s*(\d+)/.exec(stderr);
+      const collected = /I\s+refs:\s*([\d,]+)/.exec(stderr);
       if (status !== 0 || !collected) {
         reject(new Error(`variant ${variant} failed (exit ${status}):\n${stderr.slice(-3000)}`));
         return;
       }
       const out = JSON.parse(stdout.trim().split('\n').pop());
-      resolvePromise({ variant, instructions: Number(collected[1]), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() });
+      resolvePromise({ variant, instructions: Number(collected[1].replaceAll(',', '')), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() });
     });
   });
 }
@@ -146,7 +152,7 @@ async function parent() {
   const engaged = await engagedFiles();
   console.log(`agent corpus: ${corpus.files} files, ${corpus.lines} lines; linted: every ${step}th, ${files.length} files, ${lines} lines; engaged: ${engaged.length} (${pct(engaged.length / files.length)})`);
   // Instruction counts do not depend on what else runs: the processes run `--jobs` at a time (on a
-  // shared machine each gets a slice of a core, and callgrind runs about 50 times slower than Node).
+  // shared machine each gets a slice of a core, and valgrind runs about 30 times slower than Node).
   const jobs = Number(flags.jobs ?? variants.length * rounds);
   const queue = [];
   for (let round = 0; round < rounds; round += 1) {
