@@ -1,5 +1,6 @@
-// Prints the tables of docs/performance.md from bench/results/lint.json and runtime.json, so the
-// page shows exactly what a run measured:  node bench/report.mjs [lint|runtime]
+// Prints the tables of docs/performance.md from bench/results/lint-instructions.json, lint-typed.json,
+// lint.json and runtime.json, so the page shows exactly what a run measured:
+//   node bench/report.mjs [lint-instructions|lint|runtime]
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,5 +85,22 @@ function runtime() {
   return out.join('\n');
 }
 
+function lintInstructions() {
+  const r = read('lint-instructions');
+  const out = [];
+  out.push(`Run ${r.date} · ${r.machine.cpu}, ${r.machine.cores} cores · Node ${r.machine.node} · load average ${load(r.machine.loadavgStart)} at start, ${load(r.machine.loadavgEnd)} at end · \`${r.command}\``);
+  out.push('');
+  out.push(table(['package', 'version', 'files', 'lines'], r.corpus.packages.map((p) => [`\`${p.name}\``, p.version, num(p.files), num(p.lines)]), ['l', 'l']));
+  out.push('');
+  out.push(`Total: ${num(r.corpus.files)} files, ${num(r.corpus.lines)} lines; linted: every ${r.corpus.linted.step}th file, ${num(r.corpus.linted.files)} files, ${num(r.corpus.linted.lines)} lines, of which ${r.corpus.engaged.files} (${(r.corpus.engaged.share * 100).toFixed(1)} %) engage the rules.`);
+  out.push('');
+  const rounds = [...new Set(r.runs.map((x) => x.round))].sort();
+  out.push(table(['variant', ...rounds.map((n) => `round ${n + 1}`), 'median'], Object.keys(r.medians).map((v) => [v, ...rounds.map((n) => `${num(r.runs.find((x) => x.variant === v && x.round === n).instructions / 1e6)}M`), `${num(r.medians[v] / 1e6)}M`]), ['l']));
+  out.push('');
+  out.push(table(['ratio', ...rounds.map((n) => `round ${n + 1}`), 'median'], Object.entries(r.ratios).map(([k, x]) => [k, ...x.perRound.map((y) => pct(y)), pct(x.median)]), ['l']));
+  return out.join('\n');
+}
+
+if (which === 'lint-instructions') console.log(lintInstructions());
 if (which === 'all' || which === 'lint') console.log(`${lint()}\n`);
 if (which === 'all' || which === 'runtime') console.log(runtime());

@@ -30,8 +30,9 @@ case "$which" in
     node bench/runtime.mjs
     ;;
   lint) node bench/lint.mjs "$@" ;;
+  lint-instructions) node bench/lint-instructions.mjs "$@" ;;
   runtime) node bench/runtime.mjs "$@" ;;
   mcp-wire) node bench/mcp-wire.mjs "$@" ;;
-  *) echo "usage: pnpm bench [all|lint|runtime|mcp-wire] [flags for that bench]" >&2; exit 2 ;;
+  *) echo "usage: pnpm bench [all|lint|lint-instructions|runtime|mcp-wire] [flags for that bench]" >&2; exit 2 ;;
 esac
 echo "bench: done; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
