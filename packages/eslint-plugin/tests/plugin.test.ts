@@ -164,7 +164,7 @@ describe('options across files', () => {
     const { ESLint } = await import('eslint');
     const parser = await import('@typescript-eslint/parser');
     const rule = (options: unknown[]) => ({
-      languageOptions: { parser: parser as ESLint.Plugin['parsers'] },
+      languageOptions: { parser: parser as Linter.Parser },
       plugins: { '@retrysafe': plugin as unknown as ESLint.Plugin },
       rules: { '@retrysafe/no-random-key': ['error', ...options] },
     });
