@@ -43,6 +43,12 @@ export interface PostgresStoreOptions {
   /** Connection timeout for a pool the store creates, ms; default 5000. */
   readonly connectTimeoutMs?: number;
   /**
+   * Longest wait for one query's reply on a pool the store creates, ms; default 10000 (pg's
+   * client-side `query_timeout`). A server that stops answering mid-connection (frozen, or cut off
+   * behind a proxy) then fails the call closed with `StoreUnavailableError` instead of holding it.
+   */
+  readonly queryTimeoutMs?: number;
+  /**
    * Whose clock decides expiry and locks. `'store'` (default): the server's `now()`, in the same
    * statement as each read or write, so that clock skew between application machines cannot make
    * one reclaim another's live claim or purge a live record; what the store writes is stamped by
@@ -73,6 +79,7 @@ function postgresBackend(options: PostgresStoreOptions): DedupStoreBackend {
     new pg.Pool({
       connectionString: options.connectionString,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      query_timeout: options.queryTimeoutMs ?? 10_000,
     });
   // An idle client losing its connection emits 'error' on the pool; unhandled, it would crash the
   // process. The next query reports the outage instead.

@@ -47,6 +47,14 @@ export interface RedisStoreOptions {
   /** Connection timeout for a client the store creates, ms; default 5000. */
   readonly connectTimeoutMs?: number;
   /**
+   * Longest wait for any one command's reply on a client the store creates, ms; default 10000.
+   * A server that accepts the connection and then answers nothing (frozen, or cut off behind a
+   * proxy) would otherwise hold the call forever: past the bound the command fails and the call
+   * fails closed with `StoreUnavailableError`, nothing run. A claim that timed out may still have
+   * reached the server: its retry recognises its own owner token (docs/runtime.md, leases).
+   */
+  readonly commandTimeoutMs?: number;
+  /**
    * Whose clock decides expiry and locks. `'store'` (default): the server's, read with `TIME`
    * inside each script, so that clock skew between application machines cannot make one reclaim
    * another's live claim or purge a live record; every record is stamped and given its `PX` by it.
@@ -518,16 +526,17 @@ async function getEach(node: Redis, keys: readonly string[]): Promise<(string | 
 
 function createClient(options: RedisStoreOptions): Redis | Cluster {
   const connectTimeout = options.connectTimeoutMs ?? 5000;
+  const commandTimeout = options.commandTimeoutMs ?? 10_000;
   if (options.nodes?.length) {
     return new Cluster(
       options.nodes.map((node) => {
         const { hostname, port } = new URL(node);
         return { host: hostname, port: Number(port || 6379) };
       }),
-      { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1, connectTimeout, ...credentials(options.nodes[0] as string) } },
+      { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1, connectTimeout, commandTimeout, ...credentials(options.nodes[0] as string) } },
     );
   }
-  return new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout });
+  return new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout, commandTimeout });
 }
 
 /** The user name and password of a node URL, for every node of a cluster. */
