@@ -166,6 +166,15 @@ export interface Runner {
  * @throws InvalidIdentifierError if `namespace` holds an unpaired surrogate or U+0000.
  */
 export function createRunner(options: RunnerOptions): Runner {
+  if (typeof options !== 'object' || options === null || !isDedupStore(options.store)) {
+    throw new TypeError(
+      'createRunner needs { store }: a dedup store from createSqliteStore, createPostgresStore or createRedisStore ' +
+        '(@retrysafe/spec/stores/*), or createNonDurableMemoryStore for tests',
+    );
+  }
+  if (options.namespace !== undefined && typeof options.namespace !== 'string') {
+    throw new TypeError(`createRunner: namespace must be a string (the tenant or deployment), got ${typeof options.namespace}`);
+  }
   const { store } = options;
   const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
   const lockMs = options.lockMs ?? DEFAULT_LOCK_MS;
@@ -382,11 +391,13 @@ export function createRunner(options: RunnerOptions): Runner {
     namespace: runnerNamespace,
     ttlMs,
     async call(tool, rawInput, callOptions) {
+      assertCallOptions('call', tool, callOptions);
       const call = () => (isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions));
       const observed = telemetry ? telemetry.observe(tool, callOptions.namespace ?? runnerNamespace, call, failureFacts) : call();
       return observed as Promise<CallResult<ResultOf<typeof tool>>>;
     },
     async tryCall(tool, rawInput, callOptions) {
+      assertCallOptions('tryCall', tool, callOptions);
       try {
         return { ok: true, ...(await runner.call(tool, rawInput, callOptions)) };
       } catch (error) {
@@ -514,6 +525,28 @@ function warn(message: string): void {
 }
 
 const isPositiveInteger = (n: number) => Number.isInteger(n) && n > 0;
+
+/** Whether `value` has the shape of a `DedupStore` (its info and the operations the runner calls). */
+function isDedupStore(value: unknown): value is DedupStore {
+  if (typeof value !== 'object' || value === null) return false;
+  const store = value as Partial<Record<keyof DedupStore, unknown>>;
+  return typeof store.info === 'object' && store.info !== null && ['claim', 'complete', 'release', 'renew', 'get'].every((name) => typeof store[name as keyof DedupStore] === 'function');
+}
+
+/** Throws `TypeError` where the call is written when its options carry no run (a programming error, not an outcome). */
+function assertCallOptions(method: 'call' | 'tryCall', tool: unknown, callOptions: unknown): void {
+  const run = typeof callOptions === 'object' && callOptions !== null ? (callOptions as { run?: { id?: unknown } }).run : undefined;
+  if (typeof run?.id !== 'string') {
+    throw new TypeError(
+      `runner.${method}(${describeToolName(tool)}, input, { run }) needs the call's run: the RunContext openRun(store, origin) returns ` +
+        '(or runContextForTests in tests), whose id the key is derived from (docs/runtime.md, The run id)',
+    );
+  }
+}
+
+/** A tool's name for a message, or `tool` when the value is not a tool. */
+const describeToolName = (tool: unknown): string =>
+  typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string' ? (tool as { name: string }).name : 'tool';
 /**
  * A tool's error text as every store keeps it: PostgreSQL's JSONB refuses U+0000 and drivers turn
  * an unpaired surrogate into U+FFFD (SQLite into three), so both are replaced here, alike on every store.

@@ -71,6 +71,9 @@ export function createPostgresStore(options: PostgresStoreOptions): DedupStore {
 function postgresBackend(options: PostgresStoreOptions): DedupStoreBackend {
   const prefix = checkTablePrefix(options.tablePrefix ?? 'retrysafe_');
   const ownPool = options.pool === undefined;
+  if (options.connectionString !== undefined && typeof options.connectionString !== 'string') {
+    throw new TypeError(`createPostgresStore: connectionString must be a string (postgres://user@host:5432/db), got ${typeof options.connectionString}`);
+  }
   if (ownPool && !options.connectionString) {
     throw new TypeError('createPostgresStore needs `connectionString` (e.g. postgres://user@host:5432/db) or `pool`');
   }

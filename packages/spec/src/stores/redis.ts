@@ -171,6 +171,9 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
 
 function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const ownClient = options.client === undefined;
+  if (options.url !== undefined && typeof options.url !== 'string') {
+    throw new TypeError(`createRedisStore: url must be a string (redis://127.0.0.1:6379), got ${typeof options.url}`);
+  }
   if (ownClient && !options.url && !options.nodes?.length) {
     throw new TypeError('createRedisStore needs `url` (e.g. redis://127.0.0.1:6379), `nodes` (a cluster) or `client`');
   }

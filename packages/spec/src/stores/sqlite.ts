@@ -59,6 +59,12 @@ export interface SqliteStoreOptions {
  * (the result); a replay costs one indexed read.
  */
 export function createSqliteStore(options: SqliteStoreOptions = {}): DedupStore {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`createSqliteStore takes an options object, e.g. { path: '.retrysafe/dedup.db' }, got ${typeof options}`);
+  }
+  if (options.path !== undefined && typeof options.path !== 'string') {
+    throw new TypeError(`createSqliteStore: path must be a file path string, got ${typeof options.path}`);
+  }
   return createDedupStore(sqliteBackend(options));
 }
 
