@@ -53,6 +53,8 @@ export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] 
     const helper = testingHelper(sourceCode, node);
     const [first] = node.arguments;
     if (helper && first) {
+      // `assert.rejects(expectSingleEffect(...))` asserts the opposite: a second effect.
+      if (isExpectedToFail(node)) return true;
       const assertion = helper === 'expectSingleEffect' ? node : findCountAssertion(sourceCode, enclosingFunction(node), node);
       found.push({ shape: helper, target: { kind: 'expression', node: first }, node, assertion });
       return true;
@@ -65,6 +67,44 @@ export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] 
   });
   for (const [scope, calls] of callsByFunction) found.push(...findRepeatedCalls(sourceCode, scope, calls));
   return found.sort((a, b) => a.node.range[0] - b.node.range[0]);
+}
+
+const FAILURE_ASSERTIONS = new Set(['rejects', 'throws', 'throwsAsync', 'toThrow', 'toThrowError', 'toReject', 'isRejected']);
+
+/**
+ * Whether a call is asserted to fail: the argument (directly, awaited, or as an arrow's body) of
+ * `assert.rejects` / `assert.throws` / `t.throwsAsync`, or inside `expect(...)` followed by
+ * `.rejects` or `.toThrow`. Such a test shows that the tool is not safe to call twice.
+ */
+function isExpectedToFail(call: TSESTree.CallExpression): boolean {
+  let node: TSESTree.Node = call;
+  for (let parent = node.parent; parent; node = parent, parent = parent.parent) {
+    if (
+      parent.type === AST_NODE_TYPES.AwaitExpression ||
+      parent.type === AST_NODE_TYPES.ChainExpression ||
+      parent.type === AST_NODE_TYPES.TSAsExpression ||
+      parent.type === AST_NODE_TYPES.TSNonNullExpression ||
+      (parent.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === node)
+    ) {
+      continue;
+    }
+    if (parent.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.includes(node as TSESTree.CallExpressionArgument)) return false;
+    const callee = parent.callee;
+    if (callee.type === AST_NODE_TYPES.MemberExpression) {
+      const name = getStaticPropertyName(callee);
+      return name !== undefined && FAILURE_ASSERTIONS.has(name);
+    }
+    if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'expect') {
+      // expect(x).rejects.toThrow(), expect(() => x).toThrow()
+      for (let up: TSESTree.Node | undefined = parent.parent; up?.type === AST_NODE_TYPES.MemberExpression; up = up.parent) {
+        const name = getStaticPropertyName(up);
+        if (name !== undefined && FAILURE_ASSERTIONS.has(name)) return true;
+      }
+      return false;
+    }
+    return callee.type === AST_NODE_TYPES.Identifier && FAILURE_ASSERTIONS.has(callee.name);
+  }
+  return false;
 }
 
 function testingHelper(sourceCode: SourceCode, node: TSESTree.CallExpression): 'callTwice' | 'expectSingleEffect' | undefined {

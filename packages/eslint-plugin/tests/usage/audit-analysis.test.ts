@@ -192,6 +192,11 @@ describe('called-twice tests', () => {
     ['two execute calls then toHaveBeenCalledTimes(1)', `it('x', async () => { await tool.execute(input); await tool.execute(input); expect(spy).toHaveBeenCalledTimes(1); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: true }]],
     ['an MCP client calling by name, then assert.equal(n, 1)', `it('x', async () => { await client.callTool({ name: 'create_ticket', arguments: a }); await client.callTool({ name: 'create_ticket', arguments: a }); assert.equal(count, 1); });`, [{ shape: 'repeatedCall', target: 'create_ticket', asserted: true }]],
     ['two calls with different arguments are not one', `it('x', async () => { await tool.execute({ id: 1 }); await tool.execute({ id: 2 }); expect(n).toBe(1); });`, []],
+    // An expectSingleEffect asserted to fail shows a second effect (found by a new-user trial: the audit answered Q5 yes).
+    ['assert.rejects(expectSingleEffect(...)) is not a single-effect test', `import assert from 'node:assert';\n${TESTING}it('x', async () => { await assert.rejects(expectSingleEffect(addPoints, input)); });`, []],
+    ['expect(expectSingleEffect(...)).rejects is not one either', `${TESTING}it('x', async () => { await expect(expectSingleEffect(addPoints, input)).rejects.toThrow(/twice/); });`, []],
+    ['expect(() => expectSingleEffect(...)).toThrow is not one either', `${TESTING}it('x', async () => { expect(() => expectSingleEffect(addPoints, input)).toThrow(); });`, []],
+    ['expect(await expectSingleEffect(...)).toMatchObject still is one', `${TESTING}it('x', async () => { expect(await expectSingleEffect(refund, input)).toMatchObject({}); });`, [{ shape: 'expectSingleEffect', target: 'refund', asserted: true }]],
     ['the assertion before the second call does not count', `it('x', async () => { await tool.execute(a); expect(n).toBe(1); await tool.execute(a); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: false }]],
   ])('%s', (_shape, code, expected) => {
     expect(testsOf(code)).toEqual(expected);
