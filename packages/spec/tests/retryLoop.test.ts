@@ -87,6 +87,13 @@ describe('describeFailure', () => {
     expect(describeFailure({ tool: 'issue_refund', error: new Error('secret detail'), policy: refund }, { toolErrorMessages: true })).toMatch(/secret/);
   });
 
+  it('keeps one full stop where a tool error message ends with its own (found by a new-user trial: "..")', () => {
+    expect(describeFailure({ tool: 'create_ticket', error: new Error('The desk is closed.') }, { toolErrorMessages: true })).toBe('create_ticket failed: The desk is closed.');
+    const text = describeFailure({ tool: 'issue_refund', error: new Error('Upstream said no.'), policy: { ...refund, max_attempts: 3 } }, { toolErrorMessages: true });
+    expect(text).toMatch(/^issue_refund failed: Upstream said no \(attempt 1 of 3\)/);
+    expect(text).not.toMatch(/\.\./);
+  });
+
   it("tells the model what issue 13's errors mean for the effect", () => {
     const id = { tool: 'issue_refund', key: 'k', namespace: '' };
     const text = (error: unknown) => describeFailure({ tool: 'issue_refund', error, policy: refund });

@@ -52,7 +52,8 @@ export function describeFailure(failure: FailureToDescribe, options: DescribeFai
   const message = error instanceof Error ? error.message : String(error);
   const known = RUNNER_ERROR_TEXT[name];
   if (known !== undefined) return known(tool, message);
-  const failed = options.toolErrorMessages === true ? `${tool} failed: ${message}` : `${tool} failed`;
+  // The message's own closing period is dropped: the sentence goes on ("... (attempt 1 of 3)", ".").
+  const failed = options.toolErrorMessages === true ? `${tool} failed: ${message.replace(/\.\s*$/, '')}` : `${tool} failed`;
   if (policy === undefined) return `${failed}.`;
   const attempt = failure.attempt ?? 1;
   const decision = failure.decision ?? decideRetry(policy, { error, attempt });
@@ -74,6 +75,8 @@ const RUNNER_ERROR_TEXT: Readonly<Record<string, (tool: string, message: string)
   ConcurrentCallError: (tool) =>
     `${tool} is already running with these arguments (409 Conflict). This call did not run it again, and nothing has failed. ` +
     'Try again a little later with the same arguments to get its result.',
+  // The MCP adapter's: an unkeyed call of a with_key tool on a server with no run for one (its message says what to send).
+  IdempotencyKeyRequiredError: (_tool, message) => message,
   InputValidationError: (tool, message) => `${message}\nNothing ran. Fix the arguments and call ${tool} again.`,
   KeyReuseError: (tool) =>
     `${tool} did not run: in this run it already ran for the same item with different arguments (422: its idempotency key ` +
