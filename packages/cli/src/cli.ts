@@ -9,7 +9,7 @@ import { createProgress } from './progress.js';
 import type { AuditReport } from './report.js';
 
 // The command line: `retrysafe audit [paths...]`. Exit codes: 0 clean, 1 findings at or over
-// `--fail-on`, 2 a usage error, a config ESLint cannot load, or a file that does not parse (the
+// `--fail-on`, 2 a usage error, a config ESLint cannot load, no file to audit, or a file that does not parse (the
 // run still goes on and reports everything else).
 
 /** What the command reads and writes; the real process's by default, a test's in tests. */
@@ -87,7 +87,7 @@ function buildProgram(io: CliIo, action: (paths: string[], flags: AuditFlags) =>
     .addHelpText(
       'after',
       '\nExit codes: 0 clean; 1 findings at or over --fail-on (error: errors only; warn: warnings too; none: never);\n' +
-        '2 a usage error, a config ESLint cannot load, or a file that does not parse (reported; the run goes on).\n' +
+        '2 a usage error, a config ESLint cannot load, no file to audit, or a file that does not parse (reported; the run goes on).\n' +
         'Docs: https://github.com/retrysafe/retrysafe/blob/main/docs/audit.md',
     )
     .action(async (paths: string[], flags: AuditFlags) => action(paths, flags));
@@ -112,6 +112,14 @@ async function runAudit(paths: string[], flags: AuditFlags, io: CliIo): Promise<
   const output = formatReport(report, flags.format, { color: flags.format === 'table' && useColor(flags, io) });
   if (flags.output !== undefined) await writeFile(flags.output, output);
   else io.stdout.write(output);
+  if (report.files.scanned === 0) {
+    // ESLint itself stops with "all of the files matching the glob pattern are ignored": a CI gate
+    // on an audit that read nothing would pass without having looked.
+    io.stderr.write(
+      `retrysafe: no file was audited under ${paths.length > 0 ? paths.join(', ') : '.'}: the ESLint config lints none of its .js/.mjs/.cjs/.jsx/.ts/.mts/.cts/.tsx files, or ignores them all. Check the paths and the config's files and ignores, or pass --no-config-lookup (exit code 2).\n`,
+    );
+    return EXIT.usage;
+  }
   if (report.files.errors.length > 0) {
     io.stderr.write(`retrysafe: ${report.files.errors.length} file(s) could not be parsed and were skipped (exit code 2).\n`);
     return EXIT.usage;

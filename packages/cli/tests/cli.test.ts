@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +118,20 @@ describe('--output and --config', () => {
       const { code, out } = await run(['audit', '--no-config-lookup', '--format', 'yaml', '--output', file, 'src/refund.ts']);
       expect({ code, out }).toEqual({ code: 0, out: '' });
       expect(readFileSync(file, 'utf8')).toContain('issue_refund:');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('2 when the config lints none of the files: an audit that read nothing must not pass a CI gate (found by a new-user trial)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'retrysafe-audit-empty-'));
+    try {
+      mkdirSync(path.join(dir, 'src'));
+      writeFileSync(path.join(dir, 'src/refund.ts'), 'export const refund = 1;\n');
+      writeFileSync(path.join(dir, 'eslint.config.mjs'), "export default [{ files: ['src/**/*.js'] }];\n");
+      const { code, err } = await run(['audit', '--cwd', dir, 'src']);
+      expect(code).toBe(2);
+      expect(err).toMatch(/^retrysafe: no file was audited under src: the ESLint config lints none/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
