@@ -77,6 +77,14 @@ describe('Q2, Q3, Q4 across files', () => {
     expect((await tool('create_ticket')).questions.q3).toMatchObject({ verdict: 'yes', evidence: [{ line: 19 }] });
   });
 
+  it('a guarded naturally idempotent tool is not said to be answered from the record: the guard runs it again (found by a new-user trial)', async () => {
+    const report = await auditFixture('guarded-reads');
+    const weather = report.tools.find((t) => t.name === 'getWeather');
+    const invoice = report.tools.find((t) => t.name === 'sendInvoice');
+    expect(weather?.questions.q1.reason).not.toMatch(/answered from the record/);
+    expect(invoice?.questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringMatching(/answered from the record/) });
+  });
+
   it('a framework tool handed to a guard (guardAiSdkTools({ sendInvoice }, { runner })) takes Q2-Q4 from the guard and its store', async () => {
     const guarded = await tool('sendInvoice');
     expect(guarded.questions.q2).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('guardAiSdkTools') });

@@ -37,7 +37,8 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   const { tool } = context.at;
   const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
   // A guard keys every call itself; a server with enableIdempotency dedupes only calls that carry a key.
-  const dedup = guardOf(context);
+  // A guard dedupes consequential calls only: a naturally idempotent tool runs again (docs/frameworks.md).
+  const dedup = tool.policy?.idempotent === true ? undefined : guardOf(context);
   if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.text}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [dedup]);
   if (tool.framework === 'retrysafe' && tool.policy?.idempotent === 'with_key' && tool.key.status === 'deterministic') {
     const site = tool.replay.site ?? { line: tool.line, text: 'defineTool(…)' };
