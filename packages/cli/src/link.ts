@@ -20,12 +20,22 @@ export interface Resolution {
   readonly adapterRunners: readonly FactRef[];
 }
 
+/** A store construction a value can be (`createSqliteStore(...)`), and the file it is made in. */
+export interface StoreAt {
+  readonly file: string;
+  readonly kind: string;
+  readonly durable: boolean;
+  readonly line: number;
+  readonly text: string;
+}
+
 type Resolved =
   | { readonly k: 'tool' | 'runner'; readonly ref: FactRef }
   | { readonly k: 'adapted'; readonly tools: readonly Resolved[]; readonly runners: readonly Resolved[] }
   | { readonly k: 'object'; readonly props: Readonly<Record<string, Value>>; readonly file: string }
   | { readonly k: 'fn'; readonly returns: readonly Value[]; readonly file: string }
-  | { readonly k: 'namespace'; readonly file: string };
+  | { readonly k: 'namespace'; readonly file: string }
+  | { readonly k: 'store'; readonly store: StoreAt };
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const JS_TO_TS: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
@@ -73,6 +83,20 @@ export class ProjectIndex {
     return { tools: unique(tools), runners: unique(runners), adapterRunners: unique(adapterRunners) };
   }
 
+  /**
+   * The store constructions `value`, read in `file`, can be: an imported `export const store =
+   * createSqliteStore(...)`, what a store factory function returns (`makeStore()`), followed the
+   * way {@link resolve} follows tools.
+   */
+  resolveStores(value: Value, file: string): StoreAt[] {
+    const seen = new Set<string>();
+    return this.evaluate(value, file, 0).flatMap((item) => {
+      if (item.k !== 'store') return [];
+      const id = `${item.store.file}#${item.store.line}#${item.store.text}`;
+      return seen.has(id) || !seen.add(id) ? [] : [item.store];
+    });
+  }
+
   /** The scanned file a relative specifier names (`./tools/index.js` may be `./tools/index.ts`). */
   resolveModule(from: string, specifier: string): string | undefined {
     if (!specifier.startsWith('.')) return undefined;
@@ -107,6 +131,8 @@ export class ProjectIndex {
         return next(value.callee).flatMap((callee) => (callee.k === 'fn' ? callee.returns.flatMap((returned) => next(returned, callee.file)) : []));
       case 'member':
         return next(value.of).flatMap((object) => this.memberOf(object, value.name, depth));
+      case 'store':
+        return [{ k: 'store', store: { file, kind: value.kind, durable: value.durable, line: value.line, text: value.text } }];
       case 'opaque':
         return [];
     }

@@ -72,6 +72,17 @@ describe('Q2, Q3, Q4 across files', () => {
     expect((await tool('add_points')).questions.q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/worker.ts' }] });
   });
 
+  it('Q4 follows a runner\'s store imported from another file, and a store factory function to the store it returns', async () => {
+    // src/claims.ts: createRunner({ store: sharedStore }) and createRunner({ store: scratchStore() }), both from src/stores.ts.
+    expect((await tool('file_claim')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('SQLite'), evidence: [{ file: 'src/stores.ts', line: 6 }] });
+    expect((await tool('hold_claim')).questions.q4).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      reason: expect.stringContaining('made at src/stores.ts:7'),
+      evidence: [{ file: 'src/stores.ts', line: 7, text: expect.stringContaining('createNonDurableMemoryStore') }],
+    });
+  });
+
   it('Q2 names the random source; Q3 finds the replay flag in an MCP handler', async () => {
     expect((await tool('add_points')).questions.q2).toMatchObject({ verdict: 'no', evidence: [{ line: 17, text: 'randomUUID()' }] });
     expect((await tool('create_ticket')).questions.q3).toMatchObject({ verdict: 'yes', evidence: [{ line: 19 }] });
@@ -108,7 +119,7 @@ describe('a tree with a file that does not parse', () => {
   it('reports the file and goes on with the others', async () => {
     const report = await auditFixture('tools');
     expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
-    expect(report.tools.length).toBe(15);
+    expect(report.tools.length).toBe(17);
   });
 });
 

@@ -125,7 +125,7 @@ class FileCollector {
       file: this.file,
       isTest,
       tools: this.tools.map((tool) => this.toolFact(tool)),
-      runners: this.runners.map((runner) => this.runnerFact(runner)),
+      runners: this.runners.map((runner) => this.runnerFact(runner, values.valueOf)),
       uses: [
         ...this.uses.map((use): UseFact => ({
           ...this.site(use.node),
@@ -203,12 +203,14 @@ class FileCollector {
     };
   }
 
-  private runnerFact(runner: RunnerConstruction): RunnerFact {
+  private runnerFact(runner: RunnerConstruction, valueOf: (node: TSESTree.Node) => Value): RunnerFact {
     const store = runner.store;
+    const storeValue = !store && runner.storeNode ? valueOf(runner.storeNode) : null;
     return {
       ...this.site(runner.node),
       store: store ? { ...this.site(store.node), kind: store.kind, durable: store.durable } : null,
       storeText: runner.storeNode ? describeNode(runner.storeNode, this.sourceCode) : null,
+      storeValue: storeValue && mayLead(storeValue) ? storeValue : null,
     };
   }
 
@@ -269,6 +271,7 @@ function mayLead(value: Value): boolean {
   switch (value.k) {
     case 'tool':
     case 'runner':
+    case 'store':
     case 'adapted':
       return true;
     case 'import':

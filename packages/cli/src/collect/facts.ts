@@ -73,6 +73,8 @@ export interface RunnerFact extends Site {
   readonly store: (Site & { readonly kind: string; readonly durable: boolean }) | null;
   /** The `store` option as written, when its construction is not visible. */
   readonly storeText: string | null;
+  /** The `store` option, symbolically, when its construction is not in this file (an imported store, a factory's result): the linker follows it. */
+  readonly storeValue: Value | null;
 }
 
 /** A call that hands a tool to a runner (`runner.call`, an adapter). */

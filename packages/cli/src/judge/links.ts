@@ -8,6 +8,8 @@ import { type FactRef, ProjectIndex } from '../link.js';
 export interface RunnerAt {
   readonly file: string;
   readonly runner: RunnerFact;
+  /** The file its store is made in, when that is another file than the runner's (an imported store). */
+  readonly storeFile?: string;
 }
 
 /** A called-twice test and the file it is in. */
@@ -55,7 +57,13 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
   const linkOf = (ref: FactRef) => links.get(refId(ref));
   const runnerAt = (ref: FactRef): RunnerAt | undefined => {
     const runner = index.facts(ref.file)?.runners[ref.index];
-    return runner && { file: ref.file, runner };
+    if (!runner) return undefined;
+    if (runner.store || !runner.storeValue) return { file: ref.file, runner };
+    // A store from another file (or a factory's result): taken only when it can be one store, no guess between several.
+    const stores = index.resolveStores(runner.storeValue, ref.file);
+    const [store] = stores;
+    if (stores.length !== 1 || !store) return { file: ref.file, runner };
+    return { file: ref.file, runner: { ...runner, store: { line: store.line, text: store.text, kind: store.kind, durable: store.durable } }, storeFile: store.file };
   };
   const unresolvedTests: TestAt[] = [];
   let testFiles = 0;

@@ -151,11 +151,12 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
 }
 
 function judgeRunners(runners: readonly RunnerAt[], context: JudgeContext): Answer {
-  const evidence = runners.map(({ file, runner }) => ({ file: context.relative(file), line: runner.store?.line ?? runner.line, text: runner.store?.text ?? runner.text }));
+  const evidence = runners.map(({ file, runner, storeFile }) => ({ file: context.relative(runner.store ? (storeFile ?? file) : file), line: runner.store?.line ?? runner.line, text: runner.store?.text ?? runner.text }));
   const volatile = runners.find(({ runner }) => runner.store && !runner.store.durable);
   if (volatile?.runner.store) {
     const { store } = volatile.runner;
-    return no('error', `its runner (${context.relative(volatile.file)}:${volatile.runner.line}) keeps records in \`${store.text}\`, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence);
+    const made = volatile.storeFile ? ` (made at ${context.relative(volatile.storeFile)}:${store.line})` : '';
+    return no('error', `its runner (${context.relative(volatile.file)}:${volatile.runner.line}) keeps records in \`${store.text}\`${made}, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence);
   }
   const hidden = runners.find(({ runner }) => !runner.store);
   if (hidden) {

@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { findProperty, getPropertyKeyName, getReturnedExpressions, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, SPEC_PACKAGE } from '../ast/index.js';
-import { getRunnerUse } from './runners.js';
+import { describeNode, findProperty, getPropertyKeyName, getReturnedExpressions, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, SPEC_PACKAGE } from '../ast/index.js';
+import { getRunnerUse, getStoreConstruction, type StoreKind } from './runners.js';
 
 // What a file's values are, symbolically, so that a program without type information can follow
 // them across files: `createTools(services).issueRefund` in a test is the `issueRefund` property
@@ -13,7 +13,10 @@ import { getRunnerUse } from './runners.js';
 /**
  * A value, followed as far as this file shows it. `tool` and `runner` are indexes into lists the
  * caller keeps (its recognised tools and runner constructions); `adapted` is a tool handed to an
- * adapter (`toAiSdkTool(tool, { runner })`), which still runs that tool.
+ * adapter (`toAiSdkTool(tool, { runner })`), which still runs that tool. `store` is a store factory
+ * call of the spec (`createSqliteStore({ path })`), with its kind, whether its records outlive the
+ * process (as {@link getStoreConstruction} judges it) and its line: so that a runner in one file can
+ * be matched with `export const store = createSqliteStore(...)` in another.
  */
 export type SymbolicValue =
   | { readonly k: 'import'; readonly from: string; readonly name: string }
@@ -23,6 +26,7 @@ export type SymbolicValue =
   | { readonly k: 'fn'; readonly returns: readonly SymbolicValue[] }
   | { readonly k: 'tool'; readonly index: number }
   | { readonly k: 'runner'; readonly index: number }
+  | { readonly k: 'store'; readonly kind: StoreKind; readonly durable: boolean; readonly line: number; readonly text: string }
   | { readonly k: 'adapted'; readonly tool: SymbolicValue; readonly runner: SymbolicValue | null }
   | { readonly k: 'opaque'; readonly text: string };
 
@@ -103,6 +107,8 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
     // A guard returns the set of tools it was given, each guarded.
     if (use?.collection) return next(use.tool);
     if (use && !use.via.startsWith('runner.')) return { k: 'adapted', tool: next(use.tool), runner: use.runner ? next(use.runner) : null };
+    const store = getStoreConstruction(sourceCode, node);
+    if (store) return { k: 'store', kind: store.kind, durable: store.durable, line: node.loc.start.line, text: describeNode(node, sourceCode) };
     const reference = resolveReference(sourceCode, node.callee);
     // `declarePolicy(tool, policy)` returns the same tool.
     if (reference?.source === SPEC_PACKAGE && reference.path.join('.') === 'declarePolicy' && node.arguments[0]) return next(node.arguments[0]);
