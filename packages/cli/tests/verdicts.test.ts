@@ -51,6 +51,10 @@ describe('Q5: the called-twice test', () => {
     expect((await tool('create_ticket')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/mcp.test.ts', line: 9 }] });
   });
 
+  it('array destructuring of a guard\'s result (const [guarded] = guardLangChainTools([reserveSeat], …)) links each element to the tool at its index', async () => {
+    expect((await tool('reserve_seat')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/seats.test.ts', line: 10 }] });
+  });
+
   it('a tool without one is not (and one called twice with nothing asserted is not either)', async () => {
     expect((await tool('post_message')).questions.q5).toMatchObject({ verdict: 'no', severity: 'warning' });
     expect((await tool('add_points')).questions.q5).toMatchObject({ verdict: 'no', reason: expect.stringContaining('asserts no single effect') });
@@ -119,7 +123,7 @@ describe('a tree with a file that does not parse', () => {
   it('reports the file and goes on with the others', async () => {
     const report = await auditFixture('tools');
     expect(report.files.errors).toEqual([{ file: 'src/broken.ts', line: 2, column: 47, message: expect.stringContaining('Parsing error') }]);
-    expect(report.tools.length).toBe(17);
+    expect(report.tools.length).toBe(18);
   });
 });
 

@@ -220,11 +220,22 @@ function moduleExportName(node: TSESTree.Identifier | TSESTree.StringLiteral): s
 
 /**
  * The property path at which `name` is bound in a declarator's pattern: `[]` for `const name = ...`,
- * `['issueRefund']` for `const { issueRefund } = ...`; `undefined` for array patterns and rest elements.
+ * `['issueRefund']` for `const { issueRefund } = ...`, `['0']` for `const [refund] = ...` (an array
+ * is read as an object with index keys: `guardLangChainTools([refund], …)`); `undefined` for rest
+ * elements and holes before a rest.
  */
 function patternPath(pattern: TSESTree.Node, name: TSESTree.Identifier): string[] | undefined {
   if (pattern === name) return [];
   if (pattern.type === AST_NODE_TYPES.AssignmentPattern) return patternPath(pattern.left, name);
+  if (pattern.type === AST_NODE_TYPES.ArrayPattern) {
+    for (const [index, element] of pattern.elements.entries()) {
+      if (!element || !(element.range[0] <= name.range[0] && name.range[1] <= element.range[1])) continue;
+      if (element.type === AST_NODE_TYPES.RestElement) return undefined;
+      const rest = patternPath(element, name);
+      return rest && [String(index), ...rest];
+    }
+    return undefined;
+  }
   if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
   for (const property of pattern.properties) {
     if (property.type !== AST_NODE_TYPES.Property || !(property.range[0] <= name.range[0] && name.range[1] <= property.range[1])) continue;

@@ -238,4 +238,37 @@ describe('createValueSummariser', () => {
     });
     expect(value).toEqual({ k: 'member', of: { k: 'call', callee: { k: 'import', from: './tools.js', name: 'createTools' } }, name: 'issueRefund' });
   });
+
+  it.each([
+    ['the element at its index', 'const [, t] = guardLangChainTools([charge, refund], { runner });', { k: 'import', from: './tools.js', name: 'refund' }],
+    ['a default value', 'const [t = fallback] = guardLangChainTools([refund], { runner });', { k: 'import', from: './tools.js', name: 'refund' }],
+    ['nested in an object pattern', 'const { list: [t] } = { list: guardLangChainTools([refund], { runner }) };', { k: 'import', from: './tools.js', name: 'refund' }],
+    ['a rest element is not one tool', 'const [...t] = guardLangChainTools([refund], { runner });', { k: 'opaque', text: 't' }],
+  ])('follows array destructuring of a guard\'s result to the tool at the same index: %s', (_shape, declaration, expected) => {
+    const code = `import { guardLangChainTools } from '@retrysafe/spec/adapters/langchain';\nimport { charge, refund, fallback } from './tools.js';\n${declaration}\nuse(t);`;
+    const value = inspectFile(code, (sourceCode, nodes) => {
+      const use = nodes.find((node): node is TSESTree.CallExpression => node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'use');
+      const summariser = createValueSummariser(sourceCode, { tool: () => undefined, runner: () => undefined });
+      const found = summariser.valueOf(use?.arguments[0] as TSESTree.Node);
+      return found.k === 'member' ? resolveMembers(found) : found;
+    });
+    expect(value).toEqual(expected);
+  });
+
+  it('describes a spec store factory call as a store, with its kind and durability', () => {
+    const summary = inspectFile(
+      "import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';\nimport { createNonDurableMemoryStore } from '@retrysafe/spec/stores/memory';\nexport const shared = createSqliteStore({ path: 'dedup.db' });\nexport const scratch = () => createNonDurableMemoryStore();\nexport const lookAlike = createStore();",
+      (sourceCode) => createValueSummariser(sourceCode, { tool: () => undefined, runner: () => undefined }).exportsOf(),
+    );
+    expect(summary.exports.shared).toMatchObject({ k: 'store', kind: 'sqlite', durable: true, line: 3 });
+    expect(summary.exports.scratch).toMatchObject({ k: 'fn', returns: [{ k: 'store', kind: 'memory', durable: false, line: 4 }] });
+    expect(summary.exports.lookAlike).toMatchObject({ k: 'call' });
+  });
 });
+
+/** Reads a member of an object value the way the audit's linker does (`{ 0: refund }['0']` is `refund`), nested members too. */
+function resolveMembers(value: ReturnType<ReturnType<typeof createValueSummariser>['valueOf']>): unknown {
+  if (value.k !== 'member') return value;
+  const of = resolveMembers(value.of) as typeof value;
+  return of.k === 'object' ? resolveMembers(of.props[value.name] ?? { k: 'opaque', text: '?' }) : { ...value, of };
+}
