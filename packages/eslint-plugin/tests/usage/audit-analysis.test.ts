@@ -267,8 +267,9 @@ describe('createValueSummariser', () => {
 });
 
 /** Reads a member of an object value the way the audit's linker does (`{ 0: refund }['0']` is `refund`), nested members too. */
-function resolveMembers(value: ReturnType<ReturnType<typeof createValueSummariser>['valueOf']>): unknown {
+type Value = ReturnType<ReturnType<typeof createValueSummariser>['valueOf']>;
+function resolveMembers(value: Value): unknown {
   if (value.k !== 'member') return value;
-  const of = resolveMembers(value.of) as typeof value;
+  const of = resolveMembers(value.of) as Value;
   return of.k === 'object' ? resolveMembers(of.props[value.name] ?? { k: 'opaque', text: '?' }) : { ...value, of };
 }
