@@ -41,6 +41,25 @@ export function resolveReference(
 }
 
 /**
+ * Resolves a type reference (`Stripe`, `Stripe.Checkout.Session`, `pg.Pool`) to the import it names,
+ * with the qualified names after the imported binding appended to its path. `undefined` for any
+ * other type (a union is the caller's to walk), for local types and for globals.
+ */
+export function resolveTypeReference(sourceCode: Readonly<TSESLint.SourceCode>, type: TSESTree.TypeNode): ResolvedReference | undefined {
+  if (type.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const names: string[] = [];
+  let typeName: TSESTree.EntityName = type.typeName;
+  while (typeName.type === AST_NODE_TYPES.TSQualifiedName) {
+    names.unshift(typeName.right.name);
+    typeName = typeName.left;
+  }
+  if (typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const reference = resolveReference(sourceCode, typeName);
+  if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
+  return { source: reference.source, path: [...reference.path, ...names] };
+}
+
+/**
  * One answer per node: several rules resolve the same callee (every rule that recognises tools,
  * keys or providers asks about each call), and a file's AST and scopes do not change while it is
  * linted. The hottest path of the recommended config on real code (bench/lint.mjs). `null` caches

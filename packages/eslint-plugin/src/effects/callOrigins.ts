@@ -8,6 +8,7 @@ import {
   getRequiredModule,
   GLOBAL_SOURCE,
   resolveReference,
+  resolveTypeReference,
   skipWrappers,
 } from '../ast/index.js';
 
@@ -76,17 +77,8 @@ function instanceOfType(sourceCode: SourceCode, type: TSESTree.TypeNode): Omit<I
   if (type.type === AST_NODE_TYPES.TSUnionType) {
     return type.types.map((member) => instanceOfType(sourceCode, member)).find(Boolean); // `Stripe | undefined`
   }
-  if (type.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
-  const names: string[] = [];
-  let typeName: TSESTree.EntityName = type.typeName;
-  while (typeName.type === AST_NODE_TYPES.TSQualifiedName) {
-    names.unshift(typeName.right.name);
-    typeName = typeName.left;
-  }
-  if (typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const reference = resolveReference(sourceCode, typeName);
-  if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
-  return { source: reference.source, factory: withoutDefault([...reference.path, ...names]).join('.') };
+  const reference = resolveTypeReference(sourceCode, type);
+  return reference && { source: reference.source, factory: withoutDefault(reference.path).join('.') };
 }
 
 /** An export path without a leading `default`: a default import called directly is the module's own function. */

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { isFunctionNode, skipWrappers } from '../ast/index.js';
 import { getClassMember } from '../ast/index.js';
-import { getRequiredModule, getStaticPropertyName, GLOBAL_SOURCE, normalizeModuleName, resolveReference } from '../ast/index.js';
+import { getRequiredModule, getStaticPropertyName, GLOBAL_SOURCE, normalizeModuleName, resolveReference, resolveTypeReference } from '../ast/index.js';
 import { getPropertyKeyName } from '../ast/index.js';
 import type { EffectLibrary } from './libraries/index.js';
 import type { CrossFileResolver } from './crossFile.js';
@@ -139,18 +139,10 @@ function fromTypeAnnotation(sourceCode: SourceCode, name: TSESTree.Node, lookup:
 
 function libraryOfType(sourceCode: SourceCode, type: TSESTree.TypeNode, lookup: ChainLookup): EffectLibrary | undefined {
   if (type.type === AST_NODE_TYPES.TSUnionType) return type.types.map((member) => libraryOfType(sourceCode, member, lookup)).find(Boolean);
-  if (type.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
-  const names: string[] = [];
-  let typeName: TSESTree.EntityName = type.typeName;
-  while (typeName.type === AST_NODE_TYPES.TSQualifiedName) {
-    names.unshift(typeName.right.name);
-    typeName = typeName.left;
-  }
-  if (typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const reference = resolveReference(sourceCode, typeName);
-  if (!reference || reference.source === GLOBAL_SOURCE) return undefined;
+  const reference = resolveTypeReference(sourceCode, type);
+  if (!reference) return undefined;
   const library = lookup.libraryOf(normalizeModuleName(reference.source));
-  const path = [...reference.path, ...names].filter((part) => part !== 'default');
+  const path = reference.path.filter((part) => part !== 'default');
   const last = path.at(-1) ?? '';
   const named = [...(library?.types ?? []), ...(library?.clients ?? [])].some((candidate) => candidate.split('.').at(-1) === last || (candidate === 'default' && path.length === 0));
   return named ? library : undefined;
