@@ -42,3 +42,30 @@ export function* walkFiles(dir) {
     } else if (entry.isFile()) yield path;
   }
 }
+
+/**
+ * The plugin with each rule wrapped to note whether its `create` returned any listener, so a
+ * bench can tell which files engage the rules: `engaged()` answers for the files linted since
+ * the last call and resets.
+ */
+export function engagementProbe(plugin) {
+  let listened = false;
+  const rules = Object.fromEntries(
+    Object.entries(plugin.rules).map(([id, rule]) => [id, {
+      ...rule,
+      create(context) {
+        const listeners = rule.create(context);
+        if (Object.keys(listeners).length > 0) listened = true;
+        return listeners;
+      },
+    }]),
+  );
+  return {
+    plugin: { ...plugin, rules },
+    engaged() {
+      const answer = listened;
+      listened = false;
+      return answer;
+    },
+  };
+}

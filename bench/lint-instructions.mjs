@@ -30,7 +30,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { buildAgentCorpus, corpusFiles, countLines } from './agentCorpus.mjs';
-import { formatLoad, median, readFlags, table } from './lib.mjs';
+import { engagementProbe, formatLoad, median, readFlags, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
@@ -91,25 +91,14 @@ async function child(variant) {
 async function engagedFiles() {
   const { ESLint } = await import(require.resolve('eslint'));
   const retrysafe = (await import(pluginEntry)).default;
-  let listened = false;
-  const rules = Object.fromEntries(
-    Object.entries(retrysafe.rules).map(([id, rule]) => [id, {
-      ...rule,
-      create(context) {
-        const listeners = rule.create(context);
-        if (Object.keys(listeners).length > 0) listened = true;
-        return listeners;
-      },
-    }]),
-  );
+  const probe = engagementProbe(retrysafe);
   const [base, recommended] = await configFor('b');
-  const probe = { ...recommended, plugins: { '@retrysafe': { ...retrysafe, rules } } };
-  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: [base, probe], cache: false });
+  const probed = { ...recommended, plugins: { '@retrysafe': probe.plugin } };
+  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: [base, probed], cache: false });
   const engaged = [];
   for (const file of sample(corpusRoot)) {
-    listened = false;
     await eslint.lintFiles([file]);
-    if (listened) engaged.push(relative(corpusRoot, file));
+    if (probe.engaged()) engaged.push(relative(corpusRoot, file));
   }
   return engaged;
 }

@@ -29,7 +29,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatLoad, median, readFlags, table, walkFiles } from './lib.mjs';
+import { engagementProbe, formatLoad, median, readFlags, table, walkFiles } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
@@ -545,25 +545,14 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
 async function engagedFiles(files, texts, corpusRoot) {
   const { ESLint } = await import(require.resolve('eslint'));
   const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
-  let listened = false;
-  const rules = Object.fromEntries(
-    Object.entries(retrysafe.rules).map(([id, rule]) => [id, {
-      ...rule,
-      create(context) {
-        const listeners = rule.create(context);
-        if (Object.keys(listeners).length > 0) listened = true;
-        return listeners;
-      },
-    }]),
-  );
+  const probe = engagementProbe(retrysafe);
   const [base, recommended] = await configFor('b', corpusRoot);
-  const probe = { ...recommended, plugins: { '@retrysafe': { ...retrysafe, rules } } };
-  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: [base, probe], cache: false });
+  const probed = { ...recommended, plugins: { '@retrysafe': probe.plugin } };
+  const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: [base, probed], cache: false });
   const engaged = [];
   for (let i = 0; i < files.length; i += 1) {
-    listened = false;
     await eslint.lintText(texts[i], { filePath: files[i] });
-    if (listened) engaged.push(i);
+    if (probe.engaged()) engaged.push(i);
   }
   return engaged;
 }
