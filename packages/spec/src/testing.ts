@@ -17,6 +17,7 @@
  * @module
  */
 import { AssertionError } from 'node:assert';
+import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { vouchDurable } from './durable.js';
 import type { RunContext } from './run.js';
@@ -30,7 +31,12 @@ export { runContextForTests } from './testing-types.js';
 export interface CalledTwiceOptions {
   /** The runner to call through; default a fresh runner on a non-durable memory store. */
   readonly runner?: Runner;
-  /** The run; default a fixed test run (`called-twice-test`). */
+  /**
+   * The run both calls belong to; default a new run for each `callTwice` / `expectSingleEffect`
+   * (`called-twice-test:<uuid>`), so that a durable `runner` (SQLite, PostgreSQL, Redis) that keeps
+   * its records between test runs starts each test with no record. Pass a fixed run only to test a
+   * replay across runs; the second suite run then replays the first one's record.
+   */
   readonly run?: RunContext;
   /** The namespace (tenant) for both calls. */
   readonly namespace?: string;
@@ -65,7 +71,9 @@ export async function callTwice<T extends AnyTool>(
   options: CalledTwiceOptions = {},
 ): Promise<CalledTwiceReport<ResultOf<T>>> {
   const runner = options.runner ?? createRunner({ store: createNonDurableMemoryStore() });
-  const run = options.run ?? { id: vouchDurable('called-twice-test') };
+  // One new run per called-twice test: the two calls inside it share it (that is the test), and a
+  // durable store that outlives the suite holds no record of this run from an earlier suite run.
+  const run = options.run ?? { id: vouchDurable(`called-twice-test:${randomUUID()}`) };
   let executions = 0;
   const execute = tool.execute as (...args: unknown[]) => Promise<unknown>;
   // Tools are plain frozen objects: a copy with a counting execute behaves the same.
@@ -118,6 +126,9 @@ export async function expectSingleEffect<T extends AnyTool>(
       fail(`${tool.name} is declared naturally idempotent, but two identical calls returned different results`, first.result, second.result);
     }
     return report;
+  }
+  if (executions === 0 && first.replayed === true) {
+    fail(`${tool.name}: execute ran 0 times for two identical calls: both replayed a record the store already held for this key and run (from an earlier test or suite run on a durable store); pass a fresh \`run\` or leave it out (the default is a new run per test)`, executions, 1);
   }
   if (executions !== 1) fail(`${tool.name}: execute ran ${executions} times for two identical calls; expected once`, executions, 1);
   if (effects !== undefined && effects !== 1) fail(`${tool.name}: ${effects} effects landed for two identical calls; expected 1`, effects, 1);

@@ -1,11 +1,14 @@
 /** The called-twice helper: passes for safe tools, fails with a clear AssertionError otherwise. */
 import { AssertionError } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { key } from '../src/key.js';
 import { createRunner, type Runner } from '../src/runner.js';
 import { createNonDurableMemoryStore } from '../src/stores/memory.js';
+import { createSqliteStore } from '../src/stores/sqlite.js';
 import { defineTool } from '../src/tool.js';
 import { callTwice, expectSingleEffect, runContextForTests } from '../src/testing.js';
 import { memoryProvider } from './helpers/provider.js';
@@ -44,6 +47,33 @@ describe('expectSingleEffect', () => {
     const error = await expectSingleEffect(refundTool(provider), { orderId: 'o_2', amountCents: 5 }, { runner: forgetful }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AssertionError);
     expect((error as Error).message).toMatch(/execute ran 2 times/);
+  });
+
+  it('passes again on a durable store that kept the first suite run\'s records (a new run per test by default)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'retrysafe-called-twice-'));
+    try {
+      const path = join(dir, 'suite.db');
+      // Two suite runs: each opens the same SQLite file, as a test suite on a durable store does.
+      for (const suiteRun of [1, 2]) {
+        const store = createSqliteStore({ path });
+        const provider = memoryProvider({ dedupeByKey: false });
+        const report = await expectSingleEffect(refundTool(provider), { orderId: 'o_rerun', amountCents: 5 }, { runner: createRunner({ store }), effects: () => provider.effects() });
+        expect(report, `suite run ${suiteRun}`).toMatchObject({ executions: 1, effects: 1, first: { replayed: false } });
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names the stored record when a fixed run replays an earlier suite run\'s record', async () => {
+    const runner = createRunner({ store: createNonDurableMemoryStore() });
+    const provider = memoryProvider({ dedupeByKey: false });
+    const run = runContextForTests('fixed-run');
+    await expectSingleEffect(refundTool(provider), { orderId: 'o_fixed', amountCents: 5 }, { runner, run });
+    const error = await expectSingleEffect(refundTool(provider), { orderId: 'o_fixed', amountCents: 5 }, { runner, run }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AssertionError);
+    expect((error as Error).message).toMatch(/both replayed a record the store already held/);
   });
 
   it('refuses to bless a not-safely-repeatable tool, without calling it', async () => {
