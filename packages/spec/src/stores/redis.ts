@@ -27,7 +27,7 @@
 import { createHash } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
 import { DurabilityConfigError } from '../errors.js';
-import { createDedupStore, isExpired, mergeRun, type DedupStoreBackend, type InsertOrRead } from './protocol.js';
+import { createDedupStore, isExpired, mergeRun, type DedupStoreBackend, type InsertOrRead, type RecordRead } from './protocol.js';
 import type { DedupRecord, DedupStore, RecordId, RunRecord, StoreInfo, StoredRun } from './types.js';
 
 /** Options for `createRedisStore`: give a URL, a cluster's nodes, or your own ioredis client. */
@@ -79,15 +79,28 @@ export interface RedisStoreOptions {
 }
 
 // A dedup record's text starts with its four times in a fixed order (`encodeRecord`), so a script
-// can read and restamp them without parsing JSON. `now` is the server's TIME in epoch ms, or the
-// caller's time when the store runs on the caller's clock (the script's last argument).
+// can read and restamp them without parsing JSON.
+//
+// Clock frames. A record's times are all in one frame, the one its key was created in: the
+// server's clock as the store read or estimated it when the claim created the key (the claim is a
+// plain `SET NX PX GET`, stamped with the last `TIME` the store read plus the local time since).
+// The key's `PX` is always set to the record's expiresAt minus the writer's time in that frame,
+// so the server's clock, in the record's frame, is its expiresAt minus the key's `PTTL`: a script
+// judges and stamps a record by that (`clock`), so expiry and locks follow the server's clock
+// whatever the estimate's error, and every later write keeps the record's frame. Under `clock:
+// 'caller'` the time is the script's last argument instead.
 const RECORD_TIMES = `
-local function now_ms(caller)
+local HEAD = '^{"createdAt":(%-?%d+),"updatedAt":(%-?%d+),"expiresAt":(%-?%d+),"lockExpiresAt":([%-%dnul]+),'
+local function clock(caller, text)
   if caller ~= '' then return tonumber(caller) end
+  if text then
+    local _, e, _, _, x = string.find(text, HEAD)
+    local pttl = redis.call('PTTL', KEYS[1])
+    if e and pttl > 0 then return tonumber(x) - pttl end
+  end
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local HEAD = '^{"createdAt":(%-?%d+),"updatedAt":(%-?%d+),"expiresAt":(%-?%d+),"lockExpiresAt":([%-%dnul]+),'
 local function fmt(n) if n == nil then return 'null' end return string.format('%.0f', n) end
 local function num(text) if text == 'null' then return nil end return tonumber(text) end
 -- The record to write carries times from the caller's clock at its updatedAt: move each time it
@@ -111,24 +124,26 @@ local function stamp(text, old, now)
   return value, math.max(1, expires - now)
 end
 `;
-// Store the fresh record if the key is free, else return what is there; with the time it decided at.
-const INSERT_OR_READ = `${RECORD_TIMES}
-local now = now_ms(ARGV[2])
-local old = redis.call('GET', KEYS[1])
-if old then return {0, old, fmt(now)} end
-local value, px = stamp(ARGV[1], nil, now)
-redis.call('SET', KEYS[1], value, 'PX', px)
-return {1, value, fmt(now)}`;
-// Read a record together with the server's time.
+// Read a record together with the server's time in its frame.
 const READ_RECORD = `${RECORD_TIMES}
-return {redis.call('GET', KEYS[1]), fmt(now_ms(ARGV[1]))}`;
+local cur = redis.call('GET', KEYS[1])
+return {cur, fmt(clock(ARGV[1], cur))}`;
 // Swap a record only if it is still exactly what the caller last read; PX follows its expiresAt.
 const SWAP_RECORD = `${RECORD_TIMES}
-local now = now_ms(ARGV[3])
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
-local value, px = stamp(ARGV[2], ARGV[1], now)
+local value, px = stamp(ARGV[2], ARGV[1], clock(ARGV[3], ARGV[1]))
 redis.call('SET', KEYS[1], value, 'PX', px)
 return value`;
+// Delete a dedup record only if it is still exactly what the sweep read and it has expired by the
+// store's clock (in its frame: while the key lives, never) and no live lock holds it (isExpired).
+const DEL_IF_EXPIRED = `${RECORD_TIMES}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local now = clock(ARGV[2], ARGV[1])
+local _, e, _, _, x, l = string.find(ARGV[1], HEAD)
+if not e then return 0 end
+local lock = num(l)
+if tonumber(x) > now or (lock ~= nil and lock > now) then return 0 end
+return redis.call('DEL', KEYS[1])`;
 // Swap a run record only if it is still exactly what the caller last read, keeping a PX expiry.
 const CAS_SET = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -147,10 +162,9 @@ return 0`;
 // lock lapsed and was taken over is refused, as with a compare of the whole record, but the
 // holder sends ~50 bytes instead of the record it last saw (bench/runtime.mjs).
 const SET_IF_HELD = `${RECORD_TIMES}
-local now = now_ms(ARGV[3])
 local cur = redis.call('GET', KEYS[1])
 if not cur or string.sub(cur, -string.len(ARGV[1])) ~= ARGV[1] then return false end
-local value, px = stamp(ARGV[2], cur, now)
+local value, px = stamp(ARGV[2], cur, clock(ARGV[3], cur))
 redis.call('SET', KEYS[1], value, 'PX', px)
 return value`;
 const OPEN_RUN_TRIES = 10;
@@ -222,25 +236,43 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       return typeof value === 'string' ? stored(value) : undefined;
     });
 
+  const readRecord = async (key: string): Promise<RecordRead> => {
+    if (!storeClock) {
+      const value = await client.get(key);
+      return { record: value === null ? undefined : stored(value) };
+    }
+    const [value, now] = (await script(READ_RECORD, key, [''])) as [string | null, string];
+    return { record: typeof value === 'string' ? stored(value) : undefined, now: Number(now) };
+  };
+  const serverClock = storeClock ? clockEstimate(client) : { offset: 0, seed: () => Promise.resolve(), now: (t: number) => t };
+  const claimFast = async (fresh: DedupRecord): Promise<InsertOrRead> => {
+    const record = inFrame(fresh, storeClock ? serverClock.now(fresh.updatedAt) : fresh.updatedAt);
+    const key = dedupKey(fresh);
+    const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
+    if (old === null) return { inserted: true, record };
+    const found = stored(old);
+    if (!storeClock) return { inserted: false, record: found };
+    if (found.status !== 'in_progress' || found.fingerprint !== fresh.fingerprint) return { inserted: false, record: found, now: found.updatedAt };
+    return { inserted: false, ...(await readRecord(key)) };
+  };
+
   return {
     info,
     async ready() {
-      await run(() => client.ping());
+      // Under the store's clock, TIME both proves the connection and seeds the clock estimate.
+      await run(() => (storeClock ? serverClock.seed() : client.ping()));
     },
+    // The claim is one plain command, `SET key record NX PX ttl GET`: it stores the fresh record if
+    // the key is free (a first call) or returns the record there (a replay), with no script.
+    // Only a record in progress needs the store's clock to judge its lock: a second round trip
+    // (READ_RECORD) reads it with the server's time in its frame. A completed or mismatched
+    // record's decision depends on the time only through its expiry, and a key that still exists
+    // has not expired by the server's clock (its PX), so it is judged at its own last write.
     insertOrRead: (fresh) =>
-      run(async () => {
-        const [inserted, text, now] = (await script(INSERT_OR_READ, dedupKey(fresh), [encodeRecord(fresh), clockArg(fresh.updatedAt)])) as [number, string, string];
-        return { inserted: inserted === 1, record: stored(text), now: Number(now) } as InsertOrRead;
-      }),
-    read: (id) =>
-      run(async () => {
-        if (!storeClock) {
-          const value = await client.get(dedupKey(id));
-          return { record: value === null ? undefined : stored(value) };
-        }
-        const [value, now] = (await script(READ_RECORD, dedupKey(id), [''])) as [string | null, string];
-        return { record: typeof value === 'string' ? stored(value) : undefined, now: Number(now) };
-      }),
+      storeClock && serverClock.offset === undefined
+        ? run(() => serverClock.seed()).then(() => run(() => claimFast(fresh)))
+        : run(() => claimFast(fresh)),
+    read: (id) => run(() => readRecord(dedupKey(id))),
     swap,
     writeIfHeld: (held, next) =>
       run(async () => {
@@ -251,7 +283,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     // Redis expires keys itself (PX, by the server's clock); this sweep removes what has expired
     // by the store's clock (the server's TIME, or the caller's `now` under `clock: 'caller'`).
     purgeExpired: (now) =>
-      run(async () => sweepExpired(client, script, prefix, storeClock ? timeMs(await client.time()) : now)),
+      run(async () => sweepExpired(client, script, prefix, storeClock ? timeMs(await client.time()) : now, clockArg(now))),
     upsertRun: (fresh) => run(() => upsertRun(client, cas, runKey(fresh), fresh)),
     async close() {
       connection.stop();
@@ -388,15 +420,16 @@ async function readPersistence(client: Redis | Cluster): Promise<{ durable: bool
  * cluster each primary is scanned in turn, and values are read one key per command (a multi-key
  * `MGET` would cross slots).
  */
-async function sweepExpired(client: Redis | Cluster, script: ReturnType<typeof scriptRunner>, prefix: string, now: number): Promise<number> {
+async function sweepExpired(client: Redis | Cluster, script: ReturnType<typeof scriptRunner>, prefix: string, now: number, clockArg: string): Promise<number> {
   let purged = 0;
   for (const node of client instanceof Cluster ? client.nodes('master') : [client]) {
-    purged += await sweepNode(node, client instanceof Cluster, script, prefix, now);
+    purged += await sweepNode(node, client instanceof Cluster, script, prefix, now, clockArg);
   }
   return purged;
 }
 
-async function sweepNode(node: Redis, cluster: boolean, script: ReturnType<typeof scriptRunner>, prefix: string, now: number): Promise<number> {
+async function sweepNode(node: Redis, cluster: boolean, script: ReturnType<typeof scriptRunner>, prefix: string, now: number, clockArg: string): Promise<number> {
+  const dedup = `${prefix}dedup:`;
   let purged = 0;
   let cursor = '0';
   do {
@@ -407,6 +440,11 @@ async function sweepNode(node: Redis, cluster: boolean, script: ReturnType<typeo
     for (const [i, value] of values.entries()) {
       const key = keys[i];
       if (value === null || value === undefined || key === undefined) continue;
+      // A dedup record is judged in its own clock frame, on the server (DEL_IF_EXPIRED).
+      if (key.startsWith(dedup)) {
+        purged += Number(await script(DEL_IF_EXPIRED, key, [value, clockArg]));
+        continue;
+      }
       const { expiresAt, lockExpiresAt } = JSON.parse(value) as { expiresAt?: number; lockExpiresAt?: number | null };
       // Never a record whose lock is live (transitions.ts, isExpired).
       if (typeof expiresAt === 'number' && isExpired({ expiresAt, lockExpiresAt: lockExpiresAt ?? undefined }, now)) {
@@ -435,6 +473,51 @@ async function upsertRun(
     if (await cas(key, old, JSON.stringify(next), next.expiresAt - fresh.createdAt)) return merged;
   }
   throw new Error(`opening run ${key} did not settle after ${OPEN_RUN_TRIES} tries`);
+}
+
+/**
+ * `fresh` moved to the clock frame that starts at `now` (every time by the same amount), with its
+ * expiry at least its lock's, as the scripts' `stamp` does: the claim's `PX` is then expiresAt
+ * minus updatedAt, which RECORD_TIMES' `clock` relies on.
+ */
+function inFrame(fresh: DedupRecord, now: number): DedupRecord {
+  const shift = now - fresh.updatedAt;
+  const lock = fresh.lockExpiresAt === undefined ? undefined : fresh.lockExpiresAt + shift;
+  const expires = fresh.expiresAt + shift;
+  if (shift === 0 && (lock === undefined || lock <= expires)) return fresh;
+  return { ...fresh, createdAt: fresh.createdAt + shift, updatedAt: now, expiresAt: lock !== undefined && lock > expires ? lock : expires, lockExpiresAt: lock };
+}
+
+/**
+ * The server's clock as this process estimates it: the offset of one `TIME` (at the midpoint of
+ * its round trip) from the local clock, read on first use and again, in the background, every
+ * minute. It only stamps the records a claim creates; expiry and locks are judged on the server
+ * (RECORD_TIMES), so an error in the estimate moves the times a record shows, never a decision.
+ */
+function clockEstimate(client: Redis | Cluster) {
+  let seeding: Promise<void> | undefined;
+  let seededAt = 0;
+  const estimate = {
+    offset: undefined as number | undefined,
+    seed(): Promise<void> {
+      seeding ??= (async () => {
+        const sent = Date.now();
+        const time = await client.time();
+        const received = Date.now();
+        estimate.offset = timeMs(time) - Math.round((sent + received) / 2);
+        seededAt = received;
+      })().finally(() => {
+        seeding = undefined;
+      });
+      return seeding;
+    },
+    now(_callerNow: number): number {
+      const local = Date.now();
+      if (local - seededAt > 60_000 && seeding === undefined) estimate.seed().catch(() => undefined);
+      return local + (estimate.offset ?? 0);
+    },
+  };
+  return estimate;
 }
 
 /** Fixed field order, so that re-encoding a record the store handed out gives the stored string. */
