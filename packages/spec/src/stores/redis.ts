@@ -260,7 +260,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     info,
     async ready() {
       // Under the store's clock, TIME both proves the connection and seeds the clock estimate.
-      await run(() => (storeClock ? serverClock.seed() : client.ping()));
+      await run(async () => (storeClock ? serverClock.seed() : void (await client.ping())));
     },
     // The claim is one plain command, `SET key record NX PX ttl GET`: it stores the fresh record if
     // the key is free (a first call) or returns the record there (a replay), with no script.
