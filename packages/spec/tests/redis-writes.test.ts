@@ -119,4 +119,83 @@ describe('the Redis store on the wire', () => {
     expect(coalesced.counts.commands).toBe(plain.counts.commands);
     expect(coalesced.counts.writes).toBeLessThan(coalesced.counts.commands / 2);
   });
+
+  describe('the claim as one plain command, judged by the server clock (clock: store)', () => {
+    const sendsOf = (own: Redis) => {
+      const sent: string[] = [];
+      const send = own.sendCommand.bind(own);
+      own.sendCommand = ((command: { name: string }, ...rest: unknown[]) => (sent.push(command.name), (send as (...a: unknown[]) => unknown)(command, ...rest))) as Redis['sendCommand'];
+      return sent;
+    };
+    const claimOf = (store: DedupStore, key: string, over: Partial<ClaimRequest> = {}) =>
+      store.claim({ namespace: 't', tool: 'issue_refund', key, fingerprint: 'f'.repeat(64), owner: 'tok', now: Date.now(), lockMs: LOCK, ttlMs: TTL, maxAttempts: 3, ...over });
+
+    it('a first call is SET NX PX GET and the holder script; a replay is one SET NX PX GET; called twice, one effect', async () => {
+      const own = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const store = createRedisStore({ client: own, keyPrefix: prefix, allowVolatile: true });
+      await store.ready();
+      const sent = sendsOf(own);
+      const provider = memoryProvider({ dedupeByKey: false });
+      const runner = createRunner({ store, purgeEveryMs: 0 });
+      const run = freshRun();
+      const input = { orderId: `plain_${RUN_TAG}`, amountCents: 100 };
+      expect(await runner.call(refundTool(provider), input, { run })).toMatchObject({ replayed: false });
+      const first = sent.splice(0);
+      expect(await runner.call(refundTool(provider), input, { run })).toMatchObject({ replayed: true });
+      expect(provider.effects()).toBe(1);
+      expect(first).toEqual(['set', 'evalsha']);
+      expect(sent).toEqual(['set']);
+      await own.quit();
+    });
+
+    it('refuses a holder whose lock lapsed by the server clock and was reclaimed, even when the reclaimer\'s clock is years behind', async () => {
+      const store = createRedisStore({ client, keyPrefix: prefix, allowVolatile: true });
+      const key = `lapse_${(seq += 1)}`;
+      const held = await claimOf(store, key, { lockMs: 600 });
+      expect(held.outcome).toBe('claimed');
+      // Live by the server clock: a caller far ahead is refused, not given the key.
+      expect((await claimOf(store, key, { owner: 'tok-ahead', now: Date.now() + 10 * TTL, lockMs: 600 })).outcome).toBe('in_progress');
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const taken = await claimOf(store, key, { owner: 'tok-2', now: T0, lockMs: LOCK });
+      expect(taken).toMatchObject({ outcome: 'claimed', reclaimed: true, record: { owner: 'tok-2', attempts: 2 } });
+      expect(await store.complete(held.record, { now: Date.now(), ttlMs: TTL, result: '"late"' })).toBeUndefined();
+      expect(await store.renew(held.record, { now: Date.now(), lockMs: LOCK })).toBeUndefined();
+      const done = await store.complete(taken.record, { now: T0, ttlMs: TTL, result: '"second"' });
+      expect(done).toMatchObject({ status: 'completed', result: '"second"', owner: undefined });
+      // Completed, and live by the server clock: replayed for callers years ahead or behind.
+      for (const now of [T0, Date.now() + 100 * TTL]) expect((await claimOf(store, key, { owner: 'tok-3', now })).outcome).toBe('completed');
+    });
+
+    it('judges a record by its key\'s PX whatever clock stamped its times: locks, expiry and the sweep', async () => {
+      // A record stamped three years behind (a store on the caller's clock wrote it), its lock 600 ms.
+      const behind = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true });
+      const store = createRedisStore({ client, keyPrefix: prefix, allowVolatile: true });
+      const key = `frame_${(seq += 1)}`;
+      expect((await claimOf(behind, key, { now: T0, lockMs: 600, ttlMs: 1500 })).outcome).toBe('claimed');
+      // By its times it expired long ago; by the server clock it is live and locked.
+      expect(await store.get({ namespace: 't', tool: 'issue_refund', key }, Date.now())).toMatchObject({ status: 'in_progress', owner: 'tok' });
+      expect((await claimOf(store, key, { owner: 'tok-2' })).outcome).toBe('in_progress');
+      expect(await store.purgeExpired(Date.now() + 10 * TTL)).toBe(0);
+      expect(await client.exists(`${prefix}dedup:{t:issue_refund:${key}}`)).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Its lock lapsed by the server clock (its TTL has not): reclaimed, as attempt 2.
+      const taken = await claimOf(store, key, { owner: 'tok-2', ttlMs: 1500, lockMs: 600 });
+      expect(taken).toMatchObject({ outcome: 'claimed', reclaimed: true, record: { attempts: 2 } });
+      await store.release(taken.record, { now: Date.now(), error: { attempt: 2, at: Date.now(), name: 'E', message: 'm' } });
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      // Its TTL passed by the server clock: absent, and a new claim starts over at attempt 1.
+      expect(await store.get({ namespace: 't', tool: 'issue_refund', key }, T0)).toBeUndefined();
+      expect(await claimOf(store, key, { owner: 'tok-3', now: T0 })).toMatchObject({ outcome: 'claimed', reclaimed: false, record: { attempts: 1 } });
+    });
+
+    it('stamps a fresh record near the server clock (one TIME on first use), whatever the caller passes', async () => {
+      const own = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const store = createRedisStore({ client: own, keyPrefix: prefix, allowVolatile: true });
+      const [seconds] = await client.time();
+      const claim = await claimOf(store, `stamp_${(seq += 1)}`, { now: T0 });
+      expect(Math.abs(claim.record.createdAt - Number(seconds) * 1000)).toBeLessThan(5_000);
+      expect(claim.record).toMatchObject({ updatedAt: claim.record.createdAt, expiresAt: claim.record.createdAt + TTL, lockExpiresAt: claim.record.createdAt + LOCK });
+      await own.quit();
+    });
+  });
 });

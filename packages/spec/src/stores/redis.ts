@@ -2,12 +2,14 @@
  * `@retrysafe/spec/stores/redis`: the dedup store on Redis through ioredis (5 or 6).
  *
  * Each record is one string key holding the record's JSON, with a `PX` expiry at its `expiresAt`.
- * The claim is one script (EVALSHA) that creates the record if the key is free or returns the
- * existing one, so that a replay, a concurrent call or a key reuse is answered in that same round
- * trip. Reclaiming a free record is a compare-and-set in Lua (the script swaps the value only if
+ * The claim is one plain `SET key record NX PX ttl GET` that creates the record if the key is free
+ * or returns the existing one, so that a first call's claim and a whole replay are one command
+ * and no script; only a record found in progress (a concurrent call, a lapsed lock) is then read
+ * again by a script that judges it by the server's clock. Reclaiming a free record is a compare-and-set in Lua (the script swaps the value only if
  * it is still exactly what the caller last saw); recording an outcome (complete, release, renew)
- * swaps it only while the record still names the holder's owner token. One round trip each. Every script reads the server's `TIME` and decides, stamps and sets `PX` by it (unless
- * `clock: 'caller'`), so a renewal extends the key's `PX` with its lock.
+ * swaps it only while the record still names the holder's owner token. One round trip each. Every
+ * script decides, stamps and sets `PX` by the server's clock as the key's `PX` anchors it (unless
+ * `clock: 'caller'`; see RECORD_TIMES), so a renewal extends the key's `PX` with its lock.
  *
  * Redis Cluster and Valkey: every command and script of a call touches one key, and every key
  * carries its record's identity as a hash tag (`retrysafe:dedup:{<namespace>:<tool>:<key>}`), so a
@@ -55,9 +57,10 @@ export interface RedisStoreOptions {
    */
   readonly commandTimeoutMs?: number;
   /**
-   * Whose clock decides expiry and locks. `'store'` (default): the server's, read with `TIME`
-   * inside each script, so that clock skew between application machines cannot make one reclaim
-   * another's live claim or purge a live record; every record is stamped and given its `PX` by it.
+   * Whose clock decides expiry and locks. `'store'` (default): the server's, as each key's `PX`
+   * counts it down (read with `PTTL` inside the scripts that judge a record), so that clock skew
+   * between application machines cannot make one reclaim another's live claim or purge a live
+   * record; a fresh record is stamped by the store's estimate of the server's clock (one `TIME`).
    * `'caller'`: the times the runner passes (its `now` option), for tests that move a clock.
    */
   readonly clock?: 'store' | 'caller' | undefined;
