@@ -122,9 +122,10 @@ local function stamp(text, old, now)
   local lock = moved(l, ol)
   -- A record never expires (nor its key's PX) before its lease, whatever mix of clocks it carried.
   if lock ~= nil and lock > expires then expires = lock end
-  local value = '{"createdAt":' .. fmt(moved(c, oc)) .. ',"updatedAt":' .. fmt(now) .. ',"expiresAt":' .. fmt(expires) ..
-    ',"lockExpiresAt":' .. fmt(lock) .. ',' .. string.sub(text, e + 1)
-  return value, math.max(1, expires - now)
+  local times = {fmt(moved(c, oc)), fmt(now), fmt(expires), fmt(lock)}
+  local value = '{"createdAt":' .. times[1] .. ',"updatedAt":' .. times[2] .. ',"expiresAt":' .. times[3] ..
+    ',"lockExpiresAt":' .. times[4] .. ',' .. string.sub(text, e + 1)
+  return value, math.max(1, expires - now), times
 end
 `;
 // Read a record together with the server's time in its frame.
@@ -167,9 +168,9 @@ return 0`;
 const SET_IF_HELD = `${RECORD_TIMES}
 local cur = redis.call('GET', KEYS[1])
 if not cur or string.sub(cur, -string.len(ARGV[1])) ~= ARGV[1] then return false end
-local value, px = stamp(ARGV[2], cur, clock(ARGV[3], cur))
+local value, px, times = stamp(ARGV[2], cur, clock(ARGV[3], cur))
 redis.call('SET', KEYS[1], value, 'PX', px)
-return value`;
+return times`;
 const OPEN_RUN_TRIES = 10;
 
 /**
@@ -227,8 +228,8 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   // (SET_IF_HELD), which a Lua script reads without parsing JSON.
   // Records come back from the scripts restamped (by the server's clock), so each is remembered
   // with its exact stored text.
-  const stored = (text: string): DedupRecord => {
-    const record = decodeRecord(text);
+  const stored = (text: string, id: RecordId): DedupRecord => {
+    const record = decodeRecord(text, id);
     storedText.set(record, text);
     return record;
   };
@@ -236,16 +237,16 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     run(async () => {
       const old = storedText.get(expected) ?? encodeRecord(expected);
       const value = await script(SWAP_RECORD, dedupKey(expected), [old, encodeRecord(next), clockArg(next.updatedAt)]);
-      return typeof value === 'string' ? stored(value) : undefined;
+      return typeof value === 'string' ? stored(value, expected) : undefined;
     });
 
-  const readRecord = async (key: string): Promise<RecordRead> => {
+  const readRecord = async (id: RecordId, key = dedupKey(id)): Promise<RecordRead> => {
     if (!storeClock) {
       const value = await client.get(key);
-      return { record: value === null ? undefined : stored(value) };
+      return { record: value === null ? undefined : stored(value, id) };
     }
     const [value, now] = (await script(READ_RECORD, key, [''])) as [string | null, string];
-    return { record: typeof value === 'string' ? stored(value) : undefined, now: Number(now) };
+    return { record: typeof value === 'string' ? stored(value, id) : undefined, now: Number(now) };
   };
   const serverClock = storeClock ? clockEstimate(client) : { offset: 0, seed: () => Promise.resolve(), now: (t: number) => t };
   const claimFast = async (fresh: DedupRecord): Promise<InsertOrRead> => {
@@ -253,10 +254,10 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     const key = dedupKey(fresh);
     const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
     if (old === null) return { inserted: true, record };
-    const found = stored(old);
+    const found = stored(old, fresh);
     if (!storeClock) return { inserted: false, record: found };
     if (found.status !== 'in_progress' || found.fingerprint !== fresh.fingerprint) return { inserted: false, record: found, now: found.updatedAt };
-    return { inserted: false, ...(await readRecord(key)) };
+    return { inserted: false, ...(await readRecord(fresh, key)) };
   };
 
   return {
@@ -275,13 +276,15 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       storeClock && serverClock.offset === undefined
         ? run(() => serverClock.seed()).then(() => run(() => claimFast(fresh)))
         : run(() => claimFast(fresh)),
-    read: (id) => run(() => readRecord(dedupKey(id))),
+    read: (id) => run(() => readRecord(id)),
     swap,
     writeIfHeld: (held, next) =>
       run(async () => {
         if (held.owner === undefined) return undefined; // nobody holds it: nothing to write as its holder
-        const value = await script(SET_IF_HELD, dedupKey(held), [ownerSuffix(held.owner), encodeRecord(next), clockArg(next.updatedAt)]);
-        return typeof value === 'string' ? stored(value) : undefined;
+        const times = await script(SET_IF_HELD, dedupKey(held), [ownerSuffix(held.owner), encodeRecord(next), clockArg(next.updatedAt)]);
+        // The script answers with the times it stamped, not the record: the rest is `next`'s, and
+        // encodeRecord gives the stored text again (for a later compare).
+        return Array.isArray(times) ? withTimes(next, times as string[]) : undefined;
       }),
     // Redis expires keys itself (PX, by the server's clock); this sweep removes what has expired
     // by the store's clock (the server's TIME, or the caller's `now` under `clock: 'caller'`).
@@ -443,15 +446,12 @@ async function sweepNode(node: Redis, cluster: boolean, script: ReturnType<typeo
     for (const [i, value] of values.entries()) {
       const key = keys[i];
       if (value === null || value === undefined || key === undefined) continue;
-      // A dedup record is judged in its own clock frame, on the server (DEL_IF_EXPIRED).
-      if (key.startsWith(dedup)) {
-        purged += Number(await script(DEL_IF_EXPIRED, key, [value, clockArg]));
-        continue;
-      }
       const { expiresAt, lockExpiresAt } = JSON.parse(value) as { expiresAt?: number; lockExpiresAt?: number | null };
-      // Never a record whose lock is live (transitions.ts, isExpired).
+      // Never a record whose lock is live (transitions.ts, isExpired). A dedup record that looks
+      // expired is judged again on the server, in its own clock frame (DEL_IF_EXPIRED): its times
+      // may be stamped by an estimate of the server's clock (clockEstimate).
       if (typeof expiresAt === 'number' && isExpired({ expiresAt, lockExpiresAt: lockExpiresAt ?? undefined }, now)) {
-        purged += Number(await script(CAS_DEL, key, [value]));
+        purged += Number(await (key.startsWith(dedup) ? script(DEL_IF_EXPIRED, key, [value, clockArg]) : script(CAS_DEL, key, [value])));
       }
     }
   } while (cursor !== '0');
@@ -523,7 +523,31 @@ function clockEstimate(client: Redis | Cluster) {
   return estimate;
 }
 
-/** Fixed field order, so that re-encoding a record the store handed out gives the stored string. */
+/** `next` with the times a script stamped (createdAt, updatedAt, expiresAt, lockExpiresAt as text). */
+function withTimes(next: DedupRecord, [created, updated, expires, lock]: readonly string[]): DedupRecord {
+  return {
+    namespace: next.namespace,
+    tool: next.tool,
+    key: next.key,
+    fingerprint: next.fingerprint,
+    status: next.status,
+    result: next.result,
+    resultError: next.resultError,
+    errors: next.errors,
+    attempts: next.attempts,
+    createdAt: Number(created),
+    updatedAt: Number(updated),
+    expiresAt: Number(expires),
+    lockExpiresAt: lock === 'null' || lock === undefined ? undefined : Number(lock),
+    owner: next.owner,
+  };
+}
+
+/**
+ * Fixed field order, so that re-encoding a record the store handed out gives the stored string.
+ * The record's identity (namespace, tool, key) is left out: its key holds it (`dedupKey`), and the
+ * store knows it wherever it reads one. Records that still carry it decode the same.
+ */
 function encodeRecord(r: DedupRecord): string {
   // The times first and always present (lockExpiresAt as null), for the scripts' RECORD_TIMES.
   return JSON.stringify({
@@ -531,9 +555,6 @@ function encodeRecord(r: DedupRecord): string {
     updatedAt: r.updatedAt,
     expiresAt: r.expiresAt,
     lockExpiresAt: r.lockExpiresAt ?? null,
-    namespace: r.namespace,
-    tool: r.tool,
-    key: r.key,
     fingerprint: r.fingerprint,
     status: r.status,
     result: r.result,
@@ -557,12 +578,12 @@ function ownerSuffix(owner: string): string {
  * The record a stored string holds, field by field (JSON leaves out what is undefined; a spread
  * that adds those fields back is slow on Node 20, and this runs on every claim that finds a record).
  */
-function decodeRecord(value: string): DedupRecord {
+function decodeRecord(value: string, id: RecordId): DedupRecord {
   const r = JSON.parse(value) as DedupRecord;
   return {
-    namespace: r.namespace,
-    tool: r.tool,
-    key: r.key,
+    namespace: id.namespace,
+    tool: id.tool,
+    key: id.key,
     fingerprint: r.fingerprint,
     status: r.status,
     result: r.result ?? undefined,
