@@ -248,9 +248,9 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     const [value, now] = (await script(READ_RECORD, key, [''])) as [string | null, string];
     return { record: typeof value === 'string' ? stored(value, id) : undefined, now: Number(now) };
   };
-  const serverClock = storeClock ? clockEstimate(client) : { offset: 0, seed: () => Promise.resolve(), now: (t: number) => t };
+  const serverClock = clockEstimate(client);
   const claimFast = async (fresh: DedupRecord): Promise<InsertOrRead> => {
-    const record = inFrame(fresh, storeClock ? serverClock.now(fresh.updatedAt) : fresh.updatedAt);
+    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt);
     const key = dedupKey(fresh);
     const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
     if (old === null) return { inserted: true, record };
@@ -514,7 +514,7 @@ function clockEstimate(client: Redis | Cluster) {
       });
       return seeding;
     },
-    now(_callerNow: number): number {
+    now(): number {
       const local = Date.now();
       if (local - seededAt > 60_000 && seeding === undefined) estimate.seed().catch(() => undefined);
       return local + (estimate.offset ?? 0);
