@@ -41,6 +41,7 @@ export function resolveLocalFunction(callee: TSESTree.Node, sourceCode: SourceCo
  * with overload signatures, the implementation; a `declare function` has no body to follow.
  */
 function resolveFunctionBinding(identifier: TSESTree.Identifier, sourceCode: SourceCode, depth: number): FunctionNode | undefined {
+  if (getFunctionBindingNames(sourceCode)?.has(identifier.name) === false) return undefined;
   const defs = findVariableOf(identifier, sourceCode)?.defs ?? [];
   const def = defs[0];
   if (def?.type === 'FunctionName') {
@@ -51,4 +52,29 @@ function resolveFunctionBinding(identifier: TSESTree.Identifier, sourceCode: Sou
     return resolveLocalFunction(def.node.init, sourceCode, depth + 1);
   }
   return undefined;
+}
+
+const functionBindingNamesByFile = new WeakMap<SourceCode, ReadonlySet<string>>();
+
+/**
+ * The names the file binds with a function declaration or an initialised plain `const`/`let`/`var`:
+ * a name outside it cannot resolve to a local function, so most callees (imports, globals,
+ * parameters) are answered without a scope lookup. The rules ask this of every call, so the set is
+ * built once per file.
+ */
+function getFunctionBindingNames(sourceCode: SourceCode): ReadonlySet<string> | undefined {
+  let names = functionBindingNamesByFile.get(sourceCode);
+  if (!names) {
+    if (!sourceCode.scopeManager) return undefined;
+    const found = new Set<string>();
+    for (const scope of sourceCode.scopeManager.scopes) {
+      for (const variable of scope.variables) {
+        const binds = variable.defs.some((def) => def.type === 'FunctionName' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init));
+        if (binds) found.add(variable.name);
+      }
+    }
+    names = found;
+    functionBindingNamesByFile.set(sourceCode, names);
+  }
+  return names;
 }

@@ -142,9 +142,15 @@ export function createToolRecogniser(
     const definition = recogniseToolCall(node);
     if (definition) return [definition];
     if (node.type !== AST_NODE_TYPES.CallExpression) return NO_DEFINITIONS;
-    const called = getCalledLocalFunction(node, sourceCode);
-    const wrapper = called && wrapperOf(called);
-    if (wrapper) return fromWrapperCall(sourceCode, node, wrapper);
+    // Every rule asks this of every call: the callee's scope lookup is done once per file.
+    let viaWrapper = answers.wrapperCalls.get(node);
+    if (viaWrapper === undefined) {
+      const called = getCalledLocalFunction(node, sourceCode);
+      const wrapper = called && wrapperOf(called);
+      viaWrapper = wrapper ? fromWrapperCall(sourceCode, node, wrapper) : null;
+      answers.wrapperCalls.set(node, viaWrapper);
+    }
+    if (viaWrapper) return viaWrapper;
     if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) {
       let added = answers.addedTools.get(node);
       if (!added) answers.addedTools.set(node, (added = fromAddTools(sourceCode, node)));
@@ -164,6 +170,8 @@ interface SharedAnswers {
   readonly listedObjects: Map<TSESTree.Node, readonly TSESTree.ObjectExpression[]>;
   readonly listedDefinitions: Map<TSESTree.ObjectExpression, ToolDefinition>;
   readonly addedTools: Map<TSESTree.Node, readonly ToolDefinition[]>;
+  /** What a call of a local wrapper defines (`null`: the call is not of a wrapper). */
+  readonly wrapperCalls: Map<TSESTree.Node, readonly ToolDefinition[] | null>;
 }
 
 const answersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], SharedAnswers>>();
@@ -173,7 +181,7 @@ function getSharedAnswers(sourceCode: Readonly<TSESLint.SourceCode>, factories: 
   if (!byFactories) answersByFile.set(sourceCode, (byFactories = new Map()));
   let answers = byFactories.get(factories);
   if (!answers) {
-    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map() };
+    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map() };
     byFactories.set(factories, answers);
   }
   return answers;
