@@ -8,6 +8,9 @@
 //   node bench/lint-instructions.mjs --child <variant> --step 3      (one process, what valgrind runs; a diagnostic)
 //   --variants ...,b0 --plugin <folder>: b0 is `recommended` from another build of the plugin (e.g. an
 //   earlier commit's packages/eslint-plugin, built), for a before/after comparison in the same run
+//   --prebuilt 1 --corpus-dir <folder>: lint the source files of a corpus built elsewhere, as they are
+//   (e.g. bench/lint.mjs's standard corpus, /tmp/retrysafe-bench-lint-corpus-standard after one
+//   `node bench/lint.mjs` run: the effects issue's measure on that bench's 833 files)
 //
 // The process does what `eslint .` does: `new ESLint({ overrideConfigFile: true, overrideConfig })`
 // and `lintFiles` over every `--step`-th file of the agent corpus (bench/agentCorpus.mjs: published
@@ -34,7 +37,7 @@ import { engagementProbe, formatLoad, median, readFlags, table } from './lib.mjs
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
-const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs']);
+const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs', 'prebuilt']);
 /** The plugin as built in this checkout. */
 const pluginEntry = require.resolve('@retrysafe/eslint-plugin');
 /** Variant b0's plugin: another build (a packages/eslint-plugin folder, built), e.g. an earlier commit's, for a before/after run. */
@@ -135,7 +138,7 @@ async function parent() {
   if (variants[0] !== 'a') throw new Error('the first variant is the baseline and must be a');
   const out = flags.out ?? join(benchDir, 'results', 'lint-instructions.json');
   const loadavgStart = loadavg();
-  const corpus = buildAgentCorpus(corpusRoot);
+  const corpus = flags.prebuilt ? describePrebuilt(corpusRoot) : buildAgentCorpus(corpusRoot);
   const files = sample(corpusRoot);
   const lines = files.reduce((n, f) => n + countLines(readFileSync(f, 'utf8')), 0);
   const engaged = await engagedFiles();
@@ -173,7 +176,7 @@ async function parent() {
     bench: 'lint-instructions',
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadavgStart, loadavgEnd: loadavg() },
-    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}`,
+    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}${flags.prebuilt ? ` --prebuilt 1 --corpus-dir ${corpusRoot}` : ''}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, linted: { step, files: files.length, lines }, engaged: { files: engaged.length, share: engaged.length / files.length, list: engaged } },
     medians,
     spreadWithinVariant: spread,
@@ -187,6 +190,20 @@ async function parent() {
   console.log(`\n${table(['ratio', 'median', 'min', 'max'], Object.entries(ratios).map(([k, r]) => [k, pct(r.median, true), pct(r.min, true), pct(r.max, true)]))}`);
   if (judged) console.log(`\ntarget: recommended < 5% over parse-only: ${judged.median < 0.05 ? 'met' : 'MISSED'} (${pct(judged.median, true)}); load ${formatLoad(loadavg())}`);
   console.log(`written: ${relative(process.cwd(), out)}`);
+}
+
+/** A corpus folder built elsewhere: its files and lines, per top-level folder (one per package). */
+function describePrebuilt(root) {
+  const byPackage = new Map();
+  for (const file of corpusFiles(root)) {
+    const name = relative(root, file).split('/')[0];
+    const entry = byPackage.get(name) ?? { name, version: '', files: 0, lines: 0 };
+    entry.files += 1;
+    entry.lines += countLines(readFileSync(file, 'utf8'));
+    byPackage.set(name, entry);
+  }
+  const packages = [...byPackage.values()];
+  return { root, files: packages.reduce((n, p) => n + p.files, 0), lines: packages.reduce((n, p) => n + p.lines, 0), packages };
 }
 
 const fmtM = (n) => `${(n / 1e6).toFixed(1)}M`;
