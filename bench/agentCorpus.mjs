@@ -9,7 +9,8 @@
 // - no declarations (.d.ts, .d.mts, .d.cts), source maps, tests (`__tests__`, `test/`, `.test.`,
 //   `test_kit`, `test-helpers`) or scripts;
 // - one module flavour: `dist/cjs` is left out where `dist/esm` exists, `x.js` where `x.mjs` does;
-// - no bundles (a file over BUNDLE_LINES lines is a package and its dependencies in one file).
+// - no bundles (a file over BUNDLE_LINES lines is a package and its dependencies in one file) and no
+//   minified files (lines averaging over MINIFIED_LINE_CHARS characters).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,11 @@ const integrity = JSON.parse(readFileSync(join(benchDir, 'agent-corpus', 'integr
 
 /** A file longer than this is a bundle (a package and its dependencies), not the package's code. */
 const BUNDLE_LINES = 5000;
+/**
+ * Nor is a minified file: one whose lines average more than this many characters (e.g.
+ * `@notionhq/notion-mcp-server`'s `bin/cli.mjs`, 1.4 MB on 520 lines, was 45% of the corpus's bytes).
+ */
+const MINIFIED_LINE_CHARS = 300;
 const SOURCE = /\.(m|c)?[jt]sx?$/;
 const SKIPPED = /\.d\.[mc]?ts$|\.map$|\.test\.|\.spec\.|\/__tests__\/|\/tests?\/|\/test_kit\/|\/test-helpers\/|^scripts\//;
 
@@ -66,7 +72,7 @@ export function buildAgentCorpus(root = join(tmpdir(), 'retrysafe-bench-agent-co
       if (rel.endsWith('.js') && present.has(rel.replace(/\.js$/, '.mjs'))) continue;
       const text = readFileSync(join(pkgDir, rel), 'utf8');
       const n = countLines(text);
-      if (n > BUNDLE_LINES) continue;
+      if (n > BUNDLE_LINES || text.length / Math.max(n, 1) > MINIFIED_LINE_CHARS) continue;
       mkdirSync(dirname(join(target, rel)), { recursive: true });
       writeFileSync(join(target, rel), text);
       pkgFiles += 1;
