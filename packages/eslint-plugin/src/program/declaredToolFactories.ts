@@ -69,7 +69,12 @@ const MAX_ALIASES = 3;
  * Symbols only: no type of the callee is computed.
  */
 export function findDeclaredToolFactory(checker: ts.TypeChecker, callee: ts.Node): DeclaredToolFactory | undefined {
-  let symbol = resolveAlias(checker, checker.getSymbolAtLocation(callee));
+  return findDeclaredToolFactoryOf(checker, resolveAlias(checker, checker.getSymbolAtLocation(callee)));
+}
+
+/** {@link findDeclaredToolFactory} for the callee's symbol, aliases already resolved. */
+export function findDeclaredToolFactoryOf(checker: ts.TypeChecker, declared: ts.Symbol | undefined): DeclaredToolFactory | undefined {
+  let symbol = declared;
   for (let aliases = 0; symbol && aliases <= MAX_ALIASES; aliases++) {
     const factory = matchDeclarations(symbol.declarations);
     if (factory) return factory;

@@ -10,6 +10,7 @@ export * from './brandTypes.js';
 export * from './crossFileEffects.js';
 export * from './crossFileFollower.js';
 export * from './crossFileSources.js';
+export * from './crossFileTools.js';
 export * from './crossFileWalk.js';
 export * from './declarationTargets.js';
 export * from './declaredToolFactories.js';

@@ -2,17 +2,26 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import { getStaticPropertyName, GLOBAL_SOURCE, resolveReference, skipWrappers } from '../ast/index.js';
+import { getStaticPropertyName, GLOBAL_SOURCE, hasSpread, resolveReference, skipWrappers } from '../ast/index.js';
 import {
   createToolRecogniser,
   fromAddTool,
   fromAddTools,
   fromFactory,
   fromMcpRegistration,
+  type SpreadResolver,
   type ToolDefinition,
 } from '../tools/index.js';
-import { type DeclaredToolFactory, findDeclaredToolFactory, programHasToolFramework, typescript } from '../program/index.js';
-import { createPolicyRule, reportPolicyProblems } from './require-retry-policy-utils/index.js';
+import {
+  createCrossFileTools,
+  type CrossFileTools,
+  type DeclaredToolFactory,
+  findDeclaredToolFactoryOf,
+  programHasToolFramework,
+  resolveAlias,
+  typescript,
+} from '../program/index.js';
+import { createPolicyRule, judgePolicyDeclaration, reportPolicyProblems } from './require-retry-policy-utils/index.js';
 
 export type { PolicyMessageIds as MessageIds, PolicyRuleOptions as Options } from './require-retry-policy-utils/index.js';
 
@@ -31,29 +40,64 @@ export default createPolicyRule({
     // What require-retry-policy sees (with the same options): those tools are its to report.
     const syntactic = createToolRecogniser(sourceCode, { toolFactories: userFactories });
     // What each imported name is, asked once per file: most imports are called many times.
-    const factoriesByImport = new Map<string, DeclaredToolFactory | undefined>();
+    const importsByKey = new Map<string, ImportedCallee>();
+    // Registration through another file (a wrapper, a spread `const`): created at the first import or spread that needs it.
+    let crossFile: CrossFileTools | undefined;
+    const getCrossFile = (): CrossFileTools =>
+      (crossFile ??= createCrossFileTools({ sourceCode, fileName: context.filename, services, toolFactories: userFactories }));
+    const resolveSpread: SpreadResolver = (code, argument) => getCrossFile().resolveSpread(code, argument);
 
-    /** The tools a call defines through a factory or server that only the checker recognises. */
+    /** The declared symbol of the callee (aliases resolved) and the factory or server method it is, if any. */
+    function askChecker(callee: TSESTree.Node): ImportedCallee {
+      const symbol = resolveAlias(checker, checker.getSymbolAtLocation(getCalleeName(services.esTreeNodeToTSNodeMap.get(callee))));
+      return { symbol, factory: findDeclaredToolFactoryOf(checker, symbol) };
+    }
+
+    /**
+     * The tools a call defines through a factory or server that only the checker recognises, or
+     * through a wrapper another file of the program declares.
+     */
     function recogniseByDeclaration(node: TSESTree.CallExpression | TSESTree.NewExpression): readonly ToolDefinition[] {
       const callee = skipWrappers(node.callee, { optionalChains: true });
-      // Every factory takes a config (or a name and a config).
+      // Every factory takes a config (or a name and a config), every wrapper some argument.
       if (node.arguments.length === 0) return [];
       const method = node.type === AST_NODE_TYPES.CallExpression ? getServerMethod(callee) : undefined;
-      // Only an import can bring a framework's factory in under another name; a server's methods
-      // can be reached through any variable.
+      // Only an import can bring a framework's factory or a wrapper in from another file; a server's
+      // methods can be reached through any variable.
       const reference = method ? undefined : resolveReference(sourceCode, callee);
       if (!method && (!reference || reference.source === GLOBAL_SOURCE)) return [];
-      const importKey = reference && `${reference.source}\0${reference.path.join('.')}`;
-      let factory = importKey === undefined ? undefined : factoriesByImport.get(importKey);
-      if (importKey === undefined || !factoriesByImport.has(importKey)) {
-        factory = findDeclaredToolFactory(checker, getCalleeName(services.esTreeNodeToTSNodeMap.get(callee)));
-        if (importKey !== undefined) factoriesByImport.set(importKey, factory);
+      let imported: ImportedCallee;
+      if (reference) {
+        const importKey = `${reference.source}\0${reference.path.join('.')}`;
+        imported = importsByKey.get(importKey) ?? askChecker(callee);
+        importsByKey.set(importKey, imported);
+      } else {
+        imported = askChecker(callee);
       }
-      if (!factory || (factory.kind === 'serverMethod') !== (method !== undefined)) return [];
+      const { factory, symbol } = imported;
+      if (!factory) {
+        // A project's own wrapper, declared in another file: its tools are defined at this call.
+        return !method && symbol && node.type === AST_NODE_TYPES.CallExpression ? getCrossFile().wrapperCall(node, symbol) : [];
+      }
+      if ((factory.kind === 'serverMethod') !== (method !== undefined)) return [];
       if (method) return fromServerMethod(node as TSESTree.CallExpression, method);
       // The shared reading of a factory call (config, name, `declarePolicy(...)`, LangChain metadata),
       // with the framework the declaration names.
       return [fromFactory(sourceCode, node, { ...factory, sources: [], exportPath: '' })];
+    }
+
+    /**
+     * The tools require-retry-policy judges that it lets pass only because a config spreads an
+     * import it cannot see: read across files, a spread that declares nothing is reported here.
+     */
+    function reportSpreadProblems(tools: readonly ToolDefinition[]): void {
+      for (const tool of tools) {
+        if (!tool.config || !hasSpread(tool.config)) continue;
+        const problem = judgePolicyDeclaration(sourceCode, tool, resolveSpread);
+        if (problem && !judgePolicyDeclaration(sourceCode, tool)) {
+          context.report({ loc: problem.loc, messageId: problem.messageId, data: problem.data });
+        }
+      }
     }
 
     /** The shared reading of an MCP SDK registration or a FastMCP `addTool` / `addTools` call. */
@@ -64,13 +108,20 @@ export default createPolicyRule({
     }
 
     function visit(node: TSESTree.CallExpression | TSESTree.NewExpression): void {
-      if (syntactic.definitionsAt(node).length > 0) return;
-      reportPolicyProblems(context, recogniseByDeclaration(node));
+      const seen = syntactic.definitionsAt(node);
+      if (seen.length > 0) return reportSpreadProblems(seen);
+      reportPolicyProblems(context, recogniseByDeclaration(node), undefined, resolveSpread);
     }
 
     return { CallExpression: visit, NewExpression: visit };
   },
 });
+
+/** What an imported callee is, as the checker names it. */
+interface ImportedCallee {
+  readonly symbol: ts.Symbol | undefined;
+  readonly factory: DeclaredToolFactory | undefined;
+}
 
 /** The methods that add tools to a server: the MCP SDK's `McpServer`, FastMCP's `FastMCP`. */
 type ServerMethod = 'addTool' | 'addTools' | 'registerTool' | 'tool';

@@ -16,7 +16,7 @@ import {
 import { getDeclaredPolicy, getNestedConfigPolicy } from './declaredPolicies.js';
 import { contextualName } from './factories.js';
 import { getPolicyLocation } from './frameworks/index.js';
-import { hasPolicyField } from './policyFields.js';
+import { hasDeclaringProperty, hasPolicyField } from './policyFields.js';
 import type { ToolDefinition } from './toolDefinition.js';
 
 // A project's own wrapper around a framework's tool factory or registration, followed as the key
@@ -65,7 +65,10 @@ export function readLocalWrapper(
   walk(fn, sourceCode, (node) => {
     if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return true;
     const inner = recognise(node);
-    if (!inner) return true;
+    // A wrapper that declares a policy itself (`declarePolicy(tool({ ...spec }), {...})`, `{ ...config,
+    // annotations: {...} }`) does not pass its callers' declarations through: its definition is
+    // judged where it is, and its calls are not tools of their own.
+    if (!inner || declaresInWrapper(sourceCode, inner)) return true;
     const config = inner.configNode && configPath(sourceCode, inner.configNode, fn);
     if (config) {
       const nameNode = inner.framework === 'mcp' && node.type === AST_NODE_TYPES.CallExpression ? node.arguments[0] : undefined;
@@ -79,6 +82,18 @@ export function readLocalWrapper(
     return true;
   });
   return wrapped.length > 0 ? { fn, wrapped } : undefined;
+}
+
+/**
+ * Whether a definition inside a wrapper declares (part of) a policy of its own: MCP annotations, a
+ * `declarePolicy(...)` or nested policy, or a declaring property of the config literal besides its
+ * spreads.
+ */
+function declaresInWrapper(sourceCode: SourceCode, inner: ToolDefinition): boolean {
+  if (inner.annotationsNode) return true;
+  // A `defineTool` config's own fields are its policy: those are read below, besides the spreads.
+  if (inner.policy && inner.policy.via !== 'defineTool') return true;
+  return inner.config !== undefined && hasDeclaringProperty(sourceCode, inner.config);
 }
 
 /** The inner definitions a wrapper makes, which its call sites define instead. */

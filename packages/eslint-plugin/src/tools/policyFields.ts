@@ -49,23 +49,49 @@ const DECLARING_CONFIG_KEYS = new Set(['annotations', '_meta', 'metadata', 'mcp'
 const MAX_SPREAD_DEPTH = 4;
 
 /**
+ * Where a spread that the file cannot resolve comes from, when something else can see it: the
+ * type-aware twin reads a `const` another file of the program exports. `undefined`: not visible.
+ */
+export type SpreadResolver = (
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  argument: TSESTree.Node,
+) => { readonly sourceCode: Readonly<TSESLint.SourceCode>; readonly object: TSESTree.ObjectExpression } | undefined;
+
+/**
+ * Whether an object literal states a property that can carry a declaration (annotations, `_meta`,
+ * `metadata`, Mastra's `mcp`, a policy field), or one whose key is not known.
+ */
+export function hasDeclaringProperty(sourceCode: Readonly<TSESLint.SourceCode>, object: TSESTree.ObjectExpression): boolean {
+  return object.properties.some((inner) => {
+    if (inner.type !== AST_NODE_TYPES.Property) return false;
+    const name = getPropertyKeyName(inner, sourceCode);
+    return name === undefined || DECLARING_CONFIG_KEYS.has(name);
+  });
+}
+
+/**
  * Whether the spreads of a tool config may bring a declaration with them: a spread of something
  * not visible (an import, a parameter, a call's result), or of a visible local `const` object that
  * holds an annotations, `_meta`, `metadata` or policy property (directly or through its own
  * spreads). A config whose every spread is a visible object that declares nothing declares nothing
  * by its spreads: `const base = { description: 'Refund' }; registerTool('refund', { ...base }, ...)`.
+ * With `resolveSpread`, a spread the file cannot resolve is read where the resolver finds it (the
+ * type-aware twin: a `const` exported by another file of the program).
  */
-export function spreadsMayDeclare(sourceCode: Readonly<TSESLint.SourceCode>, object: TSESTree.ObjectExpression, depth = 0): boolean {
+export function spreadsMayDeclare(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  object: TSESTree.ObjectExpression,
+  resolveSpread?: SpreadResolver,
+  depth = 0,
+): boolean {
   for (const property of object.properties) {
     if (property.type !== AST_NODE_TYPES.SpreadElement) continue;
-    const spread = depth < MAX_SPREAD_DEPTH ? resolveObject(sourceCode, property.argument) : undefined;
+    if (depth >= MAX_SPREAD_DEPTH) return true;
+    const local = resolveObject(sourceCode, property.argument);
+    const spread = local ? { sourceCode, object: local } : resolveSpread?.(sourceCode, property.argument);
     if (!spread) return true;
-    const declares = spread.properties.some((inner) => {
-      if (inner.type !== AST_NODE_TYPES.Property) return false;
-      const name = getPropertyKeyName(inner, sourceCode);
-      return name === undefined || DECLARING_CONFIG_KEYS.has(name);
-    });
-    if (declares || spreadsMayDeclare(sourceCode, spread, depth + 1)) return true;
+    if (hasDeclaringProperty(spread.sourceCode, spread.object)) return true;
+    if (spreadsMayDeclare(spread.sourceCode, spread.object, resolveSpread, depth + 1)) return true;
   }
   return false;
 }

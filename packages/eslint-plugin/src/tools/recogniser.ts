@@ -41,6 +41,12 @@ export interface ToolRecogniser {
    */
   definitionsAt(node: ToolSiteNode): readonly ToolDefinition[];
   /**
+   * The wrapper a function of this file is: the tool definitions in its body that take their config
+   * from its parameters (tools/localWrappers.ts), read once per function. The type-aware twin asks
+   * it about a function another file imports and calls.
+   */
+  wrapperOf(fn: FunctionNode): LocalWrapper | undefined;
+  /**
    * False when nothing in the file can define a tool: it imports no tool factory's or tool class's
    * module, not the MCP SDK and not FastMCP, and never names `setRequestHandler`. Then every answer
    * above is empty, and a rule that only judges tools returns no listeners for the file (most files
@@ -160,7 +166,7 @@ export function createToolRecogniser(
   }
 
   const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || fastMcpFile || mayListTools;
-  return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, mayDefineTools };
+  return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, wrapperOf, mayDefineTools };
 }
 
 /** The recognisers' answers for one file and factory list (`null`: the node defines no tool). */

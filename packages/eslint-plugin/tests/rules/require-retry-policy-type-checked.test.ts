@@ -285,3 +285,195 @@ typedTester.run('parity: require-retry-policy-type-checked with the factory re-e
     .filter((c) => c.errors.length > 0)
     .map((c) => ({ name: c.name, code: `${parityImports.typed}\n${c.body}`, errors: c.errors })),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 3 across files: registration through a wrapper another file of the program declares
+// (registrations.ts: registerAll, addTool, myTool, and the look-alikes that declare for their callers),
+// and tool configs spread from a `const` another file exports. What cannot be read (a declaration in a
+// package, a value built by a call) keeps the benefit of the doubt.
+// ---------------------------------------------------------------------------------------------
+
+const mcpServer = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });`;
+const READ_ONLY = '{ annotations: { readOnlyHint: true } }';
+const handler = 'async () => ({ content: [] })';
+
+const indirectionValid: Valid[] = [
+  {
+    name: 'registerAll from another file over tools that all declare',
+    code: `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerAll } from './registrations.js';
+export function setup(server: McpServer) {
+  registerAll(server, [{ name: 'get_order', config: ${READ_ONLY}, handler: ${handler} }]);
+}`,
+  },
+  {
+    name: 'an imported addTool wrapper whose call declares a full policy in _meta',
+    code: `${mcpServer}
+import { addTool } from './registrations.js';
+addTool(server, 'refund', { _meta: { retrysafe: ${FULL_POLICY} } }, ${handler});`,
+  },
+  {
+    name: 'an imported tool() wrapper whose call is wrapped in declarePolicy',
+    code: `import { declarePolicy } from '@retrysafe/spec';
+import { myTool } from './registrations.js';
+export const refund = declarePolicy(myTool('refund', { description: 'Refund' }, async () => 1), ${FULL_POLICY});`,
+  },
+  {
+    name: 'a wrapper that adds read-only annotations itself: its calls are not judged',
+    code: `${mcpServer}
+import { addReadTool } from './registrations.js';
+addReadTool(server, 'get_order', { description: 'Get' }, ${handler});`,
+  },
+  {
+    name: 'a wrapper that wraps every tool it makes in declarePolicy',
+    code: `import { defineReadTool } from './registrations.js';
+export const getOrder = defineReadTool({ description: 'Get', execute: async () => 1 });`,
+  },
+  {
+    name: 'an imported helper that takes a config but registers nothing',
+    code: `import { describeTool } from './registrations.js';
+export const text = describeTool('refund', { description: 'Refund' });`,
+  },
+  {
+    name: 'a registration helper of a package (declared only): its body cannot be read',
+    code: `${mcpServer}
+import { registerTools } from 'agent-kit-lite';
+registerTools(server, [{ name: 'refund', config: { description: 'Refund' }, handler: ${handler} }]);`,
+  },
+  {
+    name: 'a spread of an imported const that declares annotations',
+    code: `${mcpServer}
+import { readOnlyConfig } from './registrations.js';
+server.registerTool('get_order', { description: 'Get', ...readOnlyConfig }, ${handler});`,
+  },
+  {
+    name: 'a spread of an imported const that declares a full policy in _meta',
+    code: `${mcpServer}
+import { declaredConfig } from './registrations.js';
+server.registerTool('refund', { ...declaredConfig }, ${handler});`,
+  },
+  {
+    name: 'a spread of an imported const that spreads one that declares annotations',
+    code: `${mcpServer}
+import { layeredReadOnly } from './registrations.js';
+server.registerTool('list_orders', { ...layeredReadOnly }, ${handler});`,
+  },
+  {
+    name: 'a spread of a declaring object below an imported const',
+    code: `${mcpServer}
+import { presets } from './registrations.js';
+server.registerTool('get_order', { ...presets.readOnly }, ${handler});`,
+  },
+  {
+    name: 'a spread of an imported const built by a call: not visible',
+    code: `${mcpServer}
+import { builtConfig } from './registrations.js';
+server.registerTool('refund', { ...builtConfig }, ${handler});`,
+  },
+  {
+    name: 'a spread of a package’s declared const: not visible',
+    code: `${mcpServer}
+import { liteConfig } from 'agent-kit-lite';
+server.registerTool('refund', { ...liteConfig }, ${handler});`,
+  },
+  {
+    name: 'a spread of a local const that declares nothing is require-retry-policy’s to report, not this rule’s',
+    code: `${mcpServer}
+const base = { description: 'Refund' };
+server.registerTool('refund', { ...base }, ${handler});`,
+  },
+];
+
+const indirectionInvalid: Invalid[] = [
+  {
+    name: 'registerAll(server, tools) from another file: the tool that declares nothing, at its entry',
+    code: `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerAll } from './registrations.js';
+export function setup(server: McpServer) {
+  registerAll(server, [
+    { name: 'get_order', config: ${READ_ONLY}, handler: ${handler} },
+    { name: 'refund', config: { description: 'Refund' }, handler: ${handler} },
+  ]);
+}`,
+    errors: [{ messageId: 'missingPolicy', line: 6, column: 5, data: { tool: 'Tool `refund`', remedy: REMEDY.mcp } }],
+  },
+  {
+    name: 'registerAll over a const list of this file',
+    code: `import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerAll } from './registrations.js';
+const TOOLS = [{ name: 'send_email', config: { description: 'Send' }, handler: ${handler} }];
+export function setup(server: McpServer) {
+  registerAll(server, TOOLS);
+}`,
+    errors: [{ messageId: 'missingPolicy', line: 3, column: 16, data: { tool: 'Tool `send_email`', remedy: REMEDY.mcp } }],
+  },
+  {
+    name: 'an imported addTool wrapper: the call that declares nothing',
+    code: `${mcpServer}
+import { addTool } from './registrations.js';
+addTool(server, 'get_order', ${READ_ONLY}, ${handler});
+addTool(server, 'refund', { description: 'Refund' }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [5, 1, 8])],
+  },
+  {
+    name: 'an imported addTool wrapper: annotations that leave idempotentHint unstated',
+    code: `${mcpServer}
+import { addTool } from './registrations.js';
+addTool(server, 'refund', { annotations: { destructiveHint: true } }, ${handler});`,
+    errors: [incomplete('incompleteAnnotations', 'Tool `refund`', '`idempotentHint`', [4, 42])],
+  },
+  {
+    name: 'the AI SDK’s tool() behind an imported arrow wrapper',
+    code: `import { myTool } from './registrations.js';
+export const refund = myTool('refund', { description: 'Refund' }, async () => 1);`,
+    errors: [missing('Tool `refund`', REMEDY.aiSdk, [2, 23, 29])],
+  },
+  {
+    name: 'a wrapper renamed by a barrel, read through a namespace import',
+    code: `${mcpServer}
+import * as registry from './registrations-barrel.js';
+registry.registerOne(server, 'refund', { description: 'Refund' }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [4, 1, 21])],
+  },
+  {
+    name: 'a spread of an imported const that declares nothing',
+    code: `${mcpServer}
+import { baseConfig } from './registrations.js';
+server.registerTool('refund', { ...baseConfig }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [4, 1, 20])],
+  },
+  {
+    name: 'a spread of an imported const renamed by a barrel',
+    code: `${mcpServer}
+import { refundConfig } from './registrations-barrel.js';
+server.registerTool('refund', { ...refundConfig, title: 'Refund' }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [4, 1, 20])],
+  },
+  {
+    name: 'a spread of an imported const that spreads one that declares nothing',
+    code: `${mcpServer}
+import { layeredConfig } from './registrations.js';
+server.registerTool('refund', { ...layeredConfig }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [4, 1, 20])],
+  },
+  {
+    name: 'a spread of an object below an imported const that declares nothing',
+    code: `${mcpServer}
+import { presets } from './registrations.js';
+server.registerTool('refund', { ...presets.base }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [4, 1, 20])],
+  },
+  {
+    name: 'a spread of an imported const in a wrapper call’s config',
+    code: `${mcpServer}
+import { addTool, baseConfig } from './registrations.js';
+addTool(server, 'refund', { ...baseConfig }, ${handler});`,
+    errors: [missing('Tool `refund`', REMEDY.mcp, [4, 1, 8])],
+  },
+];
+
+typedTester.run('require-retry-policy-type-checked: registration through another file', rule, {
+  valid: indirectionValid,
+  invalid: indirectionInvalid,
+});

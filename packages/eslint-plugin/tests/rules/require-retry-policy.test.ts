@@ -1162,6 +1162,22 @@ const defineTool = (spec: { description: string; execute: () => unknown }) => to
 export const getOrder = declarePolicy(defineTool({ description: 'Get', execute: async () => ({}) }), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
     },
     {
+      name: 'a wrapper that adds read-only annotations to every tool it registers: its calls are not tools of their own',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function addReadTool(name: string, config: object, handler: () => unknown) {
+  server.registerTool(name, { ...config, annotations: { readOnlyHint: true } }, handler);
+}
+addReadTool('get_order', { description: 'Get' }, async () => ({ content: [] }));`,
+    },
+    {
+      name: 'a local defineTool helper that wraps every tool it makes in declarePolicy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+const defineRead = (spec: { description: string; execute: () => unknown }) => declarePolicy(tool({ ...spec }), { side_effects: 'none', idempotent: true, retry: 'safe' });
+export const getOrder = defineRead({ description: 'Get', execute: async () => ({}) });`,
+    },
+    {
       name: 'a wrapper the file never calls (exported) is judged where it is: its config is a parameter',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const server = new McpServer({ name: 's', version: '1' });
@@ -1200,6 +1216,16 @@ registerAll(server, [
   { name: 'refund', config: { description: 'Refund' }, handler: async () => ({ content: [] }) },
 ]);`,
       errors: [{ messageId: 'missingPolicy', line: 8, column: 3, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a wrapper that declares for its callers is judged where it declares: annotations without idempotentHint',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function addWriteTool(name: string, config: object, handler: () => unknown) {
+  server.registerTool(name, { ...config, annotations: { destructiveHint: true } }, handler);
+}
+addWriteTool('refund', { description: 'Refund' }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'incompleteAnnotations', line: 4, column: 55 }],
     },
     {
       name: 'a local defineTool helper around tool(): a call with no declarePolicy',

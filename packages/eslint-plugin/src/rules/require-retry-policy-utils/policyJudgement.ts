@@ -9,6 +9,7 @@ import {
   isDeclarePolicyCall,
   type PolicyDeclaration,
   policyKey,
+  type SpreadResolver,
   spreadsMayDeclare,
   type ToolDefinition,
   type ToolFramework,
@@ -33,8 +34,16 @@ const CUSTOM_REMEDY = 'Add `sideEffects`, `idempotent` and `retry` to its defini
 const TOOL_CLASS_REMEDY =
   'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
 
-/** The problem with a tool's retry policy declaration, if any. */
-export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>, tool: ToolDefinition): PolicyProblem | undefined {
+/**
+ * The problem with a tool's retry policy declaration, if any. `resolveSpread` reads a config's
+ * spreads that the file cannot see (the type-aware twin's cross-file `const`s); without it they
+ * get the benefit of the doubt.
+ */
+export function judgePolicyDeclaration(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  tool: ToolDefinition,
+  resolveSpread?: SpreadResolver,
+): PolicyProblem | undefined {
   const label = toolLabel(tool);
   if (tool.policy) {
     const missing = missingPolicyFields(sourceCode, tool, tool.policy);
@@ -56,7 +65,7 @@ export function judgePolicyDeclaration(sourceCode: Readonly<TSESLint.SourceCode>
   // unless the spread is a visible local object that declares none of them.
   const declaresInConfig = declaresPolicyInConfig(tool.framework);
   // A spread of a visible local `const` that declares nothing brings no declaration (spreadsMayDeclare).
-  if (declaresInConfig && tool.configNode && (!tool.config || spreadsMayDeclare(sourceCode, tool.config))) return undefined;
+  if (declaresInConfig && tool.configNode && (!tool.config || spreadsMayDeclare(sourceCode, tool.config, resolveSpread))) return undefined;
   return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
 }
 

@@ -1,7 +1,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
 import { createEffectsAnalyser, type EffectLibrary, effectLibrariesSchema, inferPolicy } from '../../effects/index.js';
-import { hasPolicyField, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
+import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import { judgePolicyDeclaration, type PolicyProblem } from './policyJudgement.js';
 import { suggestPolicy } from './policySuggestion.js';
@@ -39,14 +39,18 @@ export function createPolicyRule(spec: Omit<TwinSpec<PolicyRuleOptions, PolicyMe
   return createTwin({ ...spec, messages: POLICY_MESSAGES });
 }
 
-/** Reports each of `tools` that does not declare its policy completely. */
+/**
+ * Reports each of `tools` that does not declare its policy completely (`resolveSpread`: see
+ * {@link judgePolicyDeclaration}).
+ */
 export function reportPolicyProblems(
   context: Readonly<TSESLint.RuleContext<PolicyMessageIds, readonly unknown[]>>,
   tools: readonly ToolDefinition[],
   suggestFor?: (tool: ToolDefinition, problem: PolicyProblem) => TSESLint.ReportSuggestionArray<PolicyMessageIds>,
+  resolveSpread?: SpreadResolver,
 ): void {
   for (const tool of tools) {
-    const problem = judgePolicyDeclaration(context.sourceCode, tool);
+    const problem = judgePolicyDeclaration(context.sourceCode, tool, resolveSpread);
     if (problem) context.report({ loc: problem.loc, messageId: problem.messageId, data: problem.data, suggest: suggestFor?.(tool, problem) ?? [] });
   }
 }
