@@ -5,16 +5,19 @@ import type ts from 'typescript';
 import { getStaticPropertyName, GLOBAL_SOURCE, hasSpread, resolveReference, skipWrappers } from '../ast/index.js';
 import {
   createToolRecogniser,
+  FRAMEWORKS,
   fromAddTool,
   fromAddTools,
   fromFactory,
   fromMcpRegistration,
+  isFrameworkModule,
   type SpreadResolver,
   type ToolDefinition,
 } from '../tools/index.js';
 import {
   createCrossFileTools,
   type CrossFileTools,
+  DECLARED_TOOL_FACTORIES,
   type DeclaredToolFactory,
   findDeclaredToolFactoryOf,
   programHasToolFramework,
@@ -48,9 +51,40 @@ export default createPolicyRule({
     const resolveSpread: SpreadResolver = (code, argument) => getCrossFile().resolveSpread(code, argument);
 
     /** The declared symbol of the callee (aliases resolved) and the factory or server method it is, if any. */
-    function askChecker(callee: TSESTree.Node): ImportedCallee {
-      const symbol = resolveAlias(checker, checker.getSymbolAtLocation(getCalleeName(services.esTreeNodeToTSNodeMap.get(callee))));
+    function askChecker(callee: TSESTree.Node, method: ServerMethod | undefined): ImportedCallee {
+      const symbol = method ? symbolOfName(callee) : symbolOfImport(callee);
       return { symbol, factory: findDeclaredToolFactoryOf(checker, symbol) };
+    }
+
+    /** The symbol the callee's name is declared as: for `a.b`, the checker needs the type of `a`. */
+    function symbolOfName(callee: TSESTree.Node): ts.Symbol | undefined {
+      return resolveAlias(checker, checker.getSymbolAtLocation(getCalleeName(services.esTreeNodeToTSNodeMap.get(callee))));
+    }
+
+    /**
+     * The symbol an imported callee is declared as: the imported binding, or a member of a module read
+     * through a namespace import or `require` (the module's exports, no type needed). A member of an
+     * imported value (`z.object`, `client.send`) can be a factory only by its declared name, so the
+     * checker is asked for the value's type only when the member is named like one of the catalogue's
+     * factories; a wrapper is followed only through a binding or a module.
+     */
+    function symbolOfImport(callee: TSESTree.Node): ts.Symbol | undefined {
+      const names: string[] = [];
+      let current = callee;
+      while (current.type === AST_NODE_TYPES.MemberExpression) {
+        const name = getStaticPropertyName(current);
+        if (name === undefined) return symbolOfName(callee);
+        names.unshift(name);
+        current = current.object;
+      }
+      if (current.type !== AST_NODE_TYPES.Identifier) return symbolOfName(callee);
+      let symbol = resolveAlias(checker, checker.getSymbolAtLocation(services.esTreeNodeToTSNodeMap.get(current)));
+      let read = 0;
+      for (; symbol && read < names.length && symbol.flags & typescript.SymbolFlags.ValueModule; read++) {
+        symbol = resolveAlias(checker, checker.tryGetMemberInModuleExports(names[read] as string, symbol));
+      }
+      if (read === names.length) return symbol;
+      return FACTORY_NAMES.has(names.at(-1) as string) ? symbolOfName(callee) : undefined;
     }
 
     /**
@@ -66,13 +100,16 @@ export default createPolicyRule({
       // methods can be reached through any variable.
       const reference = method ? undefined : resolveReference(sourceCode, callee);
       if (!method && (!reference || reference.source === GLOBAL_SOURCE)) return [];
+      // An import from a framework's own module is require-retry-policy's: it knows every factory
+      // the module exports by name, and a framework's package declares no wrapper this rule could read.
+      if (reference && isFrameworkSource(reference.source)) return [];
       let imported: ImportedCallee;
       if (reference) {
         const importKey = `${reference.source}\0${reference.path.join('.')}`;
-        imported = importsByKey.get(importKey) ?? askChecker(callee);
+        imported = importsByKey.get(importKey) ?? askChecker(callee, undefined);
         importsByKey.set(importKey, imported);
       } else {
-        imported = askChecker(callee);
+        imported = askChecker(callee, method);
       }
       const { factory, symbol } = imported;
       if (!factory) {
@@ -121,6 +158,20 @@ export default createPolicyRule({
 interface ImportedCallee {
   readonly symbol: ts.Symbol | undefined;
   readonly factory: DeclaredToolFactory | undefined;
+}
+
+/** The names the catalogue's factories are declared under (`tool`, `createTool`, `DynamicStructuredTool`, ...). */
+const FACTORY_NAMES: ReadonlySet<string> = new Set(
+  DECLARED_TOOL_FACTORIES.filter((factory) => factory.kind === 'factory').flatMap((factory) => factory.names),
+);
+
+const frameworkSources = new Map<string, boolean>();
+
+/** Whether an import specifier is one of the catalogue's framework modules (`ai`, `@modelcontextprotocol/sdk/server/mcp.js`). */
+function isFrameworkSource(source: string): boolean {
+  let is = frameworkSources.get(source);
+  if (is === undefined) frameworkSources.set(source, (is = FRAMEWORKS.some((entry) => isFrameworkModule(entry, source))));
+  return is;
 }
 
 /** The methods that add tools to a server: the MCP SDK's `McpServer`, FastMCP's `FastMCP`. */
