@@ -2,7 +2,8 @@
 // walk that takes the same local steps as the tracer and hands over where a file ends (crossFileWalk),
 // what a call or a name in one file is in another (declarationTargets), sources found across files
 // (crossFileSources) and the entry a rule uses for one linted file (crossFileFollower), the resolver
-// through which the effects analysis follows an imported helper or client (crossFileEffects), parameters
+// through which the effects analysis follows an imported helper or client (crossFileEffects), tools
+// registered through another file's wrapper or config `const` (crossFileTools), parameters
 // that make an argument a key (keyParameters), the package that declares something
 // (declaringPackage), tool factories by declaration (declaredToolFactories) and brands by type
 // (brandTypes). Only the type-aware rules use it. Import it from here.
