@@ -57,6 +57,79 @@ export function hasSpread(object: TSESTree.ObjectExpression): boolean {
   return object.properties.some((property) => property.type === AST_NODE_TYPES.SpreadElement);
 }
 
+/**
+ * Where an object that one file cannot resolve is visible to something else: the type-aware rules
+ * read a `const` that another file of the program declares. `undefined`: not visible.
+ */
+export type ObjectResolver = (
+  sourceCode: SourceCode,
+  node: TSESTree.Node,
+) => VisibleObject | undefined;
+
+/** An object literal and the file it is written in. */
+export interface VisibleObject {
+  readonly sourceCode: SourceCode;
+  readonly object: TSESTree.ObjectExpression;
+  /** The file's name when it is not the linted file. */
+  readonly fileName?: string | undefined;
+}
+
+/** A property as found through spreads, and the file it is written in. */
+export interface FoundProperty {
+  readonly sourceCode: SourceCode;
+  readonly property: TSESTree.Property;
+  /** The file's name when it is not the linted file. */
+  readonly fileName?: string | undefined;
+}
+
+/** How many spreads deep {@link findPropertyThroughSpreads} reads before it calls the value unknown. */
+const MAX_SPREAD_DEPTH = 4;
+
+/** An object literal as {@link resolveObject} finds it in the file, else as `resolve` finds it elsewhere. */
+export function resolveVisibleObject(
+  sourceCode: SourceCode,
+  node: TSESTree.Node | undefined,
+  resolve?: ObjectResolver,
+): VisibleObject | undefined {
+  if (!node) return undefined;
+  const local = resolveObject(sourceCode, node);
+  return local ? { sourceCode, object: local } : resolve?.(sourceCode, node);
+}
+
+/**
+ * The property `name` that wins at runtime in an object literal, read through its spreads of
+ * visible objects (a `const`, `as const`, `satisfies`, nested spreads; `resolve` for objects of other
+ * files): `{ ...READ_ONLY }` with `const READ_ONLY = { side_effects: 'none' }` finds
+ * `side_effects: 'none'` in `READ_ONLY`. `undefined` when no visible part states it; `null` when a
+ * spread that is not visible (a parameter, a call's result, a package's value) comes after the
+ * last one that does, or before any does, so the value is not known.
+ */
+export function findPropertyThroughSpreads(
+  sourceCode: SourceCode,
+  object: TSESTree.ObjectExpression | undefined,
+  name: string,
+  resolve?: ObjectResolver,
+  depth = 0,
+  fileName?: string,
+): FoundProperty | null | undefined {
+  const properties = object?.properties ?? [];
+  for (let index = properties.length - 1; index >= 0; index--) {
+    const property = properties[index]!;
+    if (property.type === AST_NODE_TYPES.Property) {
+      if (getPropertyKeyName(property, sourceCode) === name) return { sourceCode, property, fileName };
+      // A computed key whose value is not known may be `name`.
+      if (property.computed && getPropertyKeyName(property, sourceCode) === undefined) return null;
+      continue;
+    }
+    if (property.type !== AST_NODE_TYPES.SpreadElement) continue;
+    const spread = depth < MAX_SPREAD_DEPTH ? resolveVisibleObject(sourceCode, property.argument, resolve) : undefined;
+    if (!spread) return null;
+    const found = findPropertyThroughSpreads(spread.sourceCode, spread.object, name, resolve, depth + 1, spread.fileName ?? fileName);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** An object literal, followed through `const` bindings, member reads and TS wrappers. */
 export function resolveObject(
   sourceCode: SourceCode,

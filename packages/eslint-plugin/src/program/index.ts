@@ -16,6 +16,7 @@ export * from './crossFileWalk.js';
 export * from './declarationTargets.js';
 export * from './declaredToolFactories.js';
 export * from './declaringPackage.js';
+export * from './importedObjects.js';
 export * from './keyParameters.js';
 export * from './programFiles.js';
 export * from './programGates.js';

@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { findProperty, getStaticValueOf } from '../ast/index.js';
+import { findPropertyThroughSpreads, getStaticValueOf } from '../ast/index.js';
 import {
   createToolRecogniser,
   findCreateClaim,
@@ -68,7 +68,7 @@ export default createRule<Options, MessageIds>({
     if (!sourceCode.text.includes('idempotentHint')) return {};
     const recogniser = createToolRecogniser(sourceCode);
     if (!recogniser.mayDefineTools) return {};
-    const isTrue = (property: TSESTree.Property | undefined): boolean =>
+    const isTrue = (property: TSESTree.Property | null | undefined): boolean =>
       getStaticValueOf(sourceCode, property?.value) === true;
     let analyser: ReturnType<typeof createEffectsAnalyser> | undefined;
 
@@ -87,8 +87,15 @@ export default createRule<Options, MessageIds>({
     }
 
     function check(tool: ToolDefinition): void {
-      const idempotent = findProperty(tool.annotations, 'idempotentHint');
-      if (!idempotent || !isTrue(idempotent) || isTrue(findProperty(tool.annotations, 'readOnlyHint'))) return;
+      // Through spreads of `const` hints (`{ ...CREATE_HINTS }`), as if written inline: a hint a
+      // spread nobody can see may set is not known, and a read-only hint that may be set says nothing.
+      const hint = (name: string): TSESTree.Property | null | undefined => {
+        const found = findPropertyThroughSpreads(sourceCode, tool.annotations, name);
+        return found && found.property;
+      };
+      const idempotent = hint('idempotentHint');
+      const readOnly = hint('readOnlyHint');
+      if (!idempotent || !isTrue(idempotent) || readOnly === null || isTrue(readOnly)) return;
       const claim = findCreateClaim(tool, createVerbs);
       if (!claim || takesKeyOrId(tool) || codeDecides(tool)) return;
       context.report({ node: idempotent, messageId: 'idempotentHintOnCreate', data: { tool: toolLabel(tool), ...claim } });

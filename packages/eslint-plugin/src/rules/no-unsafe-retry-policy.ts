@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
   findProperty,
+  findPropertyThroughSpreads,
   findVariableOf,
   type FunctionNode,
   getStaticPropertyName,
@@ -16,6 +17,8 @@ import {
 import {
   createToolRecogniser,
   findPolicyProperty,
+  findPolicyPropertyThroughSpreads,
+  type PolicyField,
   isDeclarePolicyCall,
   isDeclarePolicyPossible,
   type ToolDefinition,
@@ -66,11 +69,14 @@ export default createRule<Options, MessageIds>({
       return {};
     }
     // A policy held in a `const` may be declared for several tools: judge it once.
+    // A policy held in a `const` (or spread from one) may be declared for several tools: judge it
+    // once, and report a field that several policies spread from one `const` once.
     const checkedPolicies = new Set<TSESTree.ObjectExpression>();
+    const reported = new Set<TSESTree.Node>();
     const checkPolicyOnce = (policy: TSESTree.ObjectExpression | undefined, tool: string): void => {
       if (!policy || checkedPolicies.has(policy)) return;
       checkedPolicies.add(policy);
-      checkPolicy(context, policy, tool);
+      checkPolicy(context, policy, tool, reported);
     };
 
     function checkTool(tool: ToolDefinition): void {
@@ -111,13 +117,17 @@ export default createRule<Options, MessageIds>({
 });
 
 /** `idempotent: false` with a `retry` that retries, or with more than one attempt. */
-function checkPolicy(context: Context, policy: TSESTree.ObjectExpression, tool: string): void {
+function checkPolicy(context: Context, policy: TSESTree.ObjectExpression, tool: string, reported: Set<TSESTree.Node>): void {
   const sourceCode = context.sourceCode;
-  if (getStaticValueOf(sourceCode, findPolicyProperty(policy, 'idempotent')?.value) !== false) return;
-  const retry = findPolicyProperty(policy, 'retry');
-  const maxAttempts = findPolicyProperty(policy, 'maxAttempts');
+  // Read through spreads of `const` objects: `{ ...NOT_REPEATABLE, retry: 'safe' }` is judged as written inline.
+  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, policy, name);
+  if (getStaticValueOf(sourceCode, field('idempotent')?.value) !== false) return;
+  const retry = field('retry');
+  const maxAttempts = field('maxAttempts');
   const offending = retry && retriesAutomatically(sourceCode, retry.value) ? retry : maxAttempts;
   if (!offending || (offending !== retry && !isNumberAbove(sourceCode, maxAttempts?.value, 1))) return;
+  if (reported.has(offending)) return;
+  reported.add(offending);
   const text = sourceCode.getText(offending).replace(/\s+/g, ' ');
   const retryText = text.length > MAX_RETRY_TEXT_LENGTH ? `${text.slice(0, MAX_RETRY_TEXT_LENGTH - 3)}...` : text;
   context.report({ node: offending, messageId: 'retriesNotRepeatable', data: { tool, retry: retryText } });
@@ -127,8 +137,10 @@ function checkPolicy(context: Context, policy: TSESTree.ObjectExpression, tool: 
 function checkAnnotations(context: Context, tool: ToolDefinition): void {
   const isTrue = (property: TSESTree.Property | undefined): boolean =>
     getStaticValueOf(context.sourceCode, property?.value) === true;
-  const destructive = findProperty(tool.annotations, 'destructiveHint');
-  if (isTrue(findProperty(tool.annotations, 'readOnlyHint')) && destructive && isTrue(destructive)) {
+  // Through spreads of `const` hints, as if written inline; a hint a hidden spread may set is unknown.
+  const hint = (name: string): TSESTree.Property | undefined => findPropertyThroughSpreads(context.sourceCode, tool.annotations, name)?.property;
+  const destructive = hint('destructiveHint');
+  if (isTrue(hint('readOnlyHint')) && destructive && isTrue(destructive)) {
     context.report({ node: destructive, messageId: 'readOnlyAndDestructive', data: { tool: toolLabel(tool) } });
   }
 }

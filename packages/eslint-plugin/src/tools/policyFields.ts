@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, getPropertyKeyName, resolveObject } from '../ast/index.js';
+import { findProperty, findPropertyThroughSpreads, getPropertyKeyName, resolveObject } from '../ast/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 /**
@@ -37,6 +37,25 @@ export function findPolicyProperty(
 ): TSESTree.Property | undefined {
   const names = via ? [policyKey(field, via)] : [POLICY_FIELDS[field].camelCase, POLICY_FIELDS[field].snakeCase];
   return names.map((name) => findProperty(object, name)).find(Boolean);
+}
+
+/**
+ * Like {@link findPolicyProperty} (either spelling), read through the object's spreads of visible
+ * `const` objects (nested spreads, `as const`, `satisfies` included), so a policy shared through a
+ * `const` is judged as if written inline. `undefined` when the field is not stated, or when a
+ * spread that is not visible may set it.
+ */
+export function findPolicyPropertyThroughSpreads(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  object: TSESTree.ObjectExpression | undefined,
+  field: PolicyField,
+): TSESTree.Property | undefined {
+  for (const name of [POLICY_FIELDS[field].camelCase, POLICY_FIELDS[field].snakeCase]) {
+    const found = findPropertyThroughSpreads(sourceCode, object, name);
+    if (found === null) return undefined;
+    if (found) return found.property;
+  }
+  return undefined;
 }
 
 /** Whether a config states any of the declaring policy fields, in either spelling. */

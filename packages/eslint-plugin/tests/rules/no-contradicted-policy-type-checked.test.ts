@@ -40,6 +40,14 @@ declare const server: McpServer;`;
 
 const NATURALLY_IDEMPOTENT = "sideEffects: 'internal_write', idempotent: true, retry: 'safe'";
 
+/** The trial's repro (app/src/probe/spread.ts): an MCP tool that inserts, its policy or hints written as given. */
+const insertingTool = (imports: string, declaration: string): string => `${MCP}
+import { db } from './clients.js';
+${imports}
+server.registerTool('fb_imported', { inputSchema: { text: z.string() }, ${declaration} },
+  async ({ text }) => { await db.query('INSERT INTO rs_trial_feedback (text) VALUES ($1)', [text]); return { content: [] }; });`;
+const META = "'io.github.retrysafe/policy'";
+
 /** A defineTool tool whose handler body is `body`, after `imports`. */
 const defineTool = (imports: string, policy: string, body: string): string => `${SPEC}
 ${imports}
@@ -139,6 +147,9 @@ const valid: Valid[] = [
     name: 'a tool that makes no claim',
     code: defineTool("import { addPoints } from './points.js';", "sideEffects: 'internal_write'", '    await addPoints(customerId, points);'),
   },
+  // --- an imported policy const is read only when it is a visible object literal ---
+  { name: 'imported policy built by a call: not visible, silent', code: insertingTool("import { BUILT } from './policies.js';", `_meta: { ${META}: BUILT }`) },
+  { name: 'imported read-only const overridden inline after its spread', code: insertingTool("import { READ_ONLY } from './policies.js';", `_meta: { ${META}: { ...READ_ONLY, side_effects: 'internal_write', idempotent: false, retry: 'never' } }`) },
 ];
 
 const ADD_POINTS = 'UPDATE customers SET points = points + $1';
@@ -243,6 +254,16 @@ export const receipt = declarePolicy(tool({
     'keyNotUsed',
     "idempotent: 'with_key'",
   ),
+  // --- an imported const policy or hints (trial: app/src/probe/spread.ts) ---
+  invalid('trial repro: _meta policy is an imported const', insertingTool("import { READ_ONLY } from './policies.js';", `_meta: { ${META}: READ_ONLY }`), 'notReadOnly', 'READ_ONLY } }', {
+    tool: '`fb_imported`',
+    claim: "`side_effects: 'none'` (in `READ_ONLY`, policies.ts line 3)",
+    operation: '`INSERT INTO rs_trial_feedback` (line 7), which takes no deduplication key',
+    does: 'inserts into `rs_trial_feedback`',
+    fix: "Declare the side effects it has (`side_effects: 'internal_write'`, `'external_write'`, `'money_out'` or `'message_out'`) and whether a retry is safe.",
+  }),
+  invalid('trial repro: annotations spread an imported const', insertingTool("import { READ_ONLY_HINTS } from './policies.js';", 'annotations: { ...READ_ONLY_HINTS }'), 'notReadOnly', '{ ...READ_ONLY_HINTS }'),
+  invalid('a member of an imported const, itself a spread', insertingTool("import { presets } from './policies.js';", `_meta: { ${META}: presets.read }`), 'notReadOnly', 'presets.read'),
 ];
 
 ruleTester.run('no-contradicted-policy-type-checked', rule, { valid, invalid: invalidCases });

@@ -64,6 +64,15 @@ ${body}
 });`;
 
 const NATURALLY_IDEMPOTENT = "sideEffects: 'internal_write', idempotent: true, retry: 'safe'";
+
+/** The trial's repro (app/src/probe/spread.ts): an MCP tool whose handler inserts, with its policy or hints written as given. */
+const insertingTool = (prelude: string, declaration: string): string => `${MCP}
+${PG}
+${prelude}
+server.registerTool('fb_local', { inputSchema: { text: z.string() }, ${declaration} },
+  async ({ text }) => { await pool.query('INSERT INTO rs_trial_feedback (text) VALUES ($1)', [text]); return { content: [] }; });`;
+const META = "'io.github.retrysafe/policy'";
+const LOCAL_READ_ONLY = "const LOCAL_READ_ONLY = { side_effects: 'none', idempotent: true, retry: 'safe' } as const;";
 const RELATIVE_UPDATE = "    await pool.query('UPDATE customers SET points = points + $1 WHERE id = $2', [points, customerId]);";
 const ABSOLUTE_UPDATE = "    await pool.query('UPDATE customers SET points = $1 WHERE id = $2', [points, customerId]);";
 
@@ -167,6 +176,12 @@ export const addComment = declarePolicy(tool({
     name: 'a file that defines no tool is not analysed',
     code: `${PG}\nexport async function addPoints(id: string, n: number) { await pool.query('UPDATE customers SET points = points + $1 WHERE id = $2', [n, id]); }`,
   },
+  // --- a policy read through a const: a field a spread nobody can see may override is no claim ---
+  { name: 'read-only const spread, then a spread of a parameter-like unknown value after it', code: insertingTool(`${LOCAL_READ_ONLY}\ndeclare const overrides: Record<string, unknown>;`, `_meta: { ${META}: { ...LOCAL_READ_ONLY, ...overrides } }`) },
+  { name: 'read-only const spread, overridden inline after it', code: insertingTool(LOCAL_READ_ONLY, `_meta: { ${META}: { ...LOCAL_READ_ONLY, side_effects: 'internal_write', idempotent: false, retry: 'never' } }`) },
+  { name: 'policy from a call result: not visible', code: insertingTool("declare function policyFor(name: string): object;", `_meta: { ${META}: { ...policyFor('x') } }`) },
+  { name: 'imported policy const: the syntactic rule cannot see it (the type-aware twin reads it)', code: insertingTool("import { READ_ONLY } from './policies.js';", `_meta: { ${META}: READ_ONLY }`) },
+  { name: 'honest write policy through a const', code: insertingTool("const WRITE = { side_effects: 'internal_write', idempotent: false, retry: 'never' } as const;", `_meta: { ${META}: { ...WRITE } }`) },
 ];
 
 const invalidCases: Invalid[] = [
@@ -423,6 +438,34 @@ server.registerTool('send_receipt', {
     ),
     options: [{ providers: [{ from: 'acme-payments', methods: ['charge'], argument: 2 }] }],
   },
+  // --- a policy or hints read through a same-file const (trial: app/src/probe/spread.ts) ---
+  invalid('trial repro: _meta policy spreads a local `as const` object', insertingTool(LOCAL_READ_ONLY, `_meta: { ${META}: { ...LOCAL_READ_ONLY } }`), ['notReadOnly', '{ ...LOCAL_READ_ONLY }']),
+  invalid('_meta policy is a local const identifier', insertingTool(LOCAL_READ_ONLY, `_meta: { ${META}: LOCAL_READ_ONLY }`), ['notReadOnly', 'LOCAL_READ_ONLY }']),
+  invalid(
+    'nested spreads and satisfies',
+    insertingTool("const BASE = { side_effects: 'none' };\nconst READ = { ...BASE, idempotent: true, retry: 'safe' } satisfies Record<string, unknown>;", `_meta: { ${META}: { ...READ, max_attempts: 2 } }`),
+    ['notReadOnly', '{ ...READ, max_attempts: 2 }'],
+  ),
+  invalid('annotations spread a local const', insertingTool('const HINTS = { readOnlyHint: true, openWorldHint: false } as const;', 'annotations: { ...HINTS }'), ['notReadOnly', '{ ...HINTS }']),
+  invalid('annotations are a local const', insertingTool('const HINTS = { readOnlyHint: true } as const;', 'annotations: HINTS'), ['notReadOnly', 'HINTS }']),
+  invalid(
+    'declarePolicy second argument spreads a const',
+    `${SPEC}\n${PG}\nconst READ_ONLY = { side_effects: 'none', idempotent: true, retry: 'safe' } as const;
+import { tool } from 'ai';
+export const t = declarePolicy(tool({ description: 'x', inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => { await pool.query('INSERT INTO feedback (text) VALUES ($1)', [text]); } }), { ...READ_ONLY });`,
+    ['notReadOnly', '{ ...READ_ONLY }'],
+  ),
+  invalid(
+    'defineTool fields spread from a const',
+    defineTool("...POINTS_POLICY", "    await pool.query('UPDATE customers SET points = points + $1 WHERE id = $2', [points, customerId]);", `${PG}\nconst POINTS_POLICY = { ${NATURALLY_IDEMPOTENT} } as const;`),
+    ['notIdempotent', '{\n  name:'],
+  ),
+  invalid(
+    'LangChain metadata.retrysafe spreads a const',
+    `import { tool } from '@langchain/core/tools';\nimport { z } from 'zod';\n${PG}\nconst READ_ONLY = { side_effects: 'none', idempotent: true, retry: 'safe' } as const;
+export const t = tool(async ({ text }) => { await pool.query('INSERT INTO feedback (text) VALUES ($1)', [text]); return 'ok'; }, { name: 'fb', description: 'x', schema: z.object({ text: z.string() }), metadata: { retrysafe: { ...READ_ONLY } } });`,
+    ['notReadOnly', '{ ...READ_ONLY } }'],
+  ),
 ];
 
 ruleTester.run('no-contradicted-policy', rule, { valid, invalid: invalidCases });

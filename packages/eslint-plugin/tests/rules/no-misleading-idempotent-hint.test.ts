@@ -17,6 +17,15 @@ server.registerTool('${name}', ${config}, async () => ({ content: [] }));`;
 
 ruleTester.run('no-misleading-idempotent-hint', rule, {
   valid: [
+    // --- hints read through a const: a hint a spread nobody can see may set is not known ---
+    {
+      name: 'const hints spread, then a spread of an unknown value that may set readOnlyHint',
+      code: `declare const more: Record<string, boolean>;\nconst HINTS = { destructiveHint: false, idempotentHint: true } as const;\n${mcpTool('send_invoice', '{ inputSchema: { customer: z.string() }, annotations: { ...HINTS, ...more } }')}`,
+    },
+    {
+      name: 'const hints spread, overridden inline with idempotentHint: false',
+      code: `const HINTS = { destructiveHint: false, idempotentHint: true } as const;\n${mcpTool('send_invoice', '{ inputSchema: { customer: z.string() }, annotations: { ...HINTS, idempotentHint: false } }')}`,
+    },
     // --- cases from real failures ---
     { name: 'B12.ts: update_automation, keyed by automationId, is not flagged', code: B12_UPDATE_ONLY },
     ...['B08.ts', 'B10.ts', 'B11.ts', 'B13.ts', 'B15.ts'].map((file) => ({ name: `${file}: no idempotentHint: true to question`, code: readCase(file) })),
@@ -131,6 +140,17 @@ registry.registerTool('create_user', { annotations: { idempotentHint: true, dest
     },
   ],
   invalid: [
+    // --- hints read through a same-file const, judged as if written inline ---
+    {
+      name: 'hints spread from a const: send_invoice claims idempotentHint: true with no key input',
+      code: `const HINTS = { destructiveHint: false, idempotentHint: true } as const;\n${mcpTool('send_invoice', '{ inputSchema: { customer: z.string() }, annotations: { ...HINTS } }')}`,
+      errors: [{ messageId: 'idempotentHintOnCreate', line: 1, column: 41, data: { tool: 'Tool `send_invoice`', where: 'name', verb: 'send' } }],
+    },
+    {
+      name: 'nested const spreads with satisfies',
+      code: `const BASE = { idempotentHint: true };\nconst HINTS = { ...BASE, destructiveHint: false } satisfies Record<string, boolean>;\n${mcpTool('send_invoice', '{ inputSchema: { customer: z.string() }, annotations: { ...HINTS, openWorldHint: true } }')}`,
+      errors: [{ messageId: 'idempotentHintOnCreate', line: 1, column: 16, data: { tool: 'Tool `send_invoice`', where: 'name', verb: 'send' } }],
+    },
     // --- cases from real failures ---
     {
       name: 'B12.ts: create_automation claims idempotentHint: true with no key or id input (R2 on the annotations line)',

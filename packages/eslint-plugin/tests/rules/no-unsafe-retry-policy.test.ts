@@ -31,6 +31,20 @@ export const issueRefund = defineTool({
 
 ruleTester.run('no-unsafe-retry-policy', rule, {
   valid: [
+    // --- a policy read through a const, judged as if written inline ---
+    {
+      name: 'const spread, overridden inline with retry: never',
+      code: `import { defineTool } from '@retrysafe/spec';
+const SEND = { sideEffects: 'message_out', idempotent: false, retry: 'safe' } as const;
+export const t = defineTool({ name: 'send_email', ...SEND, retry: 'never', execute: async () => 1 });`,
+    },
+    {
+      name: 'const spread, then a spread nobody can see that may set retry',
+      code: `import { declarePolicy } from '@retrysafe/spec';
+declare const tool: object; declare const overrides: object;
+const SEND = { side_effects: 'message_out', idempotent: false, retry: 'safe' } as const;
+export const t = declarePolicy(tool, { ...SEND, ...overrides });`,
+    },
     // --- cases from real failures ---
     { name: 'B08.ts: a missing policy is require-retry-policy’s business, not a contradiction', code: B08 },
     { name: 'B10.ts: idempotentHint: false and an idempotencyKey input', code: B10 },
@@ -116,6 +130,32 @@ module.exports = defineTool({ name: 'get_order', sideEffects: 'none', idempotent
     },
   ],
   invalid: [
+    // --- a policy read through a const (trial: app/src/probe/spread.ts), judged as if written inline ---
+    {
+      name: 'declarePolicy: the policy spreads a const that is not repeatable but retries; two tools, one report',
+      code: `import { declarePolicy } from '@retrysafe/spec';
+declare const a: object; declare const b: object;
+const SEND = { side_effects: 'message_out', idempotent: false, retry: 'safe' } as const;
+export const ta = declarePolicy(a, { ...SEND });
+export const tb = declarePolicy(b, { ...SEND, max_attempts: 2 });`,
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 64, data: { tool: 'Tool `a`', retry: "retry: 'safe'" } }],
+    },
+    {
+      name: 'defineTool: fields spread from nested consts with satisfies',
+      code: `import { defineTool } from '@retrysafe/spec';
+const BASE = { idempotent: false };
+const SEND = { ...BASE, sideEffects: 'message_out', retry: 'safe' } satisfies object;
+export const t = defineTool({ name: 'send_email', ...SEND, execute: async () => 1 });`,
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 53, data: { tool: 'Tool `send_email`', retry: "retry: 'safe'" } }],
+    },
+    {
+      name: 'MCP: readOnlyHint and destructiveHint both true through a const spread',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+const HINTS = { readOnlyHint: true } as const;
+server.registerTool('wipe', { annotations: { ...HINTS, destructiveHint: true } }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'readOnlyAndDestructive', line: 4, column: 56 }],
+    },
     // --- cases from real failures ---
     {
       name: 'B13.ts: placeholder DSL tool, not idempotent, with automatic retries (R2 on the retry line)',

@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { type EffectLibrary, effectLibrariesSchema, fromKeyedProviders, type KeyedProvider, providersSchema } from '../../effects/index.js';
 import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema, type ToolSiteNode } from '../../tools/index.js';
+import type { ObjectResolver } from '../../ast/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import type { Contradiction, ContradictionId } from './contradictions.js';
 import { type Claims, getClaims } from './declarations.js';
@@ -70,6 +71,11 @@ export type JudgeTool = (claimed: ClaimedTool) => Contradiction | undefined;
 export function createContradictionRule(
   spec: Omit<TwinSpec<ContradictionRuleOptionList, ContradictionId>, 'messages' | 'create'> & {
     readonly create: (context: Readonly<TSESLint.RuleContext<ContradictionId, ContradictionRuleOptionList>>) => JudgeTool;
+    /**
+     * The type-aware twin's reader of objects the file cannot see (an imported `const` policy or
+     * annotations); with it, a file that names where a policy goes but spells no claim is read too.
+     */
+    readonly resolveObjects?: (context: Readonly<TSESLint.RuleContext<ContradictionId, ContradictionRuleOptionList>>) => ObjectResolver;
   },
 ): ReturnType<typeof createTwin<ContradictionId>> {
   return createTwin<ContradictionId>({
@@ -81,15 +87,17 @@ export function createContradictionRule(
       const judge = spec.create(context);
       const sourceCode = context.sourceCode;
       // Reports hang on a claim written in this file: a file that never spells one has nothing to report.
-      if (!CLAIM_WORDS.some((word) => sourceCode.text.includes(word))) return {};
+      const words = spec.resolveObjects ? [...CLAIM_WORDS, ...DECLARATION_WORDS] : CLAIM_WORDS;
+      if (!words.some((word) => sourceCode.text.includes(word))) return {};
       const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
       if (!tools.mayDefineTools) return {};
       const libraries = librariesOf(options.libraries ?? [], options.providers ?? []);
       const keyNames = options.keyNames ?? [];
+      const resolve = spec.resolveObjects?.(context);
 
       const visit = (node: ToolSiteNode): void => {
         for (const tool of tools.definitionsAt(node)) {
-          const claims = getClaims(sourceCode, tool);
+          const claims = getClaims(sourceCode, tool, resolve);
           if (!tool.handler || (!claims.readOnly && !claims.naturallyIdempotent && !claims.withKey)) continue;
           const contradiction = judge({ tool: tool as ClaimedTool['tool'], claims, libraries, keyNames });
           if (contradiction) context.report({ node: contradiction.node, messageId: contradiction.messageId, data: contradiction.data });
@@ -102,6 +110,8 @@ export function createContradictionRule(
 
 /** The words a file must contain to declare anything these rules check. */
 const CLAIM_WORDS = ['idempotent', 'readOnlyHint', 'side_effects', 'sideEffects'];
+/** The words a file must contain to place a policy or hints that another file spells (`annotations: READ_ONLY_HINTS`). */
+const DECLARATION_WORDS = ['annotations', 'retrysafe', 'declarePolicy', 'defineTool'];
 
 const librariesByOptions = new WeakMap<readonly EffectLibrary[], WeakMap<readonly KeyedProvider[], readonly EffectLibrary[]>>();
 

@@ -83,11 +83,11 @@ function reportOf(
 ): Contradiction {
   return {
     messageId,
-    node: claim.property,
+    node: claim.node,
     effect,
     data: {
       tool: tool.name === undefined ? 'This tool' : `\`${tool.name}\``,
-      claim: quoteClaim(sourceCode, claim),
+      claim: quoteClaim(claim, fileLabel),
       operation: describeOperation(sourceCode, effect, fileLabel),
       consequence: consequence(effect),
       does: does(effect),
