@@ -24,7 +24,7 @@ import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
-export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'perAttemptKey' | 'randomKey';
+export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'mintedPerToolCallKey' | 'perAttemptKey' | 'randomKey';
 
 const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
 

@@ -9,11 +9,11 @@ import {
   type NondeterministicSource,
   PER_ATTEMPT_NAMES,
 } from '../keys/index.js';
-import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import { createHandlerToolFinder, createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
-export type MessageIds = 'clockKey' | 'counterKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
+export type MessageIds = 'clockKey' | 'counterKey' | 'mintedPerToolCallKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
 
 /** Parameter names that look like durable identifiers of the work: `orderId`, `run_id`, `id`. */
 const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
@@ -36,18 +36,38 @@ export default createKeyRule<MessageIds>({
     if (!mayHaveKeyPositions(sourceCode, options.keyNames)) return {};
     const judge = createKeyJudge(sourceCode, options);
     const adviceAt = createKeyAdvice(sourceCode);
+    const toolAt = createHandlerToolFinder(sourceCode);
     /** Sinks already reported per source, so a sink nested in another (`key\`${vouchDurable(x)}\``) is reported once. */
     const reportedSinks = new Map<TSESTree.Node, TSESTree.Node[]>();
 
     function checkPosition(position: KeyPosition): void {
-      const source = judge.judge(position.value);
-      if (!source || source === 'persisted' || source === 'mintedOnce' || isNestedInReportedSink(position.value, source)) return;
+      const verdict = judge.judge(position.value);
+      if (verdict === 'mintedOnce') return checkMintedOnce(position);
+      const source = verdict;
+      if (!source || source === 'persisted' || isNestedInReportedSink(position.value, source)) return;
       reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
       context.report({
         node: position.value,
         messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
         data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
         suggest: buildSuggestions(position.value, source, sourceCode),
+      });
+    }
+
+    /**
+     * A key minted once before an in-process retry is the same on every attempt of that retry, but
+     * when it is minted inside a tool's handler, the handler is what repeats: a model that calls the
+     * tool again, or a resumed run, mints a new key. Stripe's own pattern (mint once in a plain
+     * function, then retry) stays exempt.
+     */
+    function checkMintedOnce(position: KeyPosition): void {
+      const source = judge.tracer.findSource(position.value);
+      if (!source || !toolAt(source.node) || isNestedInReportedSink(position.value, source)) return;
+      reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
+      context.report({
+        node: position.value,
+        messageId: 'mintedPerToolCallKey',
+        data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
       });
     }
 

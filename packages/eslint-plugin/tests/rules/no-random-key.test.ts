@@ -1671,3 +1671,36 @@ ruleTester.run('no-random-key: durable-execution engines', rule, {
     },
   ],
 });
+
+// ---------------------------------------------------------------------------------------------
+// Trial (app/src/probe/minted.ts): a key minted once before an in-process retry, but inside a tool's
+// handler, is new on every tool call: the model's repeat and a resumed run call the handler again.
+// Reported for every framework's handler; Stripe's own pattern in a plain function stays exempt.
+const MINT_AND_RETRY = `const idempotencyKey = randomUUID();\n    return withRetries(() => stripe.paymentIntents.create({ customer, amount, currency: 'usd' }, { idempotencyKey }));`;
+/** A tool of each framework whose handler mints the key then retries (after the prelude, the key's use is on line 11, column 100; line 12 in the MCP registration). */
+const mintingTools: { framework: keyof typeof FRAMEWORK_BY_ID; code: string }[] = [
+  { framework: 'ai-sdk', code: `import { tool } from 'ai';\nimport { z } from 'zod';\nexport const charge = tool({\n  description: 'Charge the customer',\n  inputSchema: z.object({ customer: z.string(), amount: z.number() }),\n  execute: async ({ customer, amount }) => {\n    ${MINT_AND_RETRY}\n  },\n});` },
+  { framework: 'mcp', code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nimport { z } from 'zod';\ndeclare const server: McpServer;\nserver.registerTool('charge', {\n  inputSchema: { customer: z.string(), amount: z.number() },\n  },\n  async ({ customer, amount }) => {\n    ${MINT_AND_RETRY}\n  });` },
+  { framework: 'openai-agents', code: `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const charge = tool({\n  name: 'charge', description: 'Charge the customer',\n  parameters: z.object({ customer: z.string(), amount: z.number() }),\n  execute: async ({ customer, amount }) => {\n    ${MINT_AND_RETRY}\n  },\n});` },
+  { framework: 'mastra', code: `import { createTool } from '@mastra/core/tools';\nimport { z } from 'zod';\nexport const charge = createTool({\n  id: 'charge', description: 'Charge the customer',\n  inputSchema: z.object({ customer: z.string(), amount: z.number() }),\n  execute: async ({ customer, amount }) => {\n    ${MINT_AND_RETRY}\n  },\n});` },
+  { framework: 'langchain', code: `import { DynamicStructuredTool } from '@langchain/core/tools';\nimport { z } from 'zod';\nexport const charge = new DynamicStructuredTool({\n  name: 'charge', description: 'Charge the customer',\n  schema: z.object({ customer: z.string(), amount: z.number() }),\n  func: async ({ customer, amount }) => {\n    ${MINT_AND_RETRY}\n  },\n});` },
+];
+const PRELUDE = `import { randomUUID } from 'node:crypto';\ndeclare const stripe: any;\ndeclare function withRetries<T>(fn: () => Promise<T>): Promise<T>;\n`;
+
+ruleTester.run('no-random-key: a key minted once inside a tool handler', rule, {
+  valid: [
+    {
+      name: 'Stripe’s own pattern outside a tool: a plain function mints once, then retries',
+      code: `${PRELUDE}export async function chargeOnce(customer: string, amount: number) {\n  ${MINT_AND_RETRY}\n}`,
+    },
+    {
+      name: 'a tool’s handler calls a plain function that mints once and retries (the function is judged, not the tool)',
+      code: `${PRELUDE}import { tool } from 'ai';\nasync function chargeOnce(customer: string, amount: number) {\n  ${MINT_AND_RETRY}\n}\nexport const charge = tool({ description: 'Charge', inputSchema: {} as any, execute: async ({ customer, amount }) => chargeOnce(customer, amount) });`,
+    },
+  ],
+  invalid: mintingTools.map(({ framework, code }) => ({
+    name: `${framework}: minted in the handler, then retried (trial repro shape)`,
+    code: `${PRELUDE}${code}`,
+    errors: framework === 'mcp' ? [report('mintedPerToolCallKey', 12, 100, 'randomUUID()', 11, adviceIn(framework))] : [report('mintedPerToolCallKey', 11, 100, 'randomUUID()', 10, adviceIn(framework))],
+  })),
+});

@@ -5,7 +5,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { isFunctionNode, resolveConst } from '../../ast/index.js';
 import type { AllowedSource, SourceKind } from '../../keys/index.js';
-import { createToolRecogniser, getFrameworkTitle, getRunIdSource, type ToolFactory } from '../../tools/index.js';
+import { createToolRecogniser, getFrameworkTitle, getRunIdSource, type ToolDefinition, type ToolFactory } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 
 // What `no-random-key` and its type-aware twin `no-random-key-type-checked` share: the options and
@@ -54,7 +54,7 @@ export const keyRuleOptionsSchema: JSONSchema4 = {
 export const keyRuleDefaultOptions: [Required<KeyRuleOptions>] = [{ keyNames: [], allowedSources: [] }];
 
 /** The message ids every key rule reports a source with, one per {@link SourceKind}. */
-export type SourceMessageId = (typeof MESSAGE_ID_BY_SOURCE_KIND)[SourceKind];
+export type SourceMessageId = (typeof MESSAGE_ID_BY_SOURCE_KIND)[SourceKind] | 'mintedPerToolCallKey';
 
 const createTwin = createTwinRule<KeyRuleOptionList>({
   type: 'problem',
@@ -88,21 +88,37 @@ export function createKeyAdvice(
   sourceCode: Readonly<TSESLint.SourceCode>,
   toolFactories: readonly ToolFactory[] = [],
 ): (node: TSESTree.Node) => string {
+  const toolAt = createHandlerToolFinder(sourceCode, toolFactories);
+  return (node) => {
+    const tool = toolAt(node);
+    const runId = tool && getRunIdSource(tool.framework);
+    const title = tool && getFrameworkTitle(tool.framework);
+    return runId && title ? `Derive it from durable fields: the run id and the item id. In this ${title} tool, the run id is ${runId}.` : DURABLE_KEY_ADVICE;
+  };
+}
+
+/**
+ * The recognised tool (of any framework, or a `toolFactories` tool) whose handler (`execute`,
+ * `handler`, `func`, a registration's callback, a class tool's method) holds `node`, if any: the
+ * handler runs once per tool call, the unit a model repeats and a resumed run replays. Works out
+ * the file's tools only when asked, that is when a key is reported or exempted.
+ */
+export function createHandlerToolFinder(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  toolFactories: readonly ToolFactory[] = [],
+): (node: TSESTree.Node) => ToolDefinition | undefined {
   let tools: ReturnType<typeof createToolRecogniser> | undefined;
   return (node) => {
     tools ??= createToolRecogniser(sourceCode, { toolFactories });
-    if (!tools.mayDefineTools) return DURABLE_KEY_ADVICE;
+    if (!tools.mayDefineTools) return undefined;
     for (let current = node.parent; current; current = current.parent) {
       if (current.type !== AST_NODE_TYPES.CallExpression && current.type !== AST_NODE_TYPES.NewExpression && current.type !== AST_NODE_TYPES.ClassDeclaration && current.type !== AST_NODE_TYPES.ClassExpression) continue;
       for (const tool of tools.definitionsAt(current)) {
         const handler = tool.handler && resolveConst(sourceCode, tool.handler);
-        if (!handler || !isFunctionNode(handler) || handler.range[0] > node.range[0] || node.range[1] > handler.range[1]) continue;
-        const runId = getRunIdSource(tool.framework);
-        const title = getFrameworkTitle(tool.framework);
-        return runId && title ? `Derive it from durable fields: the run id and the item id. In this ${title} tool, the run id is ${runId}.` : DURABLE_KEY_ADVICE;
+        if (handler && isFunctionNode(handler) && handler.range[0] <= node.range[0] && node.range[1] <= handler.range[1]) return tool;
       }
     }
-    return DURABLE_KEY_ADVICE;
+    return undefined;
   };
 }
 
@@ -116,6 +132,7 @@ function keySourceMessages(from: string): Record<SourceMessageId, string> {
     clockKey: `Idempotency key built from the clock, ${from}: a retry at another moment gets a new key. {{advice}}`,
     perAttemptKey: `Idempotency key built from ${from}, which is new on every attempt or tool call: a retry gets a new key. {{advice}}`,
     counterKey: `Idempotency key built from the in-memory counter ${from}: it is not persisted, so a retry or a restart gets a new key. {{advice}}`,
+    mintedPerToolCallKey: `Idempotency key built from ${from}, minted once per call of this tool's handler: the retry inside the handler reuses it, but a model that repeats the tool call, or a resumed run, calls the handler again and gets a new key. {{advice}}`,
   };
 }
 
