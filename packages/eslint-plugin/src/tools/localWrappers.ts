@@ -235,3 +235,19 @@ export function getEnclosingFunction(node: TSESTree.Node): FunctionNode | undefi
   for (let current = node.parent; current; current = current.parent) if (isFunctionNode(current)) return current;
   return undefined;
 }
+
+/**
+ * Whether a definition's config is, or spreads, a parameter of a function around it (`function
+ * makeTool(config) { return tool({ ...config, inputSchema }) }`): a wrapper's definition. The file's
+ * calls of the wrapper are judged with their arguments (the recogniser defines the tools there); a
+ * wrapper the file does not call (an exported factory) leaves the policy to its callers, so its
+ * definition gets the benefit of the doubt, in every framework alike.
+ */
+export function isConfigFromParameter(sourceCode: SourceCode, tool: ToolDefinition): boolean {
+  const configNode = tool.configNode;
+  if (!configNode) return false;
+  for (let fn = getEnclosingFunction(tool.node); fn; fn = getEnclosingFunction(fn)) {
+    if (configPath(sourceCode, configNode, fn)) return true;
+  }
+  return false;
+}

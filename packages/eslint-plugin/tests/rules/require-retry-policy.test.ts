@@ -1183,8 +1183,35 @@ export const getOrder = defineRead({ description: 'Get', execute: async () => ({
 const server = new McpServer({ name: 's', version: '1' });
 export function addTool(name: string, config: object, handler: () => unknown) { server.registerTool(name, config, handler); }`,
     },
+    // Trial (app/src/probe/factory.ts): an exported AI SDK factory whose config is, or spreads, a
+    // parameter leaves the policy to its callers, as the MCP wrapper above does.
+    ...[
+      'export function makeToolA(config: Cfg) { return tool({ ...config, inputSchema: z.object({ q: z.string() }) }); }',
+      'export function makeToolB(config: Cfg) { return tool({ ...config }); }',
+      'export function makeToolC(config: Cfg) { return tool(config); }',
+      'export const makeToolD = (config: Cfg) => tool({ description: config.description, ...config });',
+      "import { tool as agentsTool } from '@openai/agents';\nexport function makeAgentsTool(config: Cfg & { name: string; parameters: any }) { return agentsTool({ ...config }); }",
+    ].map((factory, index) => ({
+      name: `an exported factory whose config is a parameter (${index + 1})`,
+      code: `import { tool } from 'ai';\nimport { z } from 'zod';\ntype Cfg = { description: string; execute: (a: { q: string }) => Promise<string> };\n${factory}`,
+    })),
   ],
   invalid: [
+    {
+      name: 'an AI SDK factory called in the file: the call that declares nothing is reported there',
+      code: `import { tool } from 'ai';
+import { z } from 'zod';
+type Cfg = { description: string; execute: (a: { q: string }) => Promise<string> };
+function makeTool(config: Cfg) { return tool({ ...config, inputSchema: z.object({ q: z.string() }) }); }
+export const search = makeTool({ description: 'Search', execute: async () => '' });`,
+      errors: [{ messageId: 'missingPolicy', line: 5, column: 23, data: { tool: 'Tool `search`', remedy: AI_REMEDY } }],
+    },
+    {
+      name: 'an AI SDK tool whose config is a local object, not a parameter, in an exported function stays reported',
+      code: `import { tool } from 'ai';
+export function makeTool() { return tool({ description: 'Search', execute: async () => '' }); }`,
+      errors: [{ messageId: 'missingPolicy', line: 2, column: 37, data: { tool: 'This tool', remedy: AI_REMEDY } }],
+    },
     {
       name: 'a spread of a visible local const that declares nothing',
       code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

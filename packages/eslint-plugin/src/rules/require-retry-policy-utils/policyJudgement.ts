@@ -15,6 +15,7 @@ import {
   type ToolFramework,
   toolLabel,
 } from '../../tools/index.js';
+import { isConfigFromParameter } from '../../tools/localWrappers.js';
 
 // Whether a tool definition declares its retry policy (message ids and wording included). Both
 // `require-retry-policy` and its type-aware twin judge with this, so a tool counts as declared in
@@ -66,6 +67,8 @@ export function judgePolicyDeclaration(
   const declaresInConfig = declaresPolicyInConfig(tool.framework);
   // A spread of a visible local `const` that declares nothing brings no declaration (spreadsMayDeclare).
   if (declaresInConfig && tool.configNode && (!tool.config || spreadsMayDeclare(sourceCode, tool.config, resolveSpread))) return undefined;
+  // A wrapper's config parameter: its callers declare the policy (judged at their calls where visible).
+  if (isConfigFromParameter(sourceCode, tool)) return undefined;
   return { messageId: 'missingPolicy', loc: getToolLocation(sourceCode, tool), data: { tool: label, remedy: getRemedy(tool) } };
 }
 
