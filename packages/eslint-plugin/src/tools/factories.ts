@@ -104,7 +104,12 @@ export function fromFactory(
     node,
     configNode,
     config,
-    name: staticString(sourceCode, findProperty(config, nameProperty)?.value) ?? contextualName(node),
+    name:
+      staticString(sourceCode, findProperty(config, nameProperty)?.value) ??
+      // A `toolFactories` factory shaped like a registration (`addTool(server, 'refund', config, handler)`):
+      // the static string argument nearest before the config.
+      (framework === 'custom' ? leadingName(sourceCode, node, factory.configArgument) : undefined) ??
+      contextualName(node),
     description: staticString(sourceCode, findProperty(config, 'description')?.value),
     inputSchema: firstPropertyValue(config, SCHEMA_KEYS),
     handler: handlerArgument === undefined ? firstPropertyValue(config, HANDLER_KEYS) : node.arguments[handlerArgument],
@@ -127,6 +132,16 @@ function configPolicy(
   const definesPolicy = factory.policy?.configFields === true || (factory.framework === 'custom' && hasPolicyField(config));
   if (config && definesPolicy) return { via: 'defineTool', node: config, object: config };
   return factory.policy && getNestedConfigPolicy(sourceCode, config, factory.policy);
+}
+
+/** The last argument before `configArgument` that is a static string (a registration-shaped factory's tool name). */
+function leadingName(sourceCode: SourceCode, node: TSESTree.CallExpression | TSESTree.NewExpression, configArgument: number): string | undefined {
+  for (let index = Math.min(configArgument, node.arguments.length) - 1; index >= 0; index--) {
+    const argument = node.arguments[index];
+    const name = argument && argument.type !== AST_NODE_TYPES.SpreadElement ? staticString(sourceCode, argument) : undefined;
+    if (name !== undefined) return name;
+  }
+  return undefined;
 }
 
 /** `tools: { refund: tool(...) }` → `refund`; `const refundTool = tool(...)` → `refundTool`. */

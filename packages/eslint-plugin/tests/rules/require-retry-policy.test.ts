@@ -1063,6 +1063,22 @@ server.addTool({ name: 'send_email', execute: send });`,
 export const t = make({ id: 'send_fax' });`,
       errors: [{ messageId: 'missingPolicy', line: 2, column: 18 }],
     },
+    {
+      // Trial: a registration-shaped factory of the project, imported by a relative path.
+      name: 'toolFactories: a relative `from`, config at index 2: named by its string argument, with a neutral remedy',
+      options: [{ toolFactories: [{ name: 'addTool', from: '../register.js', configArgument: 2 }] }],
+      code: `import { addTool } from '../register.js';
+declare const server: unknown;
+addTool(server, 'delete_account', { description: 'Delete a user account' }, async () => ({ content: [] }));`,
+      errors: [
+        {
+          messageId: 'missingPolicy',
+          line: 3,
+          column: 1,
+          data: { tool: 'Tool `delete_account`', remedy: 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or declare them where the factory takes them.' },
+        },
+      ],
+    },
 
     // --- compiled CommonJS, as packages publish it (found by scripts/evaluate-real-code.mjs) ---
     {

@@ -29,8 +29,10 @@ export interface PolicyProblem {
 }
 
 // What to add: the last sentence of the `missingPolicy` message, as each framework's catalogue entry
-// says (tools/frameworks); a `toolFactories` factory may take the fields or `declarePolicy`.
-const CUSTOM_REMEDY = 'Add `sideEffects`, `idempotent` and `retry` to its definition, or wrap it in `declarePolicy(...)`.';
+// says (tools/frameworks).
+// A `toolFactories` factory may wrap any framework (a registration, a `tool()`, a `defineTool`), which
+// the file does not show: the remedy names no framework's field spelling.
+const CUSTOM_REMEDY = 'Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or declare them where the factory takes them.';
 // A tool class is not wrapped itself: its instances are, or it declares a `metadata` field.
 const TOOL_CLASS_REMEDY =
   'Add a field `metadata = { retrysafe: {...} }`, or wrap an instance in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry.';
