@@ -50,6 +50,8 @@ const PACKAGES = {
 const CORPORA = {
   standard: [PACKAGES.ai, PACKAGES.agents, PACKAGES.mcp, PACKAGES.stripe],
   full: Object.values(PACKAGES),
+  // The standard corpus's stripe part alone (271 files): a subset for repeated typed runs.
+  stripe: [PACKAGES.stripe],
 };
 const SKIPPED = /\.d\.[mc]?ts$|\.test\.|\/__tests__\/|\/tests?\//;
 
@@ -73,7 +75,8 @@ async function parent() {
   const corpusName = args.corpus ?? 'standard';
   if (!CORPORA[corpusName]) throw new Error(`unknown corpus ${corpusName}; known: ${Object.keys(CORPORA).join(', ')}`);
   const loadavgStart = loadavg();
-  const corpus = buildCorpus(join(tmpdir(), `retrysafe-bench-lint-corpus-${corpusName}`), CORPORA[corpusName]);
+  // --corpus-root: a folder of one's own, where other runs on the machine rebuild the default one.
+  const corpus = buildCorpus(args['corpus-root'] ?? join(tmpdir(), `retrysafe-bench-lint-corpus-${corpusName}`), CORPORA[corpusName]);
   console.log(`lint bench: ${corpus.files} files, ${corpus.lines} lines (${corpus.packages.map((p) => `${p.name} ${p.lines}`).join(', ')})`);
   console.log(`corpus folder: ${corpus.root}; ${rounds} rounds of ${variants.join(', ')}; load average ${fmtLoad()}`);
 
@@ -459,6 +462,12 @@ async function configFor(variant, corpusRoot) {
         );
         return [base, { files, plugins: { noop: { rules } }, rules: Object.fromEntries(Object.keys(rules).map((id) => [`noop/${id}`, 'error'])) }];
       }
+      // Diagnostics: `t:<rule>` is one type-aware @retrysafe rule alone, with types, as (c) configures
+      // it; `t0` is the same typed parser with no rule at all (what program creation alone costs).
+      if (variant === 't0' || variant.startsWith('t:')) {
+        const rules = variant === 't0' ? {} : { [`@retrysafe/${variant.slice(2)}`]: 'error' };
+        return [base, { files, plugins: retrysafe.configs.recommended.plugins, languageOptions: { parserOptions: typed }, rules }];
+      }
       // Diagnostics: `r:<rule>` is the parser plus that one @retrysafe rule (--paired a,r:no-random-key).
       if (variant.startsWith('r:')) {
         const recommended = retrysafe.configs.recommended;
@@ -570,7 +579,7 @@ const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.ro
 const fmtPct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 // Entry point last, so that every declaration above is initialised.
-const args = readFlags(['corpus', 'rounds', 'variants', 'paired', 'passes', 'out', 'paired-child', 'child', 'corpus-dir', 'result', 'instrument']);
+const args = readFlags(['corpus', 'corpus-root', 'rounds', 'variants', 'paired', 'passes', 'out', 'paired-child', 'child', 'corpus-dir', 'result', 'instrument']);
 if (args['paired-child']) await pairedChild(args['paired-child'].split(','), args['corpus-dir'], args.result, Number(args.passes ?? 2));
 else if (args.child) await child(args.child, args['corpus-dir'], args.result, args.instrument === '1');
 else await parent();

@@ -31,6 +31,8 @@ export interface CrossFileFollower {
    * file. `quick` skips the bodies of files that mention no key name (see {@link KeyParameterFinder}).
    */
   getKeyParameters(call: TSESTree.CallExpression, quick: boolean): readonly KeyParameter[];
+  /** False where {@link getKeyParameters} certainly finds none: a cheap first question about a call. */
+  mayHaveKeyParameters(call: TSESTree.CallExpression): boolean;
   /**
    * Whether the value of `expression` reaches past the linted file: an imported value or function,
    * or (unless `importsOnly`) a method declared who knows where. Syntax only: no type checker.
@@ -79,6 +81,7 @@ export function createCrossFileFollower(context: LintedFileContext, options: Cro
       return found && { source: found.source, through: found.through ?? expression };
     },
     getKeyParameters: (call, quick) => finder.ofCall(file, call, file.fileName, quick),
+    mayHaveKeyParameters: (call) => finder.mayHaveKeyParameters(file, call, file.fileName),
     readsAcrossFiles(expression, importsOnly) {
       const reached = new ValueWalk<true>(file, {
         call: (_walk, node) => (!importsOnly || isImportReference(file.sourceCode, node.callee) ? true : undefined),

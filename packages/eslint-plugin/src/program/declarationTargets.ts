@@ -106,7 +106,7 @@ export function getVariableTarget(
 }
 
 /** The function a declaration declares: itself, or the arrow or function expression it is set to. */
-function getDeclaredFunction(declaration: ts.Declaration): ts.SignatureDeclaration | undefined {
+export function getDeclaredFunction(declaration: ts.Node): ts.SignatureDeclaration | undefined {
   if (typescript.isFunctionDeclaration(declaration) || typescript.isMethodDeclaration(declaration)) {
     return declaration.body ? declaration : undefined;
   }

@@ -4,8 +4,8 @@
 // (crossFileSources) and the entry a rule uses for one linted file (crossFileFollower), the resolver
 // through which the effects analysis follows an imported helper or client (crossFileEffects), tools
 // registered through another file's wrapper or config `const` (crossFileTools), parameters
-// that make an argument a key (keyParameters), the package that declares something
-// (declaringPackage), tool factories by declaration (declaredToolFactories) and brands by type
+// that make an argument a key (keyParameters) and where they can be declared (keyReach), the package
+// that declares something (declaringPackage), tool factories by declaration (declaredToolFactories) and brands by type
 // (brandTypes). Only the type-aware rules use it. Import it from here.
 export * from './brandTypes.js';
 export * from './crossFileEffects.js';
@@ -18,6 +18,7 @@ export * from './declaredToolFactories.js';
 export * from './declaringPackage.js';
 export * from './importedObjects.js';
 export * from './keyParameters.js';
+export * from './keyReach.js';
 export * from './programFiles.js';
 export * from './programGates.js';
 export * from './typescript.js';

@@ -5,15 +5,15 @@ import type ts from 'typescript';
 import {
   type FunctionNode,
   getChildNodes,
+  getStaticPropertyName,
   getThisParameterCount,
   type ParameterReference,
   type PropertyPath,
   resolveLocalFunction,
-  SPEC_PACKAGE,
+  skipWrappers,
 } from '../ast/index.js';
 import {
   createKeyNameMatcher,
-  createKeyTextTest,
   getKeyPositions,
   KEY_POSITION_NODE_TYPES,
   type KeyNameMatcher,
@@ -24,6 +24,7 @@ import type { ProgramAnalysis } from './crossFileSources.js';
 import { isImportReference, ValueWalk } from './crossFileWalk.js';
 import { getCalleeSymbol, getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
 import { isInSpecPackage } from './declaringPackage.js';
+import { getKeyReach, type KeyReach, spellsKeys } from './keyReach.js';
 import type { ProgramFile } from './programFiles.js';
 import { typescript } from './typescript.js';
 
@@ -61,17 +62,38 @@ export class KeyParameterFinder {
   private readonly thorough = new Map<ts.Node, readonly KeyParameter[]>();
   private readonly quick = new Map<ts.Node, readonly KeyParameter[]>();
   private readonly brands = new Map<ts.Node, readonly KeyParameter[]>();
-  private readonly mentions = new WeakMap<ts.SourceFile, boolean>();
   private readonly matchKeyName: KeyNameMatcher;
-  private readonly keyText: (text: string) => boolean;
+  private readonly reach: KeyReach;
   private specInProgram: boolean | undefined;
 
   constructor(
     private readonly analysis: ProgramAnalysis,
-    keyNames: readonly string[],
+    private readonly keyNames: readonly string[],
   ) {
     this.matchKeyName = createKeyNameMatcher(keyNames);
-    this.keyText = createKeyTextTest(keyNames, ['vouchDurable', SPEC_PACKAGE]);
+    this.reach = getKeyReach(analysis.program, keyNames);
+  }
+
+  /**
+   * False where {@link ofCall} (with the same `skipFile`) certainly finds no key parameter, asked
+   * before anything else about the call: without @retrysafe/spec in the program only a body makes a
+   * parameter a key, and only a function of a file that reaches a key position ({@link KeyReach}) has
+   * such a body. A method is judged by its name alone (no receiver type); a function the callee
+   * names, by the file that declares it (one symbol lookup).
+   */
+  mayHaveKeyParameters(file: ProgramFile, call: TSESTree.CallExpression, skipFile?: string): boolean {
+    if (this.hasSpec()) return true;
+    const callee = skipWrappers(call.callee, { optionalChains: true });
+    if (callee.type === AST_NODE_TYPES.MemberExpression) {
+      const name = getStaticPropertyName(callee);
+      return name === undefined || this.reach.mayDeclare(name);
+    }
+    if (callee.type !== AST_NODE_TYPES.Identifier) return true;
+    const local = this.localFunction(file, call);
+    if (local) return file.fileName !== skipFile && this.reach.reaches((file.esTreeNodeToTSNodeMap.get(local) as ts.Node).getSourceFile());
+    const symbol = getCalleeSymbol(this.analysis.checker, file, call);
+    const declaration = symbol && getFunctionDeclaration(this.analysis.program, symbol);
+    return declaration !== undefined && declaration.getSourceFile().fileName !== skipFile && this.reach.reaches(declaration.getSourceFile());
   }
 
   /**
@@ -107,6 +129,8 @@ export class KeyParameterFinder {
   ): readonly KeyParameter[] {
     const known = this.thorough.get(declaration) ?? (quick ? this.quick.get(declaration) : undefined);
     if (known) return known;
+    // Without the spec's brand types, no body in a file that reaches no key position makes a parameter a key.
+    if (!this.hasSpec() && !this.reach.reaches(declaration.getSourceFile())) return [];
     if (quick && !this.mentionsKeys(declaration.getSourceFile())) return this.brandParameters(declaration);
     const resolved = target();
     if (!resolved) return this.brandParameters(declaration);
@@ -119,21 +143,20 @@ export class KeyParameterFinder {
   }
 
   private mentionsKeys(sourceFile: ts.SourceFile): boolean {
-    let mentions = this.mentions.get(sourceFile);
-    if (mentions === undefined) {
-      mentions = this.keyText(sourceFile.text);
-      this.mentions.set(sourceFile, mentions);
-    }
-    return mentions;
+    return spellsKeys(sourceFile, this.keyNames);
+  }
+
+  private hasSpec(): boolean {
+    // Without @retrysafe/spec in the program no type can carry its brands.
+    this.specInProgram ??= this.analysis.program.getSourceFiles().some((file) => isInSpecPackage(file.fileName));
+    return this.specInProgram;
   }
 
   /** Parameters whose declared type carries a brand of `@retrysafe/spec` (by type, whatever its name). */
   private brandParameters(declaration: ts.SignatureDeclaration): readonly KeyParameter[] {
     let parameters = this.brands.get(declaration);
     if (!parameters) {
-      // Without @retrysafe/spec in the program no type can carry its brands.
-      this.specInProgram ??= this.analysis.program.getSourceFiles().some((file) => isInSpecPackage(file.fileName));
-      parameters = this.specInProgram ? this.findBrandParameters(declaration) : [];
+      parameters = this.hasSpec() ? this.findBrandParameters(declaration) : [];
       this.brands.set(declaration, parameters);
     }
     return parameters;

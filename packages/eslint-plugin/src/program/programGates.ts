@@ -1,9 +1,8 @@
 import type ts from 'typescript';
 
-import { SPEC_PACKAGE } from '../ast/index.js';
-import { createKeyTextTest } from '../keys/index.js';
 import { DECLARED_TOOL_FACTORIES } from './declaredToolFactories.js';
 import { getDeclaringPackage, isInSpecPackage } from './declaringPackage.js';
+import { getKeyReach } from './keyReach.js';
 
 // What a whole program can hold, asked once per program: the type-aware rules' gates, like the file
 // gates of their syntactic twins (docs/performance.md). A type-aware rule asks the checker only in
@@ -11,8 +10,8 @@ import { getDeclaringPackage, isInSpecPackage } from './declaringPackage.js';
 // - a brand of @retrysafe/spec is a property keyed by a symbol the package declares, so no type
 //   carries one in a program without the package's files (no-key-cast-type-checked);
 // - a key position is a key name, `key`/`vouchDurable` or an import of the spec spelled in some file,
-//   so a program in which no file spells one has no key parameter and no key position
-//   (no-random-key-type-checked);
+//   so a program without the spec in which no file with bodies the analysis reads spells one has no
+//   key parameter and no key position (no-random-key-type-checked; keyReach.ts);
 // - a framework's factory or server method is recognised by the package declaring it, so a program
 //   without any of those packages' files defines no tool the checker could reveal
 //   (require-retry-policy-type-checked).
@@ -30,24 +29,15 @@ export function programHasSpec(program: ts.Program): boolean {
   return has;
 }
 
-const keysByProgram = new WeakMap<ts.Program, Map<string, boolean>>();
-
 /**
- * Whether any file of the program, the standard library's aside, spells a key name (the defaults and
- * `keyNames`, in any letter case), `vouchDurable` or `@retrysafe/spec`: where a key position or a
- * parameter that ends in one can be.
+ * Whether the program can hold a key parameter or a key position outside the linted file: it holds
+ * `@retrysafe/spec` (whose brand types make a parameter a key), or some file whose code the analysis
+ * reads spells a key name (the defaults and `keyNames`, in any letter case), `vouchDurable` or
+ * `@retrysafe/spec`. Declaration files and packages' files are not read for bodies, so their
+ * spelling alone (a payment SDK's `idempotencyKey` option) opens nothing.
  */
 export function programMentionsKeys(program: ts.Program, keyNames: readonly string[]): boolean {
-  let byKeyNames = keysByProgram.get(program);
-  if (!byKeyNames) keysByProgram.set(program, (byKeyNames = new Map()));
-  const cacheKey = keyNames.join('\n');
-  let mentions = byKeyNames.get(cacheKey);
-  if (mentions === undefined) {
-    const test = createKeyTextTest(keyNames, ['vouchDurable', SPEC_PACKAGE]);
-    mentions = program.getSourceFiles().some((file) => !program.isSourceFileDefaultLibrary(file) && test(file.text));
-    byKeyNames.set(cacheKey, mentions);
-  }
-  return mentions;
+  return programHasSpec(program) || getKeyReach(program, keyNames).spellingFiles().length > 0;
 }
 
 /** The packages that declare a framework's tool factory or server method (tools/frameworks). */

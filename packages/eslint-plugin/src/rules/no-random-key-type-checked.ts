@@ -100,6 +100,9 @@ export default createKeyRule<MessageIds>({
      * no receiver type to compute).
      */
     function checkCall(call: TSESTree.CallExpression): void {
+      // Only an argument for a key parameter is reported: a callee that cannot have one (by its
+      // name or declaring file, see program/keyReach.ts) is not looked at further.
+      if (!getFollower().mayHaveKeyParameters(call)) return;
       // Helpers of this file are the syntactic rule's to follow; methods of arrays, maps and sets
       // made in this file are the standard library's.
       if (resolveLocalFunction(call.callee, sourceCode) || hasBuiltInReceiver(sourceCode, call.callee)) return;
