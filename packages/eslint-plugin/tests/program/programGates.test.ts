@@ -49,6 +49,13 @@ describe('programMentionsKeys', () => {
   it('is true for a key name in any letter case in any file', () => {
     expect(programMentionsKeys(programOf({ ...plain, 'headers.ts': "export const h = { 'IDEMPOTENCY-KEY': '' };\n" }), [])).toBe(true);
   });
+  it('is false when only a declaration file spells one: no body the analysis reads can use it', () => {
+    expect(programMentionsKeys(programOf({ ...plain, 'sdk.d.ts': 'export declare function charge(o: { idempotencyKey?: string }): void;\n' }), [])).toBe(false);
+  });
+  it('is true in a program with @retrysafe/spec even where no file spells a key (its brand types make parameters keys)', () => {
+    const program = programOf(plain, ['retrysafe-spec/src/index.ts']);
+    expect(programMentionsKeys(program, [])).toBe(true);
+  });
   it('reads the keyNames option', () => {
     const program = programOf({ ...plain, 'jobs.ts': 'export const job = { jobId: 1 };\n' });
     expect(programMentionsKeys(program, [])).toBe(false);

@@ -329,3 +329,69 @@ ruleTester.run('no-random-key-type-checked', rule, {
     },
   ],
 });
+
+// A program without @retrysafe/spec (tests/fixtures/no-spec): no parameter is a key by its type, so
+// the rule asks about a call only where its callee can have a key parameter by its body
+// (src/program/keyReach.ts): a function of a file that spells a key name, or of a file that imports
+// one. These cases check that nothing is lost by asking less.
+const noSpec = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/no-spec');
+const noSpecTester = new RuleTester({
+  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: noSpec } },
+});
+
+// Eight lines: a test's own code starts on line 9.
+const noSpecPrelude = `
+import { randomUUID } from 'node:crypto';
+import { Payments, sendWithKey } from './payments.js';
+import { notify } from './wrappers.js';
+import { notifyOnce } from './barrel.js';
+import { keyedClient } from './computed.js';
+import { deliver, Mailer } from './unrelated.js';
+declare const orderId: string; declare const url: string;
+`;
+
+const SENDS_IDEMPOTENCY_KEY = 'sends it as the `Idempotency-Key` header';
+
+noSpecTester.run('no-random-key-type-checked', rule, {
+  valid: [
+    {
+      name: 'a method named like a key method, declared in a file that reaches no key position',
+      code: `${noSpecPrelude}await new Mailer().refund(orderId, randomUUID());`,
+    },
+    {
+      name: 'a function of a file that reaches no key position',
+      code: `${noSpecPrelude}await deliver(randomUUID());`,
+    },
+    {
+      name: 'a method no file that reaches a key position declares',
+      code: `${noSpecPrelude}const parts: string[] = [];\nparts.push(randomUUID());\nconsole.log(randomUUID());`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a method of a class whose file spells the key',
+      code: `${noSpecPrelude}await new Payments().refund(orderId, randomUUID());`,
+      errors: [argumentFrom([9, 38], ['randomUUID()', 'file.ts', 9], ['new Payments().refund', 'idempotencyKey', SENDS_IDEMPOTENCY_KEY, 'payments.ts', 6])],
+    },
+    {
+      name: 'a function whose file spells the key',
+      code: `${noSpecPrelude}await sendWithKey(url, randomUUID());`,
+      errors: [argumentFrom([9, 24], ['randomUUID()', 'file.ts', 9], ['sendWithKey', 'key', USES_IDEMPOTENCY_KEY, 'payments.ts', 12])],
+    },
+    {
+      name: 'a function of a file that spells no key but imports one that does',
+      code: `${noSpecPrelude}await notify(url, randomUUID());`,
+      errors: [argumentFrom([9, 19], ['randomUUID()', 'file.ts', 9], ['notify', 'token', USES_IDEMPOTENCY_KEY, 'payments.ts', 12])],
+    },
+    {
+      name: 'the same function renamed by a barrel',
+      code: `${noSpecPrelude}await notifyOnce(url, randomUUID());`,
+      errors: [argumentFrom([9, 23], ['randomUUID()', 'file.ts', 9], ['notifyOnce', 'token', USES_IDEMPOTENCY_KEY, 'payments.ts', 12])],
+    },
+    {
+      name: 'a method declared under a computed name (a constant string)',
+      code: `${noSpecPrelude}const headers = keyedClient.sendKeyed(randomUUID());`,
+      errors: [argumentFrom([9, 39], ['randomUUID()', 'file.ts', 9], ['keyedClient.sendKeyed', 'key', 'uses it as `Idempotency-Key`', 'computed.ts', 5])],
+    },
+  ],
+});
