@@ -1,8 +1,8 @@
 // Lint benchmark: what @retrysafe's configs cost on large real code, against the bare parser and
 // against typescript-eslint, measured interleaved in one run. Figures are ratios, never assertions.
 //
-//   node bench/lint.mjs [--corpus standard|full] [--rounds 2] [--variants a,b,c,d,e] [--paired a,b]
-//                       [--passes 4] [--out bench/results/lint.json]   (a trial run: --out elsewhere, or it replaces the committed results)
+//   node bench/lint.mjs [--corpus standard|full|stripe] [--corpus-root <folder>] [--rounds 2] [--variants a,b,c,d,e] [--paired a,b]
+//                       [--passes 4] [--timing-rounds 1] [--plugin <folder>] [--base-plugin <folder>] [--out bench/results/lint.json]   (a trial run: --out elsewhere, or it replaces the committed results)
 //   node bench/lint.mjs --child <variant> --corpus-dir <folder> --result <file> [--instrument 1]
 //                                                         (one cold variant alone, as the parent runs it; a diagnostic)
 //
@@ -21,7 +21,9 @@
 //    first; what an editor pays per file, and robust to load changes on a shared machine (an A/A
 //    run, `--paired a,a2`, measures the method's own error);
 // 3. TIMING: one run each of (b), (c) and (e) with ESLint's `TIMING=all` and `stats`, for the
-//    per-rule and parse times (instrumentation inflates rule time, so no ratio uses these runs).
+//    per-rule and parse times (instrumentation inflates rule time, so no ratio uses these runs);
+//    `--timing-rounds N` repeats them interleaved, for the type-aware rules' ratio to
+//    no-floating-promises with its spread, and with `e2` in `--variants` an A/A control of it.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -62,6 +64,13 @@ const VARIANTS = {
   d: 'typescript-eslint recommended',
   e: '@typescript-eslint/no-floating-promises alone, with types',
 };
+/** Diagnostic variants, named in results: `e2` is (e) again (the A/A control of TIMING rounds). */
+const DIAGNOSTIC_VARIANTS = {
+  e2: VARIANTS.e,
+  t0: 'the typed parser, no rule',
+  't:': 'one type-aware @retrysafe rule alone, with types',
+  'tb': 'one type-aware @retrysafe rule alone, with types, from --base-plugin',
+};
 const TYPED = new Set(['c', 'e']);
 
 
@@ -101,21 +110,29 @@ async function parent() {
   if (paired) {
     console.log(`  paired ${pairedVariants.join('/')} x ${paired.passes} passes: ${pairedVariants.map((v) => `${v} ${fmtMs(paired.totals[v].cpuMs)} cpu`).join(', ')}, load ${loadavg()[0].toFixed(2)}`);
   }
-  // One instrumented run per variant with rules to time: ESLint's TIMING=all, and stats for parse.
+  // Instrumented runs of the variants with rules to time: ESLint's TIMING=all, and stats for parse.
+  // One each by default; `--timing-rounds N` runs them N times interleaved (the order rotated each
+  // round), where `e2` (no-floating-promises again) beside `e` is the A/A control of the ratios.
+  const timingRounds = Number(args['timing-rounds'] ?? 1);
+  const timedVariants = variants.filter((v) => ['b', 'c', 'e', 'e2'].includes(v) || v.startsWith('t:') || v.startsWith('tb:'));
   const instrumented = [];
-  for (const variant of variants.filter((v) => ['b', 'c', 'e'].includes(v))) {
-    const result = runChild(variant, corpus.root, true);
-    instrumented.push(result);
-    console.log(`  TIMING ${variant}: parse ${fmtMs(result.parseMs)}, rules ${fmtMs(result.rulesMs)}, load ${result.loadAfter[0].toFixed(2)}`);
+  for (let round = 0; round < timingRounds; round += 1) {
+    for (const variant of timedVariants.map((_, i) => timedVariants[(i + round) % timedVariants.length])) {
+      const result = runChild(variant, corpus.root, true);
+      result.round = round;
+      instrumented.push(result);
+      console.log(`  TIMING ${timingRounds > 1 ? `round ${round + 1} ` : ''}${variant}: parse ${fmtMs(result.parseMs)}, rules ${fmtMs(result.rulesMs)}, cpu ${fmtMs(result.cpuMs)}, load ${result.loadAfter[0].toFixed(2)}`);
+    }
   }
-  const summary = summarise(runs, instrumented, variants, paired);
+  const summary = summarise(runs, instrumented.filter((r) => r.round === 0), variants, paired);
+  if (timingRounds > 1) summary.typeAwareRounds = summariseTimingRounds(instrumented);
   const report = {
     bench: 'lint',
     date: new Date().toISOString(),
     machine: { ...machine(), loadavgStart, loadavgEnd: loadavg() },
-    command: `node bench/lint.mjs --corpus ${corpusName} --rounds ${rounds} --variants ${variants.join(',')}${pairedVariants.length >= 2 ? ` --paired ${pairedVariants.join(',')} --passes ${passes}` : ''}`,
+    command: `node bench/lint.mjs --corpus ${corpusName} --rounds ${rounds} --variants ${variants.join(',')}${pairedVariants.length >= 2 ? ` --paired ${pairedVariants.join(',')} --passes ${passes}` : ''}${timingRounds > 1 ? ` --timing-rounds ${timingRounds}` : ''}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, tsconfig: corpus.tsconfig },
-    variants: Object.fromEntries(variants.map((v) => [v, VARIANTS[v]])),
+    variants: Object.fromEntries(variants.map((v) => [v, VARIANTS[v] ?? DIAGNOSTIC_VARIANTS[v] ?? DIAGNOSTIC_VARIANTS[v.slice(0, 2)] ?? v])),
     summary,
     runs,
     instrumented,
@@ -140,7 +157,7 @@ function runChild(variant, corpusRoot, instrument) {
   if (instrument) env.TIMING = 'all';
   const child = spawnSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--child', variant, '--corpus-dir', corpusRoot, '--result', resultFile, '--instrument', instrument ? '1' : '0'],
+    [fileURLToPath(import.meta.url), '--child', variant, '--corpus-dir', corpusRoot, '--result', resultFile, '--instrument', instrument ? '1' : '0', ...pluginFlags()],
     { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   if (child.status !== 0) {
@@ -161,7 +178,7 @@ function runPaired(variants, corpusRoot, passes) {
   delete env.TIMING;
   const child = spawnSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--paired-child', variants.join(','), '--corpus-dir', corpusRoot, '--result', resultFile, '--passes', String(passes)],
+    [fileURLToPath(import.meta.url), '--paired-child', variants.join(','), '--corpus-dir', corpusRoot, '--result', resultFile, '--passes', String(passes), ...pluginFlags()],
     { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   if (child.status !== 0) throw new Error(`paired run failed (exit ${child.status}):\n${child.stderr}`);
@@ -264,6 +281,39 @@ function summarise(runs, instrumented, variants, paired) {
   return summary;
 }
 
+/**
+ * The type-aware rules against no-floating-promises over `--timing-rounds` rounds: in each round,
+ * every rule's TIMING over that round's (e); the median, lowest and highest ratio; and (e2)/(e), the
+ * same rule measured twice, for the A/A control.
+ */
+function summariseTimingRounds(instrumented) {
+  const nfp = (run) => run.rules['@typescript-eslint/no-floating-promises']?.ms;
+  const rounds = [...new Set(instrumented.map((r) => r.round))];
+  const perRule = {};
+  const aa = [];
+  for (const round of rounds) {
+    const inRound = instrumented.filter((r) => r.round === round);
+    const base = inRound.find((r) => r.variant === 'e');
+    if (!base) continue;
+    for (const run of inRound) {
+      if (run.variant === 'e2') aa.push(nfp(run) / nfp(base));
+      for (const [id, time] of Object.entries(run.rules)) {
+        if (!/-type-checked$/.test(id)) continue;
+        const key = `${id} (${run.variant})`;
+        (perRule[key] ??= { ms: [], vsNoFloatingPromises: [] }).ms.push(time.ms);
+        perRule[key].vsNoFloatingPromises.push(time.ms / nfp(base));
+      }
+    }
+  }
+  const spread = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values), values });
+  return {
+    rounds: rounds.length,
+    rules: Object.fromEntries(Object.entries(perRule).map(([key, t]) => [key, { ms: spread(t.ms), vsNoFloatingPromises: spread(t.vsNoFloatingPromises) }])),
+    noFloatingPromisesMs: spread(instrumented.filter((r) => r.variant === 'e').map(nfp)),
+    aaNoFloatingPromises: aa.length > 0 ? spread(aa) : undefined,
+  };
+}
+
 function printSummary(report) {
   const { summary } = report;
   console.log(`\n${report.corpus.files} files, ${report.corpus.lines} lines; wall and cpu: medians of ${new Set(report.runs.map((r) => r.round)).size} uninstrumented rounds; parse and rules: one run with TIMING=all`);
@@ -280,6 +330,13 @@ function printSummary(report) {
   if (summary.typeAware) {
     console.log(`\ntype-aware rules against no-floating-promises (both with types, each in its own process):`);
     console.log(table(['rule', 'ms', 'x no-floating-promises'], Object.entries(summary.typeAware).map(([id, t]) => [id, t.ms.toFixed(1), `${t.vsNoFloatingPromises.toFixed(2)}x`])));
+  }
+  const rounds = summary.typeAwareRounds;
+  if (rounds) {
+    const fmtSpread = (x) => `${x.median.toFixed(2)}x (${x.min.toFixed(2)}-${x.max.toFixed(2)})`;
+    console.log(`\ntype-aware rules against no-floating-promises, ${rounds.rounds} interleaved TIMING rounds (median, lowest-highest):`);
+    console.log(table(['rule (variant)', 'ms median', 'x no-floating-promises'], Object.entries(rounds.rules).map(([id, t]) => [id, t.ms.median.toFixed(0), fmtSpread(t.vsNoFloatingPromises)])));
+    if (rounds.aaNoFloatingPromises) console.log(`A/A control, no-floating-promises (e2)/(e): ${fmtSpread(rounds.aaNoFloatingPromises)}`);
   }
   console.log(`\ntargets: ${Object.entries(summary.targets).map(([k, ok]) => `${k}: ${ok === null ? 'not measured' : ok ? 'met' : 'MISSED'}`).join('; ')}`);
 }
@@ -408,8 +465,20 @@ async function child(variant, corpusRoot, resultFile, instrument) {
   writeFileSync(resultFile, JSON.stringify(report));
 }
 
+/** The plugin's entry: this checkout's build, or `--plugin <folder>`'s (a copy that a rebuild during the run leaves alone). */
+function pluginEntry() {
+  return args.plugin ? join(args.plugin, 'dist', 'index.js') : require.resolve('@retrysafe/eslint-plugin');
+}
+
+/** The flags a child needs to load the same plugins as its parent. */
+function pluginFlags() {
+  return [...(args.plugin ? ['--plugin', args.plugin] : []), ...(args['base-plugin'] ? ['--base-plugin', args['base-plugin']] : [])];
+}
+
 async function configFor(variant, corpusRoot) {
-  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  // `tb:<rule>` is `t:<rule>` from `--base-plugin <folder>` (another build, e.g. main's): before and after in one run.
+  if (variant.startsWith('tb:') && !args['base-plugin']) throw new Error(`variant ${variant} needs --base-plugin <folder of another build of packages/eslint-plugin>`);
+  const retrysafe = (await import(variant.startsWith('tb:') ? join(args['base-plugin'], 'dist', 'index.js') : pluginEntry())).default;
   const tseslint = (await import(require.resolve('typescript-eslint'))).default;
   const files = retrysafe.configs.recommended.files;
   const parser = tseslint.parser;
@@ -435,6 +504,7 @@ async function configFor(variant, corpusRoot) {
     case 'd':
       return [base, ...tseslint.configs.recommended.map((c) => ({ ...c, files: c.files ?? files }))];
     case 'e':
+    case 'e2': // the same config under another name, for an A/A check of the TIMING rounds
       return [
         base,
         {
@@ -464,8 +534,8 @@ async function configFor(variant, corpusRoot) {
       }
       // Diagnostics: `t:<rule>` is one type-aware @retrysafe rule alone, with types, as (c) configures
       // it; `t0` is the same typed parser with no rule at all (what program creation alone costs).
-      if (variant === 't0' || variant.startsWith('t:')) {
-        const rules = variant === 't0' ? {} : { [`@retrysafe/${variant.slice(2)}`]: 'error' };
+      if (variant === 't0' || variant.startsWith('t:') || variant.startsWith('tb:')) {
+        const rules = variant === 't0' ? {} : { [`@retrysafe/${variant.slice(variant.indexOf(':') + 1)}`]: 'error' };
         return [base, { files, plugins: retrysafe.configs.recommended.plugins, languageOptions: { parserOptions: typed }, rules }];
       }
       // Diagnostics: `r:<rule>` is the parser plus that one @retrysafe rule (--paired a,r:no-random-key).
@@ -553,7 +623,7 @@ async function pairedChild(variants, corpusRoot, resultFile, passes) {
  */
 async function engagedFiles(files, texts, corpusRoot) {
   const { ESLint } = await import(require.resolve('eslint'));
-  const retrysafe = (await import(require.resolve('@retrysafe/eslint-plugin'))).default;
+  const retrysafe = (await import(pluginEntry())).default;
   const probe = engagementProbe(retrysafe);
   const [base, recommended] = await configFor('b', corpusRoot);
   const probed = { ...recommended, plugins: { '@retrysafe': probe.plugin } };
@@ -579,7 +649,7 @@ const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.ro
 const fmtPct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 // Entry point last, so that every declaration above is initialised.
-const args = readFlags(['corpus', 'corpus-root', 'rounds', 'variants', 'paired', 'passes', 'out', 'paired-child', 'child', 'corpus-dir', 'result', 'instrument']);
+const args = readFlags(['corpus', 'corpus-root', 'plugin', 'base-plugin', 'timing-rounds', 'rounds', 'variants', 'paired', 'passes', 'out', 'paired-child', 'child', 'corpus-dir', 'result', 'instrument']);
 if (args['paired-child']) await pairedChild(args['paired-child'].split(','), args['corpus-dir'], args.result, Number(args.passes ?? 2));
 else if (args.child) await child(args.child, args['corpus-dir'], args.result, args.instrument === '1');
 else await parent();

@@ -31,8 +31,8 @@ export interface CrossFileFollower {
    * file. `quick` skips the bodies of files that mention no key name (see {@link KeyParameterFinder}).
    */
   getKeyParameters(call: TSESTree.CallExpression, quick: boolean): readonly KeyParameter[];
-  /** False where {@link getKeyParameters} certainly finds none: a cheap first question about a call. */
-  mayHaveKeyParameters(call: TSESTree.CallExpression): boolean;
+  /** False where {@link getKeyParameters} (`quick` or not) certainly finds none: a cheap first question about a call. */
+  mayHaveKeyParameters(call: TSESTree.CallExpression, quick: boolean): boolean;
   /**
    * Whether the value of `expression` reaches past the linted file: an imported value or function,
    * or (unless `importsOnly`) a method declared who knows where. Syntax only: no type checker.
@@ -81,7 +81,7 @@ export function createCrossFileFollower(context: LintedFileContext, options: Cro
       return found && { source: found.source, through: found.through ?? expression };
     },
     getKeyParameters: (call, quick) => finder.ofCall(file, call, file.fileName, quick),
-    mayHaveKeyParameters: (call) => finder.mayHaveKeyParameters(file, call, file.fileName),
+    mayHaveKeyParameters: (call, quick) => finder.mayHaveKeyParameters(file, call, file.fileName, quick),
     readsAcrossFiles(expression, importsOnly) {
       const reached = new ValueWalk<true>(file, {
         call: (_walk, node) => (!importsOnly || isImportReference(file.sourceCode, node.callee) ? true : undefined),

@@ -65,6 +65,8 @@ export class KeyParameterFinder {
   private readonly matchKeyName: KeyNameMatcher;
   private readonly reach: KeyReach;
   private specInProgram: boolean | undefined;
+  /** Whether a thorough search has found a key parameter: a quick search reuses its results. */
+  private foundThoroughly = false;
 
   constructor(
     private readonly analysis: ProgramAnalysis,
@@ -75,25 +77,30 @@ export class KeyParameterFinder {
   }
 
   /**
-   * False where {@link ofCall} (with the same `skipFile`) certainly finds no key parameter, asked
-   * before anything else about the call: without @retrysafe/spec in the program only a body makes a
-   * parameter a key, and only a function of a file that reaches a key position ({@link KeyReach}) has
-   * such a body. A method is judged by its name alone (no receiver type); a function the callee
-   * names, by the file that declares it (one symbol lookup).
+   * False where {@link ofCall} (with the same `skipFile` and `quick`) certainly finds no key
+   * parameter, asked before anything else about the call: without @retrysafe/spec in the program
+   * only a body makes a parameter a key, and only a function of a file that reaches a key position
+   * ({@link KeyReach}) has such a body; a quick search reads only the bodies of files that spell
+   * one, unless a thorough search has already found a key parameter somewhere (its results are
+   * reused). A method is judged by its name alone (no receiver type); a function the callee names,
+   * by the file that declares it (one symbol lookup).
    */
-  mayHaveKeyParameters(file: ProgramFile, call: TSESTree.CallExpression, skipFile?: string): boolean {
+  mayHaveKeyParameters(file: ProgramFile, call: TSESTree.CallExpression, skipFile?: string, quick = false): boolean {
     if (this.hasSpec()) return true;
+    const spellingOnly = quick && !this.foundThoroughly;
     const callee = skipWrappers(call.callee, { optionalChains: true });
     if (callee.type === AST_NODE_TYPES.MemberExpression) {
       const name = getStaticPropertyName(callee);
-      return name === undefined || this.reach.mayDeclare(name);
+      if (name === undefined) return true;
+      return spellingOnly ? this.reach.spellingFilesDeclare(name) : this.reach.mayDeclare(name);
     }
     if (callee.type !== AST_NODE_TYPES.Identifier) return true;
     const local = this.localFunction(file, call);
-    if (local) return file.fileName !== skipFile && this.reach.reaches((file.esTreeNodeToTSNodeMap.get(local) as ts.Node).getSourceFile());
-    const symbol = getCalleeSymbol(this.analysis.checker, file, call);
-    const declaration = symbol && getFunctionDeclaration(this.analysis.program, symbol);
-    return declaration !== undefined && declaration.getSourceFile().fileName !== skipFile && this.reach.reaches(declaration.getSourceFile());
+    const declaration = local
+      ? (file.esTreeNodeToTSNodeMap.get(local) as ts.SignatureDeclaration)
+      : getFunctionDeclarationOf(this.analysis, file, call);
+    if (!declaration || (local ? file.fileName : declaration.getSourceFile().fileName) === skipFile) return false;
+    return spellingOnly ? this.mentionsKeys(declaration.getSourceFile()) : this.reach.reaches(declaration.getSourceFile());
   }
 
   /**
@@ -139,6 +146,7 @@ export class KeyParameterFinder {
       ...this.bodyParameters(resolved.file, resolved.fn, quick),
     ]);
     (quick ? this.quick : this.thorough).set(declaration, parameters);
+    if (!quick && parameters.length > 0) this.foundThoroughly = true;
     return parameters;
   }
 
@@ -227,6 +235,12 @@ export class KeyParameterFinder {
   private localFunction(file: ProgramFile, call: TSESTree.CallExpression): FunctionNode | undefined {
     return resolveLocalFunction(call.callee, file.sourceCode);
   }
+}
+
+/** The declaration with a body that a call's callee names in another file, as {@link KeyParameterFinder.ofCall} finds it. */
+function getFunctionDeclarationOf(analysis: ProgramAnalysis, file: ProgramFile, call: TSESTree.CallExpression): ts.SignatureDeclaration | undefined {
+  const symbol = getCalleeSymbol(analysis.checker, file, call);
+  return symbol && getFunctionDeclaration(analysis.program, symbol);
 }
 
 /** The parameters of `fn` whose value reaches `expression` (read at `path`), within the file. */

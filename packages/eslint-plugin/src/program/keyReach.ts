@@ -41,6 +41,7 @@ export class KeyReach {
   /** The files that reach a key position; `'all'` when the program's imports could not be read. */
   private reaching: ReadonlySet<ts.SourceFile> | 'all' | undefined;
   private names: ReadonlySet<string> | undefined;
+  private spellingNames: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly program: ts.Program,
@@ -75,6 +76,12 @@ export class KeyReach {
     if (reaching === 'all') return true;
     this.names ??= collectDeclaredNames(this.program.getTypeChecker(), reaching);
     return this.names.has(name);
+  }
+
+  /** Like {@link mayDeclare}, for the functions of the {@link spellingFiles} alone. */
+  spellingFilesDeclare(name: string): boolean {
+    this.spellingNames ??= collectDeclaredNames(this.program.getTypeChecker(), new Set(this.spellingFiles()));
+    return this.spellingNames.has(name);
   }
 
   private getReaching(): ReadonlySet<ts.SourceFile> | 'all' {

@@ -102,7 +102,7 @@ export default createKeyRule<MessageIds>({
     function checkCall(call: TSESTree.CallExpression): void {
       // Only an argument for a key parameter is reported: a callee that cannot have one (by its
       // name or declaring file, see program/keyReach.ts) is not looked at further.
-      if (!getFollower().mayHaveKeyParameters(call)) return;
+      if (!getFollower().mayHaveKeyParameters(call, false)) return;
       // Helpers of this file are the syntactic rule's to follow; methods of arrays, maps and sets
       // made in this file are the standard library's.
       if (resolveLocalFunction(call.callee, sourceCode) || hasBuiltInReceiver(sourceCode, call.callee)) return;
@@ -117,6 +117,7 @@ export default createKeyRule<MessageIds>({
       if (interesting.length === 0) return;
       // Arguments that merely come from another module are many: their callees are searched quickly.
       const quick = interesting.every(({ local }) => !local);
+      if (quick && !getFollower().mayHaveKeyParameters(call, true)) return;
       const keyParameters = getFollower().getKeyParameters(call, quick);
       for (const { argument, index, local } of interesting) {
         const parameter = keyParameters.find((candidate) => candidate.index === index || (candidate.rest && index > candidate.index));
