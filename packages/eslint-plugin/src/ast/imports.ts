@@ -119,6 +119,23 @@ export function getMemberChain(node: TSESTree.Node): [TSESTree.Identifier, ...st
   }
 }
 
+/**
+ * `a.b.c` read as its innermost object and the static member names below it (`a`, `['b', 'c']`), at
+ * most `maxDepth` names; `undefined` past that or at a computed, non-literal key. A node that is no
+ * member read is its own root with an empty path.
+ */
+export function getStaticMemberPath(node: TSESTree.Node, maxDepth: number): { root: TSESTree.Node; path: string[] } | undefined {
+  const path: string[] = [];
+  let current = node;
+  while (current.type === AST_NODE_TYPES.MemberExpression) {
+    const name = getStaticPropertyName(current);
+    if (name === undefined || path.length === maxDepth) return undefined;
+    path.unshift(name);
+    current = current.object;
+  }
+  return { root: current, path };
+}
+
 /** The name of `a.b`, `a['b']` or `a.#b` (`'#b'`); `undefined` for a computed, non-literal key. */
 export function getStaticPropertyName(node: TSESTree.MemberExpression): string | undefined {
   if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;

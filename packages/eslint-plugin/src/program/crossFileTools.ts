@@ -1,8 +1,6 @@
 import type { ParserServicesWithTypeInformation, TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import { findProperty, findVariableOf, getConstantInitializer, getStaticPropertyName, resolveConst, resolveObject } from '../ast/index.js';
 import {
   createToolRecogniser,
   FRAMEWORKS,
@@ -13,7 +11,8 @@ import {
   type ToolDefinition,
   type ToolFactory,
 } from '../tools/index.js';
-import { getFunctionDeclaration, getReadSymbol, getVariableTarget, toFunctionTarget } from './declarationTargets.js';
+import { getFunctionDeclaration, toFunctionTarget } from './declarationTargets.js';
+import { createImportedObjectResolver } from './importedObjects.js';
 import { getLintedFile, type ProgramFile } from './programFiles.js';
 import { typescript } from './typescript.js';
 
@@ -52,8 +51,6 @@ export interface CrossFileTools {
 }
 
 const NONE: readonly ToolDefinition[] = [];
-/** How many member reads below an imported binding a spread is followed through (`presets.read.base`). */
-const MAX_PATH = 3;
 
 /** The method names of the catalogue's server registrations (`registerTool`, `tool`, `addTool`, `addTools`). */
 const REGISTRATION_METHODS: readonly string[] = [...new Set(FRAMEWORKS.flatMap((entry) => entry.registrations.map((registration) => registration.method)))];
@@ -78,29 +75,11 @@ function getProgramTools(program: ts.Program, factoriesKey: string): ProgramTool
 /** Creates the cross-file registration follower for one linted file. */
 export function createCrossFileTools(context: CrossFileToolsContext): CrossFileTools {
   const { program } = context.services;
-  const checker = program.getTypeChecker();
   const linted = getLintedFile(context.sourceCode, context.fileName, context.services);
   const shared = getProgramTools(program, JSON.stringify(context.toolFactories));
-  // The files a spread may be read in, by the SourceCode the judgement reads them with.
-  const files = new Map<SourceCode, ProgramFile>([[context.sourceCode, linted]]);
 
-  function resolveSpread(sourceCode: SourceCode, argument: TSESTree.Node): ReturnType<SpreadResolver> {
-    const file = files.get(sourceCode);
-    const read = file && getImportedRead(sourceCode, resolveConst(sourceCode, argument));
-    if (!file || !read) return undefined;
-    const found = getReadSymbol(checker, file, read.identifier, read.path);
-    const target = found && getVariableTarget(program, found.symbol);
-    if (!found || !target || target.file.fileName === file.fileName) return undefined;
-    const targetCode = target.file.sourceCode;
-    const id = target.declarator.id;
-    const variable = id.type === AST_NODE_TYPES.Identifier ? findVariableOf(id, targetCode) : undefined;
-    let value: TSESTree.Node | undefined = getConstantInitializer(variable);
-    for (const name of found.path) value = value && findProperty(resolveObject(targetCode, value), name)?.value;
-    const object = resolveObject(targetCode, value);
-    if (!object) return undefined;
-    files.set(targetCode, target.file);
-    return { sourceCode: targetCode, object };
-  }
+  // A spread of an imported const is read where it is declared (the same reader the other type-aware rules use).
+  const resolveSpread: SpreadResolver = createImportedObjectResolver(context.sourceCode, context.fileName, context.services);
 
   function wrapperOf(symbol: ts.Symbol): LocalWrapper | undefined {
     const declaration = getFunctionDeclaration(program, symbol);
@@ -156,21 +135,6 @@ export function createCrossFileTools(context: CrossFileToolsContext): CrossFileT
       return wrapper ? fromWrapperCall(context.sourceCode, call, wrapper) : NONE;
     },
   };
-}
-
-/** `base`, or `presets.read` / `ns.base` below an imported binding: the imported identifier and the member path read below it. */
-function getImportedRead(sourceCode: SourceCode, node: TSESTree.Node): { identifier: TSESTree.Identifier; path: string[] } | undefined {
-  const path: string[] = [];
-  let current = node;
-  while (current.type === AST_NODE_TYPES.MemberExpression && path.length < MAX_PATH) {
-    const name = getStaticPropertyName(current);
-    if (name === undefined) return undefined;
-    path.unshift(name);
-    current = current.object;
-  }
-  if (current.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const def = findVariableOf(current, sourceCode)?.defs[0];
-  return def?.type === 'ImportBinding' ? { identifier: current, path } : undefined;
 }
 
 /** What importing a module can bind that the recogniser sees as a tool definition: factory exports, and whether its servers register tools. */

@@ -5,7 +5,7 @@ import {
   findProperty,
   findVariableOf,
   getConstantInitializer,
-  getStaticPropertyName,
+  getStaticMemberPath,
   type ObjectResolver,
   resolveConst,
   resolveObject,
@@ -19,8 +19,8 @@ import { getLintedFile, type ProgramFile } from './programFiles.js';
 // `annotations: { ...READ_ONLY_HINTS }`). The checker names the declaration; only an object literal
 // the analysis can read is an answer (`as const` and `satisfies` included): a value built by a call,
 // a declaration in a package or a declaration file, or anything reassigned is none, and the reader
-// stays silent. The same approach as the cross-file spread reader of require-retry-policy-type-checked
-// (typed-wrappers' program/crossFileTools.ts `resolveSpread`); one of the two can go when both land.
+// stays silent. require-retry-policy-type-checked reads a spread of an imported const with it too
+// (program/crossFileTools.ts).
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -59,15 +59,10 @@ export function createImportedObjectResolver(
 
 /** An imported binding and the static member path read below it (`ids.READ_ONLY` → `ids`, `['READ_ONLY']`). */
 function getImportedRead(sourceCode: SourceCode, node: TSESTree.Node): { identifier: TSESTree.Identifier; path: string[] } | undefined {
-  const path: string[] = [];
-  let current = node;
-  while (current.type === AST_NODE_TYPES.MemberExpression && path.length < MAX_PATH) {
-    const name = getStaticPropertyName(current);
-    if (name === undefined) return undefined;
-    path.unshift(name);
-    current = current.object;
-  }
-  if (current.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const read = getStaticMemberPath(node, MAX_PATH);
+  const current = read?.root;
+  if (current?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const { path } = read!;
   const def = findVariableOf(current, sourceCode)?.defs[0];
   return def?.type === 'ImportBinding' ? { identifier: current, path } : undefined;
 }

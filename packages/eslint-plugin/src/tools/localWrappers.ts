@@ -5,6 +5,7 @@ import {
   findProperty,
   findVariableOf,
   type FunctionNode,
+  getStaticMemberPath,
   getStaticPropertyName,
   isFunctionNode,
   resolveConst,
@@ -177,15 +178,10 @@ function configPath(sourceCode: SourceCode, configNode: TSESTree.Node, fn: Funct
 
 /** `p`, `p.config`, `t` / `t.config` where `t` walks an array parameter (`for (const t of p)`, `p.forEach((t) => ...)`). */
 function parameterPath(sourceCode: SourceCode, node: TSESTree.Node, fn: FunctionNode): ParameterPath | undefined {
-  const path: string[] = [];
-  let current = node;
-  while (current.type === AST_NODE_TYPES.MemberExpression && path.length < MAX_PATH) {
-    const name = getStaticPropertyName(current);
-    if (name === undefined) return undefined;
-    path.unshift(name);
-    current = current.object;
-  }
-  if (current.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const read = getStaticMemberPath(node, MAX_PATH);
+  const current = read?.root;
+  if (current?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const { path } = read!;
   const def = findVariableOf(current, sourceCode)?.defs[0];
   if (!def) return undefined;
   if (def.type === 'Parameter' && def.node === fn) {
