@@ -22,6 +22,12 @@ export interface TestAt {
 export interface ToolLinks {
   /** Runner calls and adapters in source (not test) files that hand this tool to a runner. */
   readonly uses: readonly { readonly file: string; readonly use: UseFact; readonly runners: readonly RunnerAt[] }[];
+  /**
+   * Runner calls and adapters that hand this tool to a runner in files the audit reads as tests
+   * (named like a test, or importing a test runner or `@retrysafe/spec/testing`): their runners are
+   * not the deployed one, so they answer no question, but they are named where nothing else runs it.
+   */
+  readonly testUses: readonly { readonly file: string; readonly use: UseFact }[];
   readonly calledTwice: readonly TestAt[];
   /** Test files that import something that leads to this tool. */
   readonly referencedBy: readonly string[];
@@ -46,12 +52,12 @@ export interface ProjectLinks {
 /** Links the facts of every scanned file. */
 export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks {
   const index = new ProjectIndex(files);
-  const links = new Map<string, { uses: ToolLinks['uses'][number][]; calledTwice: TestAt[]; referencedBy: Set<string> }>();
+  const links = new Map<string, { uses: ToolLinks['uses'][number][]; testUses: ToolLinks['testUses'][number][]; calledTwice: TestAt[]; referencedBy: Set<string> }>();
   const tools: ToolAt[] = [];
   for (const facts of index.all()) {
     facts.tools.forEach((tool, i) => {
       tools.push({ file: facts.file, index: i, tool });
-      links.set(refId({ file: facts.file, index: i }), { uses: [], calledTwice: [], referencedBy: new Set() });
+      links.set(refId({ file: facts.file, index: i }), { uses: [], testUses: [], calledTwice: [], referencedBy: new Set() });
     });
   }
   const linkOf = (ref: FactRef) => links.get(refId(ref));
@@ -71,6 +77,9 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     if (facts.isTest) testFiles += 1;
     else linkUses(facts, index, linkOf, runnerAt);
     if (!facts.isTest) continue;
+    for (const use of facts.uses) {
+      for (const target of index.resolve(use.tool, facts.file, { members: use.collection }).tools) linkOf(target)?.testUses.push({ file: facts.file, use });
+    }
     for (const test of facts.calledTwice) {
       const targets = test.toolName !== null ? toolsNamed(tools, test.toolName) : index.resolve(test.target, facts.file).tools;
       if (targets.length === 0) unresolvedTests.push({ file: facts.file, test });
@@ -86,7 +95,7 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     testFiles,
     linksOf: (tool) => {
       const found = linkOf(tool);
-      return { uses: found?.uses ?? [], calledTwice: found?.calledTwice ?? [], referencedBy: [...(found?.referencedBy ?? [])] };
+      return { uses: found?.uses ?? [], testUses: found?.testUses ?? [], calledTwice: found?.calledTwice ?? [], referencedBy: [...(found?.referencedBy ?? [])] };
     },
   };
 }

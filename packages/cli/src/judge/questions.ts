@@ -38,6 +38,8 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
   // A guard keys every call itself; a server with enableIdempotency dedupes only calls that carry a key.
   // A guard dedupes consequential calls only: a naturally idempotent tool runs again (docs/frameworks.md).
+  const refused = refusingGuardOf(context);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard dedupes nothing for it`, [refused]);
   const dedup = tool.policy?.idempotent === true ? undefined : guardOf(context);
   if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.text}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [dedup]);
   if (tool.framework === 'retrysafe' && tool.policy?.idempotent === 'with_key' && tool.key.status === 'deterministic') {
@@ -82,6 +84,8 @@ export function judgeKey(context: JudgeContext): Answer {
     return answer('unknown', `the key comes from ${named}, which the audit cannot follow`, hidden.map((part) => here(part.line, part.text)));
   }
   if (policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat needs no key');
+  const refused = refusingGuardOf(context);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then no call of it is keyed`, [refused]);
   const guard = guardOf(context);
   if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}), which keys each call by the durable run, the tool and the canonical arguments (\`callKey\`)`, [guard]);
   const wire = wireOf(context);
@@ -102,6 +106,8 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   if (idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat reaches the same end state, so there is nothing to tell apart');
   const site = tool.replay.site;
   const evidence = site ? [{ file: context.relative(context.at.file), line: site.line, text: site.text }] : [];
+  const refused = refusingGuardOf(context);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then no result of it is flagged \`replayed\``, [refused]);
   const guard = guardOf(context);
   if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [guard]);
   const wire = wireOf(context);
@@ -119,10 +125,31 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   }
 }
 
-/** The guard (`guardAiSdkTools(tools, { runner })` ...) a framework tool is handed to, if any. */
+/**
+ * The guard (`guardAiSdkTools(tools, { runner })` ...) a framework tool is handed to, if any. A guard
+ * protects declared tools only: one that declares no policy makes it throw (see {@link refusingGuardOf}).
+ */
 function guardOf(context: JudgeContext): Evidence | undefined {
+  if (context.at.tool.policy === null) return undefined;
+  return anyGuardOf(context);
+}
+
+function anyGuardOf(context: JudgeContext): Evidence | undefined {
   const found = context.links.uses.find(({ use }) => use.collection);
   return found && { file: context.relative(found.file), line: found.use.line, text: found.use.via };
+}
+
+/**
+ * The guard an undeclared tool is handed to: the spec's guards read each tool's declared policy and
+ * throw a TypeError for a tool that declares none (guardShared's `declaredPolicyOf`), so the guard
+ * dedupes nothing for it, it refuses the whole set at run time.
+ */
+function refusingGuardOf(context: JudgeContext): Evidence | undefined {
+  return context.at.tool.policy === null ? anyGuardOf(context) : undefined;
+}
+
+function refusedReason(guard: Evidence): string {
+  return `it is passed to \`${guard.text}\` (${guard.file}:${guard.line}), which protects declared tools only: for a tool that declares no policy it throws a TypeError at run time. Declare a policy (\`declarePolicy\`)`;
 }
 
 /** The `enableIdempotency(server, { runner })` of the MCP server a tool is registered on, if any. */
@@ -137,6 +164,8 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
   const read = declaredRead(tool.policy);
   if (read) return read;
   if (tool.policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): no dedup record is needed');
+  const refused = refusingGuardOf(context);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard's runner keeps no record of it`, [refused]);
   // A guard, and a server that deduplicates keyed calls, keep a not-safely-repeatable call's result too.
   const kept = guardOf(context) ?? wireOf(context);
   if (tool.policy?.idempotent === false && !kept) return no('warning', `${NOT_REPEATABLE}: there is no dedup record`);
@@ -145,7 +174,7 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
   if (context.links.uses.length > 0) {
     const use = context.links.uses[0];
     const where = use ? `${context.relative(use.file)}:${use.use.line}` : '';
-    return answer('unknown', `it is run through \`${use?.use.via ?? 'a runner'}\` (${where}), but that runner's construction is not visible`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
+    return answer('unknown', `a runner call of it exists (\`${use?.use.via ?? 'a runner'}\`, ${where}), but its runner is not one the audit can follow to its construction (a parameter, or a value from outside the scanned code), so its store cannot be seen`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
   }
   return judgeProviderRecord(tool, context);
 }
@@ -174,6 +203,16 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
   if (passing.length > 0) {
     const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
     return answer('yes', `the provider keeps its own record of the key: ${calls} passes it (Stripe keeps keys for at least 24 hours)`, passing.map((call) => here(call.line, call.text)));
+  }
+  const [testUse] = context.links.testUses;
+  // A `defineTool` tool runs only through a runner: where no source file runs it, the runner calls in files read as tests are what is known.
+  if (testUse && tool.framework === 'retrysafe') {
+    const where = `${context.relative(testUse.file)}:${testUse.use.line}`;
+    return answer(
+      'unknown',
+      `it is run through \`${testUse.use.text}\` (${where}${context.links.testUses.length > 1 ? ` and ${context.links.testUses.length - 1} more` : ''}), but only in files the audit reads as tests (named like a test, or importing a test runner or \`@retrysafe/spec/testing\`), whose runners are not the deployed one: the deployed runner's store is not visible`,
+      context.links.testUses.map(({ file, use }) => ({ file: context.relative(file), line: use.line, text: use.text })),
+    );
   }
   if (tool.framework === 'retrysafe') return answer('unknown', 'no runner call of this tool in the scanned source files, so its store is not visible');
   return answer('unknown', 'no dedup record is visible: no runner runs it and no keyed provider call passes its key');

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ToolAudit } from '../src/index.js';
+import { auditFixture } from './support.js';
+
+// Cases a new-user trial of `retrysafe audit` found (tests/fixtures/trial).
+
+const tool = async (name: string): Promise<ToolAudit> => {
+  const found = (await auditFixture('trial')).tools.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+};
+
+describe('a guard protects declared tools only', () => {
+  it('an undeclared tool passed to a guard gets no yes: the guard throws for it at run time', async () => {
+    const lookup = await tool('lookup');
+    for (const id of ['q1', 'q2', 'q3', 'q4'] as const) {
+      expect(lookup.questions[id]).toMatchObject({
+        verdict: 'unknown',
+        reason: expect.stringContaining('throws a TypeError at run time'),
+        evidence: [{ file: 'src/guard-undeclared.ts', line: 17, text: 'guardAiSdkTools' }],
+      });
+    }
+  });
+
+  it('a declared tool in the same guard still takes its answers from the guard', async () => {
+    const refund = await tool('refund');
+    expect(refund.questions.q2).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('guarded by `guardAiSdkTools`') });
+    expect(refund.questions.q4).toMatchObject({ verdict: 'yes' });
+  });
+});
+
+describe('Q4 says what is known about a runner call', () => {
+  it('a runner call only in a file read as a test is named, not denied', async () => {
+    expect((await tool('create_ticket')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringContaining('files the audit reads as tests'),
+      evidence: [{ file: 'src/exercise.ts', line: 10 }],
+    });
+  });
+
+  it('a runner from a parameter: the call exists, its store cannot be seen', async () => {
+    expect((await tool('close_ticket')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringMatching(/^a runner call of it exists \(`runner\.call`, src\/worker\.ts:6\).*store cannot be seen/),
+    });
+  });
+});
