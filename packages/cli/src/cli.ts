@@ -29,6 +29,8 @@ export const EXIT = { clean: 0, findings: 1, usage: 2 } as const;
 interface AuditFlags {
   format: Format;
   output?: string;
+  /** `--output-<format> <file>`, one per format (`outputSarif`, ...). */
+  [outputOption: `output${string}`]: string | undefined;
   failOn: (typeof FAIL_ON)[number];
   config?: string;
   configLookup: boolean;
@@ -76,6 +78,11 @@ function buildProgram(io: CliIo, action: (paths: string[], flags: AuditFlags) =>
     .argument('[paths...]', 'files and folders to audit (default: the current folder)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS).default('table'))
     .option('-o, --output <file>', 'write the output to a file instead of stdout')
+    .addOption(new Option('--output-table <file>', 'also write the table to a file (every --output-<format> comes from the same run)'))
+    .addOption(new Option('--output-json <file>', 'also write the JSON report to a file'))
+    .addOption(new Option('--output-sarif <file>', 'also write SARIF 2.1.0 to a file'))
+    .addOption(new Option('--output-markdown <file>', 'also write Markdown to a file'))
+    .addOption(new Option('--output-yaml <file>', 'also write the YAML policies to a file'))
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or over this level').choices(FAIL_ON).default('error'))
     .option('-c, --config <file>', 'the ESLint config file to use (default: the project\'s eslint.config.*, else the plugin\'s recommended)')
     .option('--no-config-lookup', "ignore the project's eslint.config.* and use the plugin's recommended config")
@@ -112,6 +119,9 @@ async function runAudit(paths: string[], flags: AuditFlags, io: CliIo): Promise<
   const output = formatReport(report, flags.format, { color: flags.format === 'table' && useColor(flags, io) });
   if (flags.output !== undefined) await writeFile(flags.output, output);
   else io.stdout.write(output);
+  // One ESLint run, every output: each `--output-<format> <file>` is written from the same report
+  // (files are never coloured).
+  for (const [format, file] of extraOutputs(flags)) await writeFile(file, formatReport(report, format));
   if (report.files.scanned === 0) {
     // ESLint itself stops with "all of the files matching the glob pattern are ignored": a CI gate
     // on an audit that read nothing would pass without having looked.
@@ -125,6 +135,14 @@ async function runAudit(paths: string[], flags: AuditFlags, io: CliIo): Promise<
     return EXIT.usage;
   }
   return failsOn(report, flags.failOn) ? EXIT.findings : EXIT.clean;
+}
+
+/** The `--output-<format> <file>` options given, in {@link FORMATS} order. */
+function extraOutputs(flags: AuditFlags): [Format, string][] {
+  return FORMATS.flatMap((format): [Format, string][] => {
+    const file = flags[`output${format[0]?.toUpperCase() ?? ''}${format.slice(1)}`];
+    return file === undefined ? [] : [[format, file]];
+  });
 }
 
 /** Whether the report has findings at or over the threshold. */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -65,7 +65,7 @@ describe('--help', () => {
   it('documents every option and the exit codes', async () => {
     const { code, out } = await run(['audit', '--help']);
     expect(code).toBe(0);
-    for (const option of ['--format', '--output', '--fail-on', '--config', '--no-config-lookup', '--no-ignore', '--cwd', '--color', '--no-color', '--no-progress', '--help']) {
+    for (const option of ['--format', '--output', '--output-sarif', '--output-json', '--fail-on', '--config', '--no-config-lookup', '--no-ignore', '--cwd', '--color', '--no-color', '--no-progress', '--help']) {
       expect(out).toContain(option);
     }
     expect(out).toMatch(/Exit codes: 0 clean; 1 findings/);
@@ -110,14 +110,31 @@ describe('progress', () => {
 
 describe('--output and --config', () => {
   it('--output writes the report to a file instead of stdout', async () => {
-    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(path.join(tmpdir(), 'retrysafe-cli-'));
     try {
       const file = path.join(dir, 'policies.yaml');
       const { code, out } = await run(['audit', '--no-config-lookup', '--format', 'yaml', '--output', file, 'src/refund.ts']);
       expect({ code, out }).toEqual({ code: 0, out: '' });
       expect(readFileSync(file, 'utf8')).toContain('issue_refund:');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--output-<format> <file> writes several formats from one run, each as --format alone would (found by a new-user trial: five runs took six minutes)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'retrysafe-cli-outputs-'));
+    try {
+      const file = (format: string): string => path.join(dir, `audit.${format}`);
+      const formats = ['table', 'json', 'sarif', 'markdown', 'yaml'] as const;
+      const outputs = formats.flatMap((format) => [`--output-${format}`, file(format)]);
+      const { code, out } = await run(['audit', '--no-config-lookup', '--no-color', ...outputs, 'src/refund.ts']);
+      expect(code).toBe(0);
+      // stdout still gets --format (the table by default) unless --output is given.
+      expect(out).toBe(readFileSync(file('table'), 'utf8'));
+      for (const format of formats) {
+        const alone = await run(['audit', '--no-config-lookup', '--no-color', '--format', format, 'src/refund.ts']);
+        expect(readFileSync(file(format), 'utf8'), format).toBe(alone.out);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
