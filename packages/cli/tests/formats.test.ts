@@ -98,6 +98,14 @@ describe('--format yaml', () => {
     const policies = parse(await rendered('yaml'));
     expect(policies.issue_refund).toMatchObject({ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1, declared: true });
     expect(policies.lookup_order).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe' });
-    expect(policies.send_sms).toMatchObject({ side_effects: null, idempotent: null, retry: null, declared: false });
+    expect(policies.send_sms).toEqual({ declared: false, framework: expect.any(String), source: expect.any(String) });
+    expect(policies.archive_order).toMatchObject({ idempotent: true, retry: 'safe', declared: true, unknown: ['side_effects'], reason: expect.stringContaining('MCP annotations') });
+  });
+
+  it('never emits a null field (found by a new-user trial: a spread policy came out as side_effects: null ... declared: true)', async () => {
+    const { parse } = await import('yaml');
+    for (const [name, entry] of Object.entries(parse(await rendered('yaml')) as Record<string, Record<string, unknown>>)) {
+      for (const [field, value] of Object.entries(entry)) expect(value, `${name}.${field}`).not.toBeNull();
+    }
   });
 });

@@ -11,15 +11,25 @@ import type { AuditReport, ToolAudit } from '../report.js';
 //     retry: safe_with_same_key
 //     max_attempts: 3
 //
-// `null` marks what the code does not declare; a loop should treat a tool with `retry: null` as
-// not safe to retry.
+// No field is ever `null`: a field the code does not state is left out, and a declared policy with
+// a required field left out lists it under `unknown` with the `reason`. A loop should treat a tool
+// without `retry` as not safe to retry.
+
+/** The seed's required policy fields: a declared policy that does not state one lists it under `unknown`. */
+const REQUIRED = ['side_effects', 'idempotent', 'retry'] as const;
+
+const UNKNOWN_REASON = 'declared, but not stated statically (a spread, or a value the audit does not follow): treat the tool as not safe to retry';
+const HINTS_REASON = 'declared by MCP annotations, whose hints do not say which side effects the tool has';
+const CONFLICT_REASON = 'defined more than once with different policies (listed under conflicts): treat the tool as not safe to retry';
 
 interface PolicyEntry {
-  side_effects: string | null;
-  idempotent: boolean | 'with_key' | null;
-  retry: string | null;
-  max_attempts: number | null;
+  side_effects?: string;
+  idempotent?: boolean | 'with_key';
+  retry?: string;
+  max_attempts?: number;
   declared: boolean;
+  unknown?: string[];
+  reason?: string;
   framework: string;
   source: string;
   conflicts?: string[];
@@ -42,8 +52,8 @@ export function formatYaml(report: AuditReport): string {
   const document = new Document(Object.fromEntries([...entries].sort(([a], [b]) => a.localeCompare(b))));
   document.commentBefore = [
     ` retrysafe audit: every tool's declared retry policy, in the seed's shape.`,
-    ` null: not declared (or not stated statically); treat a tool whose retry is null as not safe to retry.`,
-    ` A name defined twice with different policies has every field null and lists its definitions under conflicts.`,
+    ` A field the code does not state is left out (never null); a declared policy lists the required fields it does not state under unknown, with the reason.`,
+    ` Treat a tool without retry as not safe to retry. A name defined twice with different policies lists its definitions under conflicts.`,
     ...(unnamed.length > 0 ? [` Tools without a static name, not listed: ${unnamed.join(', ')}`] : []),
   ].join('\n');
   return entries.size === 0 ? `${document.commentBefore.split('\n').map((line) => `#${line}`).join('\n')}\n{}\n` : document.toString({ lineWidth: 0 });
@@ -51,28 +61,27 @@ export function formatYaml(report: AuditReport): string {
 
 function toEntry(tool: ToolAudit): PolicyEntry {
   const policy = tool.policy;
+  const unknown = policy ? REQUIRED.filter((field) => policy[field] === null) : [];
   return {
-    side_effects: policy?.side_effects ?? null,
-    idempotent: policy?.idempotent ?? null,
-    retry: policy?.retry ?? null,
-    max_attempts: policy?.max_attempts ?? null,
+    ...(policy?.side_effects != null ? { side_effects: policy.side_effects } : {}),
+    ...(policy?.idempotent != null ? { idempotent: policy.idempotent } : {}),
+    ...(policy?.retry != null ? { retry: policy.retry } : {}),
+    ...(policy?.max_attempts != null ? { max_attempts: policy.max_attempts } : {}),
     declared: policy !== null,
+    ...(unknown.length > 0 ? { unknown: [...unknown], reason: policy?.via === 'annotations' ? HINTS_REASON : UNKNOWN_REASON } : {}),
     framework: tool.framework,
     source: `${tool.file}:${tool.line}`,
   };
 }
 
 function samePolicy(a: PolicyEntry, b: PolicyEntry): boolean {
-  return a.side_effects === b.side_effects && a.idempotent === b.idempotent && a.retry === b.retry && a.max_attempts === b.max_attempts;
+  return a.declared === b.declared && a.side_effects === b.side_effects && a.idempotent === b.idempotent && a.retry === b.retry && a.max_attempts === b.max_attempts;
 }
 
 function conflict(existing: PolicyEntry, added: PolicyEntry): PolicyEntry {
   return {
-    side_effects: null,
-    idempotent: null,
-    retry: null,
-    max_attempts: null,
     declared: false,
+    reason: CONFLICT_REASON,
     framework: existing.framework,
     source: existing.source,
     conflicts: [...(existing.conflicts ?? [existing.source]), added.source],
