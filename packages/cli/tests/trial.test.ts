@@ -46,3 +46,12 @@ describe('Q4 says what is known about a runner call', () => {
     });
   });
 });
+
+describe('Q2 knows the runner\'s key', () => {
+  it('currentCall()?.key from @retrysafe/spec, as docs/frameworks.md passes it to a provider, is deterministic', async () => {
+    expect((await tool('refundOrder')).questions.q2).toMatchObject({
+      verdict: 'yes',
+      evidence: [{ file: 'src/runner-key.ts', line: 14, text: 'currentCall()?.key' }],
+    });
+  });
+});

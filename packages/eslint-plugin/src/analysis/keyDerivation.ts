@@ -146,7 +146,7 @@ function isDerived(sourceCode: SourceCode, expression: TSESTree.Node, depth: num
     case AST_NODE_TYPES.BinaryExpression:
       return node.operator === '+' && derived(node.left) && derived(node.right);
     case AST_NODE_TYPES.MemberExpression:
-      return !node.computed && derived(node.object);
+      return isRunnerKey(sourceCode, node) || (!node.computed && derived(node.object));
     case AST_NODE_TYPES.CallExpression:
       return isSpecKeyCallee(sourceCode, node.callee) || isStringConversion(sourceCode, node);
     case AST_NODE_TYPES.Identifier:
@@ -169,6 +169,20 @@ function isSpecKeyCallee(sourceCode: SourceCode, callee: TSESTree.Node): boolean
   const reference = resolveReference(sourceCode, callee);
   const name = reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
   return name === 'key' || name === 'vouchDurable';
+}
+
+/**
+ * `currentCall().key` (`currentCall()?.key`) with `currentCall` from `@retrysafe/spec`: the key the
+ * runner (a guard) derived for this call, from the durable run, the tool and the canonical
+ * arguments, the one docs/frameworks.md passes downstream (`{ idempotencyKey: currentCall()?.key }`).
+ * (A handler's `ctx.key`, `KeyedExecuteContext.key`, is a field of a parameter, derived already.)
+ */
+function isRunnerKey(sourceCode: SourceCode, node: TSESTree.MemberExpression): boolean {
+  if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier || node.property.name !== 'key') return false;
+  const object = skipWrappers(node.object, { optionalChains: true, awaits: true });
+  if (object.type !== AST_NODE_TYPES.CallExpression || !importsSpecPackage(sourceCode)) return false;
+  const reference = resolveReference(sourceCode, object.callee);
+  return reference?.source === SPEC_PACKAGE && reference.path.length === 1 && reference.path[0] === 'currentCall';
 }
 
 /** `String(x)` and `x.toString()` of a derived value. */

@@ -106,6 +106,10 @@ describe('describeKeyDerivation', () => {
     ['a provider key from the caller', `${MCP}server.registerTool('t', { inputSchema: { idempotencyKey: z.string() } }, async ({ idempotencyKey }) => pay({ idempotencyKey }));`, { status: 'deterministic', parts: ['idempotencyKey'] }],
     ['a key from a call that cannot be followed', `${MCP}import { mint } from 'keys';\nserver.registerTool('t', {}, async () => pay({ idempotencyKey: mint() }));`, { status: 'unknown' }],
     ['no key at all', `${MCP}server.registerTool('t', {}, async () => ({ content: [] }));`, { status: 'none' }],
+    ['the runner\'s key, currentCall()?.key from @retrysafe/spec (docs/frameworks.md)', `${MCP}import { currentCall } from '@retrysafe/spec';\nserver.registerTool('t', {}, async () => pay({ idempotencyKey: currentCall()?.key }));`, { status: 'deterministic', parts: ['currentCall()?.key'] }],
+    ['a namespace import of it', `${MCP}import * as rs from '@retrysafe/spec';\nserver.registerTool('t', {}, async () => pay({ idempotencyKey: rs.currentCall().key }));`, { status: 'deterministic' }],
+    ['a currentCall that is not the spec\'s', `${MCP}import { currentCall } from './calls.js';\nserver.registerTool('t', {}, async () => pay({ idempotencyKey: currentCall()?.key }));`, { status: 'unknown' }],
+    ['another field of the spec\'s currentCall', `${MCP}import { currentCall } from '@retrysafe/spec';\nserver.registerTool('t', {}, async () => pay({ idempotencyKey: currentCall()?.tool }));`, { status: 'unknown' }],
     ['a key name from the keyNames option', `${MCP}server.registerTool('t', {}, async () => pay({ requestKey: Date.now() }));`, { status: 'nondeterministic', sources: ['Date.now()'] }, ['requestKey']],
   ] as [string, string, object, string[]?][])('%s', (_shape, code, expected, keyNames = []) => {
     expect(derivation(code, keyNames)).toMatchObject(expected);
