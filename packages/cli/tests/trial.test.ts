@@ -55,3 +55,28 @@ describe('Q2 knows the runner\'s key', () => {
     });
   });
 });
+
+describe('Q1 with a type-aware config', () => {
+  it("follows the handler into other files as no-contradicted-policy-type-checked does, so Q1 and that rule's finding agree", async () => {
+    const report = await auditFixture('typed', { configLookup: true });
+    const payment = report.tools.find((candidate) => candidate.name === 'create_payment');
+    expect(payment?.questions.q1).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      evidence: [{ file: 'src/server.ts', line: 14, text: 'stripe.paymentIntents.create' }],
+    });
+    expect(report.findings).toContainEqual(expect.objectContaining({ ruleId: '@retrysafe/no-contradicted-policy-type-checked', file: 'src/server.ts', line: 12 }));
+  });
+
+  it('an operation in an imported helper is evidence in the helper\'s file', async () => {
+    const report = await auditFixture('typed', { configLookup: true });
+    const charge = report.tools.find((candidate) => candidate.name === 'charge_customer');
+    expect(charge?.questions.q1).toMatchObject({ verdict: 'no', evidence: [{ file: 'src/helpers.ts', line: 4, text: 'stripe.paymentIntents.create' }] });
+    expect(charge?.effects.operations).toMatchObject([{ kind: 'create', evidence: { file: 'src/helpers.ts', line: 4 } }]);
+  });
+
+  it('without types the same handler stays unknown: the client is constructed in another file', async () => {
+    const report = await auditFixture('typed', { configLookup: false });
+    expect(report.tools.find((candidate) => candidate.name === 'create_payment')?.questions.q1).toMatchObject({ verdict: 'unknown' });
+  });
+});

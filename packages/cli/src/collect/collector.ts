@@ -2,6 +2,7 @@ import type { ESLint, Rule } from 'eslint';
 
 import {
   type AllowedSource,
+  createCrossFileEffects,
   createEffectsAnalyser,
   createKeyNameMatcher,
   createToolRecogniser,
@@ -19,6 +20,7 @@ import {
   inferPolicy,
   isTestFile,
   type EffectLibrary,
+  type EffectsProgramContext,
   type KeyedProvider,
   mayUseRunners,
   readPolicyData,
@@ -58,7 +60,7 @@ export function createCollectorPlugin(onFacts: (facts: FileFacts) => void, optio
     meta: { type: 'problem', docs: { description: 'Records the facts `retrysafe audit` judges (reports nothing)' }, schema: [] },
     create(context) {
       const sourceCode = context.sourceCode as unknown as SourceCode;
-      const collector = new FileCollector(sourceCode, context.filename, optionsFor(context.filename));
+      const collector = new FileCollector(sourceCode, context.filename, optionsFor(context.filename), typedServices(sourceCode));
       const visit = (node: unknown): void => collector.visit(node as ToolSite);
       return {
         CallExpression: visit,
@@ -88,6 +90,8 @@ class FileCollector {
     private readonly sourceCode: SourceCode,
     private readonly file: string,
     private readonly options: RuleOptionsForFile,
+    /** The parser's type information, when the config is type-aware: the effects analysis then follows imports into the program's other files. */
+    private readonly services: EffectsProgramContext['services'] | undefined,
   ) {
     this.recogniser = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories });
     this.usesRunners = mayUseRunners(sourceCode);
@@ -181,12 +185,23 @@ class FileCollector {
   /** The effects analysis of the tool's handler (issue 10), with the libraries the project configured. */
   private effectsFact(tool: ToolDefinition): EffectsFact | null {
     if (!tool.handler) return null;
-    this.effectsAnalyser ??= createEffectsAnalyser(this.sourceCode, { libraries: [...this.options.libraries], keyNames: [...this.options.keyNames] });
+    // With types, the cross-file effects no-contradicted-policy-type-checked follows (an imported
+    // helper, a client another module constructs), so Q1 and that rule's findings agree.
+    if (!this.effectsAnalyser) {
+      const crossFile = this.services ? createCrossFileEffects({ sourceCode: this.sourceCode, fileName: this.file, services: this.services }) : undefined;
+      this.effectsAnalyser = createEffectsAnalyser(this.sourceCode, { libraries: [...this.options.libraries], keyNames: [...this.options.keyNames], ...(crossFile ? { crossFile } : {}) });
+    }
     const found = this.effectsAnalyser.analyseHandler(tool.handler, tool.name);
     if (!found) return null;
     const inferred = inferPolicy(found);
     return {
-      operations: found.effects.map((effect) => ({ line: effect.line, text: effect.detail ? `${effect.text} ${effect.detail}` : effect.text, kind: effect.kind, keyPassed: effect.keyPassed ?? null })),
+      operations: found.effects.map((effect) => ({
+        line: effect.line,
+        text: effect.detail ? `${effect.text} ${effect.detail}` : effect.text,
+        kind: effect.kind,
+        keyPassed: effect.keyPassed ?? null,
+        ...(effect.fileName !== undefined && effect.fileName !== this.file ? { file: effect.fileName } : {}),
+      })),
       complete: found.complete,
       keyLookupLine: found.keyLookup ? found.keyLookup.loc.start.line : null,
       inferred: inferred ? { idempotent: inferred.idempotent, sideEffects: inferred.sideEffects, reason: inferred.reason } : null,
@@ -243,6 +258,12 @@ class FileCollector {
   private site(node: TSESTree.Node): Site {
     return { line: node.loc.start.line, text: describeNode(node, this.sourceCode) };
   }
+}
+
+/** The parser services of a type-aware parse (a program), else undefined. */
+function typedServices(sourceCode: SourceCode): EffectsProgramContext['services'] | undefined {
+  const services = sourceCode.parserServices as Partial<EffectsProgramContext['services']> | undefined;
+  return services?.program ? (services as EffectsProgramContext['services']) : undefined;
 }
 
 /** Names a tool is bound to where it is defined: its variable, its property, the function that returns it. */

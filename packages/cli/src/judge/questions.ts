@@ -49,7 +49,9 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   const effects = tool.effects;
   if (!effects) return answer('unknown', 'the handler is not in this file, so what it does is not visible');
   const inferred = effects.inferred;
-  const evidence = effects.operations.slice(0, 5).map((operation) => here(operation.line, operation.text));
+  const evidence = effects.operations
+    .slice(0, 5)
+    .map((operation) => (operation.file !== undefined ? { file: context.relative(operation.file), line: operation.line, text: operation.text } : here(operation.line, operation.text)));
   if (inferred && !inferred.idempotent) {
     const honest = tool.policy?.idempotent === false;
     return no(honest ? 'warning' : 'error', `a second call runs it again: ${inferred.reason}${honest ? ' (as declared: not safely repeatable)' : ''}`, evidence);
