@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import type { FileFacts, Value } from './collect/facts.js';
+import type { FileFacts, PolicyLayer, Value } from './collect/facts.js';
 
 // Links the facts of one file to another's: follows a symbolic value through relative imports,
 // re-exports, calls of functions that return it and property reads, to the tools and runners it
@@ -95,6 +95,33 @@ export class ProjectIndex {
       const id = `${item.store.file}#${item.store.line}#${item.store.text}`;
       return seen.has(id) || !seen.add(id) ? [] : [item.store];
     });
+  }
+
+  /**
+   * A policy's layers with every import followed to the exported `const` it names (through
+   * re-exports); an import that leads to no such `const` becomes an opaque layer.
+   */
+  resolvePolicyLayers(layers: readonly PolicyLayer[], file: string, depth = 0): PolicyLayer[] {
+    return layers.flatMap((layer): PolicyLayer[] => {
+      if (layer.k !== 'import') return [layer];
+      const found = depth < MAX_DEPTH ? this.policyConstOf(this.resolveModule(file, layer.from), layer.name, depth + 1, new Set()) : undefined;
+      return found ?? [{ k: 'opaque' }];
+    });
+  }
+
+  private policyConstOf(file: string | undefined, name: string, depth: number, visited: Set<string>): PolicyLayer[] | undefined {
+    const facts = file ? this.files.get(file) : undefined;
+    if (!file || !facts || visited.has(file)) return undefined;
+    visited.add(file);
+    const own = facts.policyConsts[name];
+    if (own) return this.resolvePolicyLayers(own, file, depth + 1);
+    const exported = facts.exports[name];
+    if (exported?.k === 'import') return this.policyConstOf(this.resolveModule(file, exported.from), exported.name, depth + 1, visited);
+    for (const specifier of facts.reexports) {
+      const found = this.policyConstOf(this.resolveModule(file, specifier), name, depth + 1, visited);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** The scanned file a relative specifier names (`./tools/index.js` may be `./tools/index.ts`). */

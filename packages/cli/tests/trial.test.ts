@@ -80,3 +80,19 @@ describe('Q1 with a type-aware config', () => {
     expect(report.tools.find((candidate) => candidate.name === 'create_payment')?.questions.q1).toMatchObject({ verdict: 'unknown' });
   });
 });
+
+describe('a policy written through consts', () => {
+  const policyOf = async (name: string) => (await tool(name)).policy;
+
+  it('follows same-file and imported consts (spreads, re-exports) to their object literals', async () => {
+    expect(await policyOf('fb_local')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe', via: 'mcpMeta' });
+    expect(await policyOf('fb_imported')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe' });
+    expect(await policyOf('fb_reexported')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'never' });
+    expect(await policyOf('create_note')).toMatchObject({ side_effects: 'internal_write', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3, via: 'declarePolicy' });
+    expect(await policyOf('fb_hints')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe', via: 'annotations' });
+  });
+
+  it('a spread that cannot be followed leaves the fields it may set unknown, never guessed', async () => {
+    expect(await policyOf('fb_opaque')).toMatchObject({ side_effects: null, idempotent: null, retry: null });
+  });
+});

@@ -31,6 +31,7 @@ import {
   type TSESLint,
   type TSESTree,
 } from './analysis.js';
+import { exportedPolicyConsts, policyLayers } from './policyLayers.js';
 import type { CalledTwiceFact, EffectsFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value } from './facts.js';
 
 /** The options the project's config gives the plugin's rules, merged for one file. */
@@ -143,6 +144,7 @@ class FileCollector {
       calledTwice: isTest ? this.calledTwice(values.valueOf) : [],
       references: isTest ? this.importedValues() : [],
       exports: pruneExports(exports),
+      policyConsts: exportedPolicyConsts(sourceCode),
       reexports,
     };
   }
@@ -166,7 +168,11 @@ class FileCollector {
     const policy = readPolicyData(sourceCode, tool);
     const replay = findReplaySignal(sourceCode, tool);
     const start = tool.node.loc.start;
+    const layers = policy ? policyLayers(sourceCode, policy.node) : undefined;
+    const annotationLayers = !policy && tool.annotationsNode ? policyLayers(sourceCode, tool.annotationsNode) : undefined;
     return {
+      ...(layers ? { policyLayers: layers } : {}),
+      ...(annotationLayers ? { annotationLayers } : {}),
       name: tool.name ?? null,
       line: start.line,
       column: start.column + 1,

@@ -28,7 +28,21 @@ export interface ToolFact {
   readonly providerKeys: readonly ProviderKeyFact[];
   /** What the effects analysis found in the handler; null when the handler is not visible in the file. */
   readonly effects: EffectsFact | null;
+  /** The policy's layers when it is written through a spread or a `const` (the linker completes `policy` from them). */
+  readonly policyLayers?: readonly PolicyLayer[];
+  /** The MCP annotations' layers when they are a spread or a `const` and state no policy the plugin read. */
+  readonly annotationLayers?: readonly PolicyLayer[];
 }
+
+/**
+ * One layer of a policy written through `const`s, in source order (the later wins): fields an object
+ * literal states, an import from a relative module (the linker follows it to that module's exported
+ * `const`), or something not followed (`field`: it sets that field; without: it may set any).
+ */
+export type PolicyLayer =
+  | { readonly k: 'fields'; readonly fields: Readonly<Record<string, string | number | boolean>> }
+  | { readonly k: 'import'; readonly from: string; readonly name: string }
+  | { readonly k: 'opaque'; readonly field?: string };
 
 /** The handler's effect operations, and the policy they imply when they are evidence enough for one. */
 export interface EffectsFact {
@@ -111,6 +125,8 @@ export interface FileFacts {
   readonly references: readonly Value[];
   /** What each export is, where that can lead to a tool or a runner. */
   readonly exports: Readonly<Record<string, Value>>;
+  /** Exported `const` objects (shared policies, annotations), as layers. */
+  readonly policyConsts: Readonly<Record<string, readonly PolicyLayer[]>>;
   /** `export * from '...'` specifiers. */
   readonly reexports: readonly string[];
 }

@@ -1,4 +1,4 @@
-import type { CalledTwiceFact, FileFacts, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
+import type { CalledTwiceFact, FileFacts, PolicyLayer, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
 import { type FactRef, ProjectIndex } from '../link.js';
 
 // Every link between a tool and the rest of the scanned code, worked out once for the whole tree:
@@ -56,7 +56,7 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
   const tools: ToolAt[] = [];
   for (const facts of index.all()) {
     facts.tools.forEach((tool, i) => {
-      tools.push({ file: facts.file, index: i, tool });
+      tools.push({ file: facts.file, index: i, tool: withPolicyFollowed(tool, facts.file, index) });
       links.set(refId({ file: facts.file, index: i }), { uses: [], testUses: [], calledTwice: [], referencedBy: new Set() });
     });
   }
@@ -111,6 +111,52 @@ function linkUses(
     const at = runners.map(runnerAt).filter((runner) => runner !== undefined);
     for (const target of index.resolve(use.tool, facts.file, { members: use.collection }).tools) linkOf(target)?.uses.push({ file: facts.file, use, runners: at });
   }
+}
+
+/**
+ * The tool with its policy read through the `const`s it is written with (`{ ...WRITE_WITH_KEY }`,
+ * an imported `READ_ONLY`, `annotations: { ...READ_ONLY_HINTS }`), layer by layer, the later winning.
+ * A field a layer that is not followed may set stays `null` (not known).
+ */
+function withPolicyFollowed(tool: ToolFact, file: string, index: ProjectIndex): ToolFact {
+  if (tool.policy && tool.policyLayers) {
+    const fields = merge(index.resolvePolicyLayers(tool.policyLayers, file));
+    const text = (name: string): string | null => (typeof fields[name] === 'string' ? (fields[name] as string) : null);
+    const idempotent = fields.idempotent === true || fields.idempotent === false || fields.idempotent === 'with_key' ? fields.idempotent : null;
+    const attempts = fields.max_attempts;
+    return {
+      ...tool,
+      policy: {
+        ...tool.policy,
+        side_effects: text('side_effects'),
+        idempotent,
+        retry: text('retry'),
+        max_attempts: typeof attempts === 'number' && Number.isInteger(attempts) && attempts > 0 ? attempts : null,
+      },
+    };
+  }
+  if (!tool.policy && tool.annotationLayers) {
+    const hints = merge(index.resolvePolicyLayers(tool.annotationLayers, file));
+    const line = tool.line;
+    const site = { line, text: 'annotations' };
+    // As the plugin's readPolicyData reads hints: readOnlyHint true is a read; else idempotentHint gives the class.
+    if (hints.readOnlyHint === true) return { ...tool, policy: { ...site, side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'annotations' } };
+    if (typeof hints.idempotentHint === 'boolean' && hints.readOnlyHint !== null) {
+      return { ...tool, policy: { ...site, side_effects: null, idempotent: hints.idempotentHint, retry: hints.idempotentHint ? 'safe' : 'never', max_attempts: null, via: 'annotations' } };
+    }
+  }
+  return tool;
+}
+
+/** Folds layers into fields: a later layer wins; a field an opaque layer may set becomes `null`. */
+function merge(layers: readonly PolicyLayer[]): Record<string, string | number | boolean | null> {
+  const fields: Record<string, string | number | boolean | null> = {};
+  for (const layer of layers) {
+    if (layer.k === 'fields') Object.assign(fields, layer.fields);
+    else if (layer.k === 'opaque' && layer.field) fields[layer.field] = null;
+    else if (layer.k === 'opaque') for (const name of ['side_effects', 'idempotent', 'retry', 'max_attempts', 'readOnlyHint', 'idempotentHint']) fields[name] = null;
+  }
+  return fields;
 }
 
 function toolsNamed(tools: readonly ToolAt[], name: string): FactRef[] {
