@@ -210,7 +210,14 @@ class FileCollector {
       })),
       complete: found.complete,
       keyLookupLine: found.keyLookup ? found.keyLookup.loc.start.line : null,
-      inferred: inferred ? { idempotent: inferred.idempotent, sideEffects: inferred.sideEffects, reason: inferred.reason } : null,
+      inferred: inferred
+        ? {
+            idempotent: inferred.idempotent,
+            sideEffects: inferred.sideEffects,
+            reason: inferred.reason,
+            ...(inferred.evidence?.fileName !== undefined && inferred.evidence.fileName !== this.file ? { at: { file: inferred.evidence.fileName, line: inferred.evidence.line } } : {}),
+          }
+        : null,
     };
   }
 

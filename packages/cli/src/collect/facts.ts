@@ -53,7 +53,13 @@ export interface EffectsFact {
   /** The line of a lookup by a deduplication key in the handler, if any. */
   readonly keyLookupLine: number | null;
   /** The plugin's `inferPolicy`: what the effects imply, with the reason. */
-  readonly inferred: { readonly idempotent: boolean; readonly sideEffects: string; readonly reason: string } | null;
+  readonly inferred: {
+    readonly idempotent: boolean;
+    readonly sideEffects: string;
+    readonly reason: string;
+    /** The file (absolute) and line of the operation the reason names, when it is in another file (the type-aware analysis). */
+    readonly at?: { readonly file: string; readonly line: number };
+  } | null;
 }
 
 export interface PolicyFact {

@@ -48,7 +48,9 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   }
   const effects = tool.effects;
   if (!effects) return answer('unknown', 'the handler is not in this file, so what it does is not visible');
-  const inferred = effects.inferred;
+  const found = effects.inferred;
+  // The plugin's reason names a line; an operation in another file is named with its file.
+  const inferred = found?.at ? { ...found, reason: found.reason.replace(`line ${found.at.line}`, `${context.relative(found.at.file)}:${found.at.line}`) } : found;
   const evidence = effects.operations
     .slice(0, 5)
     .map((operation) => (operation.file !== undefined ? { file: context.relative(operation.file), line: operation.line, text: operation.text } : here(operation.line, operation.text)));
