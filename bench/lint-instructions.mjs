@@ -37,7 +37,7 @@ import { engagementProbe, formatLoad, median, readFlags, table } from './lib.mjs
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
-const flags = readFlags(['variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs', 'prebuilt']);
+const flags = readFlags(['child-passes', 'variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs', 'prebuilt', 'passes']);
 /** The plugin as built in this checkout. */
 const pluginEntry = require.resolve('@retrysafe/eslint-plugin');
 /** Variant b0's plugin: another build (a packages/eslint-plugin folder, built), e.g. an earlier commit's, for a before/after run. */
@@ -46,6 +46,12 @@ function basePluginEntry() {
   return join(flags.plugin, 'dist', 'index.js');
 }
 const step = Number(flags.step ?? 3);
+/**
+ * `--passes N` (N > 1): every variant also runs in a process that lints the files N times with one
+ * ESLint instance, as an editor or a watch run lints a warm process; the steady cost of a pass is
+ * (I(N passes) - I(1 pass)) / (N - 1), without start-up, module loading and first-use compilation.
+ */
+const passes = Number(flags.passes ?? 1);
 const corpusRoot = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-agent-corpus');
 /** The files `recommended` lints (the plugin's own `files`, spelled here so that (a) loads no plugin). */
 const FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
@@ -83,7 +89,9 @@ async function child(variant) {
   const { ESLint } = await import(require.resolve('eslint'));
   const files = sample(corpusRoot);
   const eslint = new ESLint({ cwd: corpusRoot, overrideConfigFile: true, overrideConfig: await configFor(variant), cache: false });
-  const results = await eslint.lintFiles(files);
+  const count = Number(flags['child-passes'] ?? 1);
+  let results = await eslint.lintFiles(files);
+  for (let pass = 1; pass < count; pass += 1) results = await eslint.lintFiles(files);
   const fatal = results.flatMap((r) => r.messages.filter((m) => m.fatal).map((m) => `${r.filePath}: ${m.message}`));
   if (fatal.length > 0) throw new Error(`${fatal.length} files did not parse, e.g. ${fatal[0]}`);
   const problems = results.flatMap((r) => r.messages.map((m) => `${relative(corpusRoot, r.filePath)}:${m.line}:${m.column} ${m.ruleId} ${m.message}`));
@@ -107,12 +115,12 @@ async function engagedFiles() {
 }
 
 /** One variant under valgrind, in a child process; resolves with its count. */
-function countInstructions(variant) {
+function countInstructions(variant, childPasses = 1) {
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
     const run = spawn(
       'valgrind',
-      ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
+      ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, '--child-passes', String(childPasses), ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -127,7 +135,7 @@ function countInstructions(variant) {
         return;
       }
       const out = JSON.parse(stdout.trim().split('\n').pop());
-      resolvePromise({ variant, instructions: Number(collected[1].replaceAll(',', '')), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() });
+      resolvePromise({ variant, passes: childPasses, instructions: Number(collected[1].replaceAll(',', '')), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() });
     });
   });
 }
@@ -148,27 +156,39 @@ async function parent() {
   const jobs = Number(flags.jobs ?? variants.length * rounds);
   const queue = [];
   for (let round = 0; round < rounds; round += 1) {
-    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) queue.push({ round, variant });
+    for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
+      queue.push({ round, variant, passes: 1 });
+      if (passes > 1) queue.push({ round, variant, passes });
+    }
   }
   const runs = [];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const result = { round: next.round, ...(await countInstructions(next.variant)) };
+      const result = { round: next.round, ...(await countInstructions(next.variant, next.passes)) };
       runs.push(result);
-      console.log(`  round ${result.round + 1} ${result.variant}: ${fmtM(result.instructions)} instructions, ${result.problems.length} problems, ${result.seconds.toFixed(0)} s, load ${result.loadAfter[0].toFixed(2)}`);
+      console.log(`  round ${result.round + 1} ${result.variant} x${result.passes}: ${fmtM(result.instructions)} instructions, ${result.problems.length} problems, ${result.seconds.toFixed(0)} s, load ${result.loadAfter[0].toFixed(2)}`);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
   runs.sort((x, y) => x.round - y.round || variants.indexOf(x.variant) - variants.indexOf(y.variant));
-  const byRound = (v, round) => runs.find((r) => r.variant === v && r.round === round).instructions;
+  const byRound = (v, round) => runs.find((r) => r.variant === v && r.round === round && r.passes === 1).instructions;
+  // The steady cost of one pass in a warm process (see --passes).
+  const steadyOf = (v, round) => (runs.find((r) => r.variant === v && r.round === round && r.passes === passes).instructions - byRound(v, round)) / (passes - 1);
+  const steady = {};
+  if (passes > 1) {
+    for (const v of variants.slice(1)) {
+      const perRound = [...Array(rounds).keys()].map((round) => (steadyOf(v, round) - steadyOf('a', round)) / steadyOf('a', round));
+      steady[`(${v}-a)/a`] = { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound), perRound };
+    }
+  }
   const ratios = {};
   for (const v of variants.slice(1)) {
     const perRound = [...Array(rounds).keys()].map((round) => (byRound(v, round) - byRound('a', round)) / byRound('a', round));
     ratios[`(${v}-a)/a`] = { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound), perRound };
   }
-  const medians = Object.fromEntries(variants.map((v) => [v, median(runs.filter((r) => r.variant === v).map((r) => r.instructions))]));
+  const medians = Object.fromEntries(variants.map((v) => [v, median(runs.filter((r) => r.variant === v && r.passes === 1).map((r) => r.instructions))]));
   const spread = Object.fromEntries(variants.map((v) => {
-    const xs = runs.filter((r) => r.variant === v).map((r) => r.instructions);
+    const xs = runs.filter((r) => r.variant === v && r.passes === 1).map((r) => r.instructions);
     return [v, (Math.max(...xs) - Math.min(...xs)) / Math.min(...xs)];
   }));
   const judged = ratios['(b-a)/a'];
@@ -176,11 +196,12 @@ async function parent() {
     bench: 'lint-instructions',
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadavgStart, loadavgEnd: loadavg() },
-    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}${flags.prebuilt ? ` --prebuilt 1 --corpus-dir ${corpusRoot}` : ''}`,
+    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${passes > 1 ? ` --passes ${passes}` : ''}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}${flags.prebuilt ? ` --prebuilt 1 --corpus-dir ${corpusRoot}` : ''}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, linted: { step, files: files.length, lines }, engaged: { files: engaged.length, share: engaged.length / files.length, list: engaged } },
     medians,
     spreadWithinVariant: spread,
     ratios,
+    ...(passes > 1 ? { steadyPerPass: { passes, ratios: steady } } : {}),
     target: judged ? { 'recommended adds < 5% over parse-only (whole-process instructions, median of rounds)': judged.median < 0.05 } : {},
     runs,
   };
@@ -188,6 +209,7 @@ async function parent() {
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n${table(['variant', 'instructions (median)', 'spread within variant'], variants.map((v) => [v, fmtM(medians[v]), pct(spread[v])]))}`);
   console.log(`\n${table(['ratio', 'median', 'min', 'max'], Object.entries(ratios).map(([k, r]) => [k, pct(r.median, true), pct(r.min, true), pct(r.max, true)]))}`);
+  if (passes > 1) console.log(`\nsteady cost of a pass in a warm process ((I(${passes} passes) - I(1 pass)) / ${passes - 1}):\n${table(['ratio', 'median', 'min', 'max'], Object.entries(steady).map(([k, r]) => [k, pct(r.median, true), pct(r.min, true), pct(r.max, true)]))}`);
   if (judged) console.log(`\ntarget: recommended < 5% over parse-only: ${judged.median < 0.05 ? 'met' : 'MISSED'} (${pct(judged.median, true)}); load ${formatLoad(loadavg())}`);
   console.log(`written: ${relative(process.cwd(), out)}`);
 }
