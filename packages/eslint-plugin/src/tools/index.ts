@@ -10,7 +10,7 @@ export * from './frameworks/index.js';
 export * from './fastMcpTools.js';
 export * from './inputSchemas.js';
 export * from './langchainClassTools.js';
-export { fromWrapperCall, type LocalWrapper } from './localWrappers.js';
+export { fromWrapperCall, isConfigFromParameter, type LocalWrapper } from './localWrappers.js';
 export * from './mcpLowLevelTools.js';
 export * from './mcpTools.js';
 export * from './policyFields.js';

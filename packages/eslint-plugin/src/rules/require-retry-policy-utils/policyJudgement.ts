@@ -6,6 +6,7 @@ import {
   findPolicyProperty,
   getPolicyLocation,
   getToolLocation,
+  isConfigFromParameter,
   isDeclarePolicyCall,
   type PolicyDeclaration,
   policyKey,
@@ -15,7 +16,6 @@ import {
   type ToolFramework,
   toolLabel,
 } from '../../tools/index.js';
-import { isConfigFromParameter } from '../../tools/localWrappers.js';
 
 // Whether a tool definition declares its retry policy (message ids and wording included). Both
 // `require-retry-policy` and its type-aware twin judge with this, so a tool counts as declared in
