@@ -28,8 +28,10 @@ export function getChildNodes(node: TSESTree.Node, sourceCode: SourceCode): TSES
   const children: TSESTree.Node[] = [];
   for (const key of sourceCode.visitorKeys[node.type] ?? []) {
     const value = (node as unknown as Record<string, unknown>)[key];
-    for (const child of Array.isArray(value) ? value : [value]) {
-      if (isAstNode(child)) children.push(child);
+    if (Array.isArray(value)) {
+      for (const child of value) if (isAstNode(child)) children.push(child);
+    } else if (isAstNode(value)) {
+      children.push(value);
     }
   }
   return children;
@@ -48,11 +50,25 @@ export function isIncrementTarget(target: TSESTree.Node): boolean {
 
 /** Visits `root`'s descendants depth first, in source order; `visit` returns false to skip a node's children. */
 export function walk(root: TSESTree.Node, sourceCode: SourceCode, visit: (node: TSESTree.Node) => boolean): void {
+  const { visitorKeys } = sourceCode;
   const pending: TSESTree.Node[] = [root];
+  // The stack pops the last pushed first: children are pushed last key first, last element first,
+  // so that they pop in source order. No array per node: the rules walk whole files with this.
   for (let node = pending.pop(); node; node = pending.pop()) {
     if (node !== root && !visit(node)) continue;
-    // The stack pops the last pushed first: push in reverse to keep source order.
-    pending.push(...getChildNodes(node, sourceCode).reverse());
+    const keys = visitorKeys[node.type];
+    if (!keys) continue;
+    for (let k = keys.length - 1; k >= 0; k -= 1) {
+      const value = (node as unknown as Record<string, unknown>)[keys[k]!];
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i -= 1) {
+          const child: unknown = value[i];
+          if (isAstNode(child)) pending.push(child);
+        }
+      } else if (isAstNode(value)) {
+        pending.push(value);
+      }
+    }
   }
 }
 
