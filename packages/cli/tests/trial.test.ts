@@ -96,3 +96,20 @@ describe('a policy written through consts', () => {
     expect(await policyOf('fb_opaque')).toMatchObject({ side_effects: null, idempotent: null, retry: null });
   });
 });
+
+describe('a provider record answers only a repeat that carries the same key', () => {
+  it('a random key passed to Stripe is Q2 no and Q4 no, not "the provider keeps its own record"', async () => {
+    const charge = await tool('chargeCard');
+    expect(charge.questions.q2).toMatchObject({ verdict: 'no' });
+    expect(charge.questions.q4).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      reason: expect.stringContaining('new on every attempt'),
+      evidence: [{ file: 'src/random-provider-key.ts', text: expect.stringContaining('stripe.paymentIntents.create') }],
+    });
+  });
+
+  it('the key the runner passes downstream keeps its yes', async () => {
+    expect((await tool('refundOrder')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('the provider keeps its own record') });
+  });
+});

@@ -206,6 +206,11 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
   const passing = tool.providerKeys.filter((call) => call.passed === 'passed');
   if (passing.length > 0) {
     const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
+    // The provider's record answers only a repeat that carries the same key: a key new on every
+    // attempt (question 2) never matches it.
+    if (tool.key.status === 'nondeterministic') {
+      return no('error', `${calls} passes a key the provider keeps a record of, but the key is new on every attempt (question 2): a repeat carries a different key, so the record never matches it`, passing.map((call) => here(call.line, call.text)));
+    }
     return answer('yes', `the provider keeps its own record of the key: ${calls} passes it (Stripe keeps keys for at least 24 hours)`, passing.map((call) => here(call.line, call.text)));
   }
   const [testUse] = context.links.testUses;
