@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import type { ToolAudit } from '../src/index.js';
-import { auditFixture } from './support.js';
+import { auditedTool, auditFixture } from './support.js';
 
 // Cases a new-user trial of `retrysafe audit` found (tests/fixtures/trial).
 
-const tool = async (name: string): Promise<ToolAudit> => {
-  const found = (await auditFixture('trial')).tools.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+const tool = (name: string): Promise<ToolAudit> => auditedTool('trial', name);
 
 describe('a guard protects declared tools only', () => {
   it('an undeclared tool passed to a guard gets no yes: the guard throws for it at run time', async () => {

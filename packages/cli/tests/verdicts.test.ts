@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { QUESTIONS, type ToolAudit } from '../src/index.js';
-import { auditFixture } from './support.js';
+import { auditedTool, auditFixture } from './support.js';
 
 // The verdicts on tests/fixtures/tools, which covers each framework and, for each question, each
 // verdict the audit can give today (question 1 answers "unknown" until the effects analysis lands).
 
-const tool = async (name: string): Promise<ToolAudit> => {
-  const found = (await auditFixture('tools')).tools.find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no tool ${name}`);
-  return found;
-};
+const tool = (name: string): Promise<ToolAudit> => auditedTool('tools', name);
 
 describe('the fixture covers each framework and each verdict', () => {
   it('finds the tools of every framework', async () => {
