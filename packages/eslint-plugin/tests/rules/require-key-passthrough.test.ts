@@ -775,6 +775,34 @@ server.registerTool('refund', {
 ruleTester.run('require-key-passthrough: framework tools with a declared with_key policy', rule, {
   valid: [
     {
+      name: 'a policy spread from a const that says idempotent: false is not a with_key tool',
+      code: `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const NEVER = { side_effects: 'money_out', idempotent: false, retry: 'never' } as const;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async ({ charge }) => stripe.refunds.create({ charge }) }),
+  { ...NEVER },
+);
+`,
+    },
+    {
+      name: 'a spread after the with_key field that the rule cannot see may override it: not judged',
+      code: `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+declare const overrides: object;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async ({ charge }) => stripe.refunds.create({ charge }) }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', ...overrides },
+);
+`,
+    },
+    {
       name: 'a framework tool derives its own key: any non-constant key is taken for it',
       code: `
 import { tool } from 'ai';
@@ -789,6 +817,21 @@ export const refund = declarePolicy(
     },
   ],
   invalid: [
+    invalid(
+      'a with_key policy spread from a const of the same file is read through the spread (a new-user trial)',
+      `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const WRITE_WITH_KEY = { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } as const;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async ({ charge, idempotencyKey }) => stripe.refunds.create({ charge }) }),
+  { ...WRITE_WITH_KEY, max_attempts: 3 },
+);
+`,
+      (code) => [missing(8, 93, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey })']))])],
+    ),
     invalid(
       'AI SDK tool in declarePolicy: a key-named input is the key',
       `

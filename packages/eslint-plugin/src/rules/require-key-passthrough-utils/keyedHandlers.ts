@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type FunctionNode, getPropertyKeyName, isFunctionNode, resolveConst, staticString } from '../../ast/index.js';
 import type { KeyNameMatcher } from '../../keys/index.js';
-import { findPolicyProperty, type ToolDefinition } from '../../tools/index.js';
+import { findPolicyPropertyThroughSpreads, type ToolDefinition } from '../../tools/index.js';
 
 // The handler of a tool that is idempotent with a key, and how that handler reaches the key. Kept
 // apart from tools/ (which says what a tool is) because only require-key-passthrough
@@ -36,7 +36,8 @@ export interface KeyedHandler {
  * `_meta["io.github.retrysafe/policy"]`) and the handler is a function of this file.
  */
 export function getKeyedHandler(tool: ToolDefinition, sourceCode: SourceCode): KeyedHandler | undefined {
-  const idempotent = findPolicyProperty(tool.policy?.object, 'idempotent');
+  // Read through the policy's spreads of visible consts (`{ ...WRITE_WITH_KEY }`), the last one winning.
+  const idempotent = findPolicyPropertyThroughSpreads(sourceCode, tool.policy?.object, 'idempotent');
   if (!idempotent || staticString(sourceCode, idempotent.value) !== 'with_key' || !tool.handler) return undefined;
   const fn = resolveConst(sourceCode, tool.handler);
   if (!isFunctionNode(fn)) return undefined;
