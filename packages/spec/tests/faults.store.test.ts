@@ -69,11 +69,13 @@ describe.each(durable)('issue 13 on the $name store (its own clock)', (subject) 
     const ledger: string[] = [];
     const run = freshRun('ttl');
     const input = { transferId: 't_slow' };
-    const options = { store, ttlMs: 300, lockMs: 150 }; // renewals every 50 ms, the record's TTL passes mid-effect
+    // Renewals every 200 ms; the record's TTL passes mid-effect. The lock is as long as the TTL so
+    // that a renewal delayed by a loaded machine (an event-loop stall under 600 ms) cannot lapse it.
+    const options = { store, ttlMs: 600, lockMs: 600 };
     let second: unknown;
     const tool = ledgerTool(ledger, async (_context, nth) => {
       if (nth === 1) {
-        await sleep(700);
+        await sleep(1500);
         second = await createRunner(options).call(tool, input, { run }).catch((error: unknown) => error);
         await sleep(100);
       }
@@ -235,14 +237,14 @@ describe.each(served)('issue 13 on the $name store through a faulty network', (s
     const ledger: string[] = [];
     const run = freshRun('behind');
     const input = { transferId: 't_behind' };
-    const behind = { store, ttlMs: 300, lockMs: 150, now: () => Date.now() - 1100 };
+    const behind = { store, ttlMs: 600, lockMs: 600, now: () => Date.now() - 1100 };
     let second: unknown;
     let midway: DedupRecord | undefined;
     const tool = ledgerTool(ledger, async (_context, nth) => {
       if (nth === 1) {
-        await sleep(700);
+        await sleep(1500);
         midway = await createRunner({ store }).recordFor(tool, input, { run });
-        second = await createRunner({ store, ttlMs: 300, lockMs: 150 }).call(tool, input, { run }).catch((error: unknown) => error);
+        second = await createRunner({ store, ttlMs: 600, lockMs: 600 }).call(tool, input, { run }).catch((error: unknown) => error);
       }
       return { nth };
     });
