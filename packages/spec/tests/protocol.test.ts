@@ -97,3 +97,44 @@ describe('createDedupStore with a backend that reports its clock', () => {
     expect(await store.get(request(), T0 + TTL + 5)).toMatchObject({ owner: 'first' });
   });
 });
+
+describe('createDedupStore checks identifiers before the backend sees them', () => {
+  /** The clocked backend, counting every call that reaches it. */
+  function countingStore() {
+    const backend = clockedBackend({ now: T0 });
+    let reached = 0;
+    const counted = Object.fromEntries(
+      Object.entries(backend).map(([name, value]) =>
+        typeof value === 'function' ? [name, (...args: unknown[]) => ((reached += 1), (value as (...a: unknown[]) => unknown)(...args))] : [name, value],
+      ),
+    ) as unknown as DedupStoreBackend;
+    return { store: createDedupStore(counted), reached: () => reached };
+  }
+
+  it.each([
+    ['key', { key: 'run_1:\uD800:refund' }],
+    ['tool', { tool: 'refund\u0000' }],
+    ['namespace', { namespace: 'tenant\uDC00' }],
+  ] as const)('a %s the stores cannot hold exactly: claim, get and abandon reject with InvalidIdentifierError, nothing reaches the backend', async (field, over) => {
+    const { store, reached } = countingStore();
+    for (const attempt of [
+      () => store.claim(request(over)),
+      () => store.get(request(over), T0),
+      () => store.abandon!(request(over), 'first', T0),
+    ]) {
+      await expect(attempt()).rejects.toMatchObject({ name: 'InvalidIdentifierError', code: 'invalid_identifier', field });
+    }
+    expect(reached()).toBe(0);
+  });
+
+  it('a run origin or namespace it cannot hold: openRun rejects before the backend; a storable one is opened', async () => {
+    const { store, reached } = countingStore();
+    const open = (over: { namespace?: string; origin?: string }) =>
+      store.openRun({ namespace: '', origin: 'thread_1', candidateId: 'run_1', now: T0, ttlMs: TTL, ...over });
+    await expect(open({ origin: 'thread\uD800' })).rejects.toMatchObject({ name: 'InvalidIdentifierError', field: 'origin' });
+    await expect(open({ namespace: '\u0000' })).rejects.toMatchObject({ name: 'InvalidIdentifierError', field: 'namespace' });
+    expect(reached()).toBe(0);
+    await expect(open({})).resolves.toMatchObject({ id: 'run_1' });
+    expect(reached()).toBe(1);
+  });
+});

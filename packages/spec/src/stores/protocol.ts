@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { assertStorableIdentifier } from '../key.js';
 import { abandonRecord, decideClaim, completeRecord, isExpired, releaseRecord, renewRecord } from './transitions.js';
 import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, RecordId, RunRecord, StoreInfo, StoredRun } from './types.js';
 
@@ -141,6 +142,13 @@ export const CLAIM_TRIES = 10;
  * - `abandon`: give up a claim whose effect never started (compare-and-set on the owner token).
  * - `openRun`: the run record's upsert (`mergeRun`).
  *
+ * Every namespace, tool name, key and run origin is checked before the backend sees it, as the
+ * runner checks them, so a backend called directly cannot store one that another store would
+ * keep differently.
+ *
+ * @throws InvalidIdentifierError (a rejection of `claim`, `get`, `abandon`, `openRun`;
+ * code `invalid_identifier`) when one holds an unpaired UTF-16 surrogate or U+0000, before any read or
+ * write.
  * @example
  * export function createMyStore(options: MyOptions): DedupStore {
  *   return createDedupStore(myBackend(options));
@@ -150,15 +158,16 @@ export function createDedupStore(backend: DedupStoreBackend): DedupStore {
   return {
     info: backend.info,
     ready: () => backend.ready(),
-    claim: (request) => claim(backend, request),
+    claim: async (request) => claim(backend, checkedId(request)),
     complete: (held, request) => backend.writeIfHeld(held, completeRecord(held, request)),
     release: (held, { now, error }) => backend.writeIfHeld(held, releaseRecord(held, now, error)),
     renew: (held, { now, lockMs }) => backend.writeIfHeld(held, renewRecord(held, now, lockMs)),
     async get(id, now) {
-      const read = await backend.read(id);
+      const read = await backend.read(checkedId(id));
       return read.record !== undefined && !isExpired(read.record, read.now ?? now) ? read.record : undefined;
     },
     async abandon(id, owner, now) {
+      checkedId(id);
       for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
         const { record } = await backend.read(id);
         if (record === undefined || record.status !== 'in_progress' || record.owner !== owner) return false;
@@ -167,16 +176,27 @@ export function createDedupStore(backend: DedupStoreBackend): DedupStore {
       return false;
     },
     purgeExpired: (now) => backend.purgeExpired(now),
-    openRun: (request) =>
-      backend.upsertRun({
+    openRun: async (request) => {
+      assertStorableIdentifier('namespace', request.namespace);
+      assertStorableIdentifier('origin', request.origin);
+      return backend.upsertRun({
         namespace: request.namespace,
         origin: request.origin,
         id: request.candidateId,
         createdAt: request.now,
         expiresAt: request.now + request.ttlMs,
-      }),
+      });
+    },
     close: () => backend.close(),
   };
+}
+
+/** `id`, once its namespace, tool and key are known to be storable (`assertStorableIdentifier`). */
+function checkedId<T extends RecordId>(id: T): T {
+  assertStorableIdentifier('namespace', id.namespace);
+  assertStorableIdentifier('tool', id.tool);
+  assertStorableIdentifier('key', id.key);
+  return id;
 }
 
 async function claim(backend: DedupStoreBackend, request: ClaimRequest): Promise<ClaimResult> {
