@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { listTarball, PACKAGES, packPackage, repoRoot, type PackageFolder } from './support/tarballs.js';
+import { PACKAGE_DOCS } from '../scripts/package-docs.mjs';
 
 const REPOSITORY = 'https://github.com/retrysafe/retrysafe';
 const markdown = new MarkdownIt();
@@ -60,6 +61,13 @@ describe.each<PackageFolder>([...PACKAGES])('the packed @retrysafe/%s', (folder)
     expect(manifest['repository']).toEqual({ type: 'git', url: `git+${REPOSITORY}.git`, directory: `packages/${folder}` });
     expect(manifest['homepage']).toBe(`${REPOSITORY}/tree/main/packages/${folder}#readme`);
     expect(manifest['bugs']).toEqual({ url: `${REPOSITORY}/issues` });
+  });
+
+  it('ships the user guides it names, for a reader with only the tarball (the eslint-plugin ships its rule docs)', () => {
+    const guides = (PACKAGE_DOCS as Record<string, string[]>)[folder] ?? [];
+    if (folder === 'eslint-plugin') expect([...files].filter((file) => file.startsWith('docs/rules/')).length).toBeGreaterThan(5);
+    else expect(guides.length).toBeGreaterThan(0);
+    for (const guide of guides) expect(files).toContain(`docs/${guide}`);
   });
 
   it('links, from every markdown file it ships, only to files in the tarball or on the repository', () => {
