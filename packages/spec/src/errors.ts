@@ -138,7 +138,8 @@ export class ConcurrentCallError extends RetrysafeError implements CallIdentity 
     super(
       `${scope(id)} is already running (attempt ${id.attempt}, locked for up to another ${lockLeftMs} ms unless it completes). ` +
         `This call did not run the effect. Retry in about ${retryAfterMs} ms with the same key: once the first call ` +
-        'completes, its result is replayed.',
+        `completes, its result is replayed. If the first call's process died, nothing completes it: its lock lapses in ` +
+        `${lockLeftMs} ms, and a retry after that reclaims the key as attempt ${id.attempt + 1} if the tool's max_attempts allows.`,
     );
     this.tool = id.tool;
     this.key = id.key;

@@ -83,3 +83,14 @@ describe('RetrysafeError', () => {
     expect(spec.decideRetry({ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1 }, { error: foreign, attempt: 1 })).toMatchObject({ action: 'retry', delayMs: 100 });
   });
 });
+
+describe('ConcurrentCallError', () => {
+  it('says what a retry meets when the holder completes and when its process died (the lock lapses, then a reclaim)', () => {
+    const error = new ConcurrentCallError({ ...id, attempt: 1, lockExpiresAt: 11_897, now: 10_000 });
+    expect(error.message).toContain('locked for up to another 1897 ms');
+    expect(error.message).toContain('once the first call completes, its result is replayed');
+    expect(error.message).toContain("If the first call's process died, nothing completes it: its lock lapses in 1897 ms");
+    expect(error.message).toContain('reclaims the key as attempt 2');
+    expect(error.retryAfterMs).toBe(100);
+  });
+});
