@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ToolAudit } from '../src/index.js';
+import { formatReport, type ToolAudit } from '../src/index.js';
 import { auditedTool, auditFixture } from './support.js';
 
 // Cases a new-user trial of `retrysafe audit` found (tests/fixtures/trial).
@@ -107,5 +107,80 @@ describe('a provider record answers only a repeat that carries the same key', ()
 
   it('the key the runner passes downstream keeps its yes', async () => {
     expect((await tool('refundOrder')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('the provider keeps its own record') });
+  });
+});
+
+describe('tools made by wrappers and factories are named', () => {
+  it('from the element of an array the wrapper registers, and from the factory\'s name argument', async () => {
+    const report = await auditFixture('trial');
+    const wrapped = report.tools.filter((candidate) => candidate.file === 'src/wrapped-tools.ts').map(({ name, line, framework }) => ({ name, line, framework }));
+    expect(wrapped).toEqual([
+      { name: 'list_carts', line: 15, framework: 'mcp' },
+      { name: 'list_wishes', line: 21, framework: 'mcp' },
+      { name: 'get_cart', line: 28, framework: 'ai-sdk' },
+      { name: 'count_carts', line: 33, framework: 'mastra' },
+      { name: null, line: 39, framework: 'mcp' },
+    ]);
+  });
+
+  it('the handler a factory takes as an argument is read where the factory is called', async () => {
+    expect((await tool('get_cart')).questions.q1).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/wrapped-tools.ts', line: 28, text: expect.stringContaining('SELECT') }] });
+  });
+
+  it('a tool without a static name is shown by where it is registered, not as "(unnamed)"', async () => {
+    const report = await auditFixture('trial');
+    const extra = report.tools.find((candidate) => candidate.file === 'src/wrapped-tools.ts' && candidate.line === 39);
+    expect(extra?.summary).toMatch(/^\(registered at src\/wrapped-tools\.ts:39\) \[/);
+    const table = formatReport(report, 'table');
+    expect(table).not.toContain('(unnamed');
+    expect(table).toContain('(registered at src/wrapped-tools.ts:39)');
+    expect(formatReport(report, 'markdown')).toContain('(registered at src/wrapped-tools.ts:39)');
+  });
+});
+
+describe('Q5 counts a single effect however it is asserted', () => {
+  const q5 = async (name: string) => (await tool(name)).questions.q5;
+
+  it.each([
+    ['count_string', 18, "expect(count).toBe('1')"],
+    ['count_equal', 25, "expect(rows[0]?.count).toEqual('1')"],
+    ['count_length', 32, 'expect(rows).toHaveLength(1)'],
+    ['count_assert', 38, "assert.equal(await redis.get('count_assert:count'), '1')"],
+    ['count_times', 45, 'expect(send).toHaveBeenCalledTimes(1)'],
+    ['count_strict', 52, 'assert.strictEqual(total, 1)'],
+    ['count_deep', 59, "assert.deepStrictEqual(rows, [{ count: 'a' }])"],
+  ])('%s: yes, naming the assertion and its line', async (name, line, text) => {
+    expect(await q5(name)).toMatchObject({
+      verdict: 'yes',
+      reason: expect.stringContaining(`\`${text}\` (line ${line})`),
+      evidence: [{ file: 'tests/counted.test.ts' }, { file: 'tests/counted.test.ts', line, text }],
+    });
+  });
+
+  it.each(['count_two', 'count_zero', 'count_id', 'count_deep_two'])('%s: another count, or a string that is not a count, is no single effect', async (name) => {
+    expect(await q5(name)).toMatchObject({ verdict: 'no', reason: expect.stringContaining('asserts no single effect') });
+  });
+});
+
+describe('Q1 reads a one-line arrow body', () => {
+  it.each(['get_row', 'fetchOrders', 'pickRow'])('%s: read-only, with the evidence', async (name) => {
+    expect((await tool(name)).questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('it only reads'), evidence: expect.arrayContaining([expect.objectContaining({ file: 'src/one-line-reads.ts', text: expect.stringMatching(/SELECT|fetch/) })]) });
+  });
+});
+
+describe('Q1 says when the effect contradicts the declared policy', () => {
+  it('declared idempotent, the handler increments: the contradiction and no-contradicted-policy\'s finding are named', async () => {
+    const q1 = (await tool('touchOrder')).questions.q1;
+    expect(q1).toMatchObject({ verdict: 'no', severity: 'error' });
+    expect(q1.reason).toContain('contradicts the declared `idempotent: true`');
+    expect(q1.reason).toContain('contradicts the declared `idempotent: true` (line 20; `@retrysafe/no-contradicted-policy` reports it at line 20)');
+    expect(q1.evidence).toContainEqual({ file: 'src/contradicted.ts', line: 20, text: expect.stringContaining('side_effects') });
+  });
+
+  it('declared read-only, the handler writes absolutely: yes to Q1, and the contradiction said', async () => {
+    const q1 = (await tool('rename_order')).questions.q1;
+    expect(q1).toMatchObject({ verdict: 'yes' });
+    expect(q1.reason).toContain('contradicts the declared read-only `readOnlyHint: true`');
+    expect(q1.reason).toContain('(line 23; `@retrysafe/no-contradicted-policy` reports it at line 23)');
   });
 });

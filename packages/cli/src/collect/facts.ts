@@ -69,6 +69,8 @@ export interface PolicyFact {
   readonly max_attempts: number | null;
   readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   readonly line: number;
+  /** The last line of the declaration (a rule's finding on one of its fields falls between the two). */
+  readonly endLine: number;
   /** The declaration, in a few words of code. */
   readonly text: string;
 }

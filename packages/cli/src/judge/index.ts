@@ -36,7 +36,7 @@ export function buildReport(input: ReportInput): AuditReport {
   const links = linkProject(input.files);
   const tools = links.tools
     .filter((at) => !input.files.get(at.file)?.isTest)
-    .map((at) => auditTool(at, links, relative))
+    .map((at) => auditTool(at, links, relative, input.findings))
     .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const findings = [...input.findings].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const scanned = [...input.files.values()];
@@ -57,8 +57,8 @@ export function buildReport(input: ReportInput): AuditReport {
   };
 }
 
-function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string): ToolAudit {
-  const context = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, relative };
+function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string, findings: readonly RuleFinding[]): ToolAudit {
+  const context = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, relative, findings };
   const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
   const { tool } = at;
   const file = relative(at.file);

@@ -138,7 +138,7 @@ function withPolicyFollowed(tool: ToolFact, file: string, index: ProjectIndex): 
   if (!tool.policy && tool.annotationLayers) {
     const hints = merge(index.resolvePolicyLayers(tool.annotationLayers, file));
     const line = tool.line;
-    const site = { line, text: 'annotations' };
+    const site = { line, endLine: line, text: 'annotations' };
     // As the plugin's readPolicyData reads hints: readOnlyHint true is a read; else idempotentHint gives the class.
     if (hints.readOnlyHint === true) return { ...tool, policy: { ...site, side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'annotations' } };
     if (typeof hints.idempotentHint === 'boolean' && hints.readOnlyHint !== null) {

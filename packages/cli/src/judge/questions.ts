@@ -1,5 +1,5 @@
 import type { PolicyFact, ToolFact } from '../collect/facts.js';
-import type { Answer, Evidence, QuestionId, Severity } from '../report.js';
+import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
 
 // The verdict rules for the seed's five questions (docs/audit.md lists them). Each `yes` and `no`
@@ -12,6 +12,8 @@ export interface JudgeContext {
   readonly unresolvedTests: readonly TestAt[];
   readonly testFiles: number;
   readonly relative: (file: string) => string;
+  /** The plugin's findings of the same run (Q1 names a no-contradicted-policy finding on the tool's declaration). */
+  readonly findings: readonly RuleFinding[];
 }
 
 const answer = (verdict: Answer['verdict'], reason: string, evidence: readonly Evidence[] = []): Answer => ({ verdict, reason, evidence });
@@ -54,13 +56,46 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   const evidence = effects.operations
     .slice(0, 5)
     .map((operation) => (operation.file !== undefined ? { file: context.relative(operation.file), line: operation.line, text: operation.text } : here(operation.line, operation.text)));
+  const contradiction = contradictionOf(context, inferred);
+  const withClaim = contradiction ? [...evidence, contradiction.evidence] : evidence;
   if (inferred && !inferred.idempotent) {
     const honest = tool.policy?.idempotent === false;
-    return no(honest ? 'warning' : 'error', `a second call runs it again: ${inferred.reason}${honest ? ' (as declared: not safely repeatable)' : ''}`, evidence);
+    return no(honest ? 'warning' : 'error', `a second call runs it again: ${inferred.reason}${honest ? ' (as declared: not safely repeatable)' : ''}${contradiction?.text ?? ''}`, withClaim);
   }
-  if (inferred?.idempotent) return answer('yes', `a second call reaches the same end state: ${inferred.reason}`, evidence);
+  if (inferred?.idempotent) return answer('yes', `a second call reaches the same end state: ${inferred.reason}${contradiction?.text ?? ''}`, withClaim);
   if (effects.operations.length === 0 && effects.complete) return answer('unknown', 'the handler reaches no effect the catalogue knows');
   return answer('unknown', effects.complete ? 'the handler\'s effects do not settle it (a write whose kind is not known)' : 'not every call the handler makes is known to the effects analysis', evidence);
+}
+
+const WRITES = new Set(['absolute', 'create', 'relative', 'write']);
+
+/**
+ * The declaration the handler's effects contradict, as `no-contradicted-policy` judges it: declared
+ * read-only (`side_effects: 'none'`, MCP `readOnlyHint: true`) while the handler writes, or declared
+ * naturally idempotent (`idempotent: true`) while a second call runs its effect again (and the
+ * handler looks no deduplication key up). The rule's finding on the declaration, when the run has
+ * one, is named with its line.
+ */
+function contradictionOf(context: JudgeContext, inferred: NonNullable<ToolFact['effects']>['inferred']): { text: string; evidence: Evidence } | undefined {
+  const { tool } = context.at;
+  const { policy, effects } = tool;
+  if (!policy || !effects) return undefined;
+  let claim: string | undefined;
+  if (policy.side_effects === 'none' && effects.operations.some((operation) => WRITES.has(operation.kind))) {
+    claim = `read-only ${policy.via === 'annotations' ? '`readOnlyHint: true`' : "`side_effects: 'none'`"}`;
+  } else if (policy.idempotent === true && inferred && !inferred.idempotent && effects.keyLookupLine === null) {
+    claim = '`idempotent: true`';
+  }
+  if (!claim) return undefined;
+  const file = context.relative(context.at.file);
+  const finding = context.findings.find(
+    (candidate) => /\/no-contradicted-policy(-type-checked)?$/.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine,
+  );
+  const reported = finding ? `; \`${finding.ruleId}\` reports it at line ${finding.line}` : '';
+  return {
+    text: `, which contradicts the declared ${claim} (line ${policy.line}${reported})`,
+    evidence: { file, line: finding?.line ?? policy.line, text: policy.text },
+  };
 }
 
 /** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */
