@@ -59,15 +59,17 @@ describe('Q1 with a type-aware config', () => {
     expect(payment?.questions.q1).toMatchObject({
       verdict: 'no',
       severity: 'error',
-      evidence: [{ file: 'src/server.ts', line: 14, text: 'stripe.paymentIntents.create' }],
+      // The operation, and the declaration it contradicts, where the rule reports it.
+      evidence: [{ file: 'src/server.ts', line: 14, text: 'stripe.paymentIntents.create' }, { file: 'src/server.ts', line: 12, text: '{ readOnlyHint: true }' }],
     });
+    expect(payment?.questions.q1.reason).toContain('(line 12; `@retrysafe/no-contradicted-policy-type-checked` reports it at line 12)');
     expect(report.findings).toContainEqual(expect.objectContaining({ ruleId: '@retrysafe/no-contradicted-policy-type-checked', file: 'src/server.ts', line: 12 }));
   });
 
   it('an operation in an imported helper is evidence in the helper\'s file', async () => {
     const report = await auditFixture('typed', { configLookup: true });
     const charge = report.tools.find((candidate) => candidate.name === 'charge_customer');
-    expect(charge?.questions.q1).toMatchObject({ verdict: 'no', reason: expect.stringContaining('`stripe.paymentIntents.create` (src/helpers.ts:4)'), evidence: [{ file: 'src/helpers.ts', line: 4, text: 'stripe.paymentIntents.create' }] });
+    expect(charge?.questions.q1).toMatchObject({ verdict: 'no', reason: expect.stringContaining('`stripe.paymentIntents.create` (src/helpers.ts:4)'), evidence: [{ file: 'src/helpers.ts', line: 4, text: 'stripe.paymentIntents.create' }, expect.objectContaining({ file: 'src/server.ts' })] });
     expect(charge?.effects.operations).toMatchObject([{ kind: 'create', evidence: { file: 'src/helpers.ts', line: 4 } }]);
   });
 
@@ -152,7 +154,7 @@ describe('Q5 counts a single effect however it is asserted', () => {
   ])('%s: yes, naming the assertion and its line', async (name, line, text) => {
     expect(await q5(name)).toMatchObject({
       verdict: 'yes',
-      reason: expect.stringContaining(`\`${text}\` (line ${line})`),
+      reason: expect.stringContaining(`(\`${text}\`, line ${line})`),
       evidence: [{ file: 'tests/counted.test.ts' }, { file: 'tests/counted.test.ts', line, text }],
     });
   });

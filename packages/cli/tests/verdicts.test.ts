@@ -20,7 +20,7 @@ describe('the fixture covers each framework and each verdict', () => {
   });
 
   it('q1 comes from the effects analysis: a "read-only" tool that charges without a key is no, a handler that only reads is yes', async () => {
-    expect((await tool('quick_charge')).questions.q1).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/effects.ts', line: 11, text: 'stripe.paymentIntents.create' }] });
+    expect((await tool('quick_charge')).questions.q1).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/effects.ts', line: 11, text: 'stripe.paymentIntents.create' }, { file: 'src/effects.ts', line: 10, text: '{ readOnlyHint: true }' }] });
     expect((await tool('read_config')).questions.q1).toMatchObject({ verdict: 'yes', evidence: [{ line: 16, text: 'readFile' }] });
     expect((await tool('quick_charge')).effects).toMatchObject({ available: true, operations: [{ kind: 'create', keyed: false }] });
     expect((await tool('issue_refund')).questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('replays') });
@@ -44,11 +44,11 @@ describe('Q5: the called-twice test', () => {
   });
 
   it('an MCP tool called twice by name through a client, then a count asserted to be 1, has one', async () => {
-    expect((await tool('create_ticket')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/mcp.test.ts', line: 9 }] });
+    expect((await tool('create_ticket')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/mcp.test.ts', line: 9 }, { file: 'tests/mcp.test.ts', line: 11, text: 'expect(refunds).toHaveLength(1)' }] });
   });
 
   it('array destructuring of a guard\'s result (const [guarded] = guardLangChainTools([reserveSeat], …)) links each element to the tool at its index', async () => {
-    expect((await tool('reserve_seat')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/seats.test.ts', line: 10 }] });
+    expect((await tool('reserve_seat')).questions.q5).toMatchObject({ verdict: 'yes', evidence: [{ file: 'tests/seats.test.ts', line: 10 }, { file: 'tests/seats.test.ts', line: 12, text: 'expect(seats.length).toBe(1)' }] });
   });
 
   it('a tool without one is not (and one called twice with nothing asserted is not either)', async () => {

@@ -249,6 +249,7 @@ class FileCollector {
       target: test.target.kind === 'name' ? { k: 'opaque', text: test.target.name } : valueOf(test.target.node),
       toolName: test.target.kind === 'name' ? test.target.name : null,
       assertionLine: test.assertion ? test.assertion.loc.start.line : null,
+      assertionText: test.assertion ? assertionText(test.assertion, this.sourceCode) : null,
     }));
   }
 
@@ -271,6 +272,12 @@ class FileCollector {
   private site(node: TSESTree.Node): Site {
     return { line: node.loc.start.line, text: describeNode(node, this.sourceCode) };
   }
+}
+
+/** An assertion as written, on one line; cut to its callee (`assert.equal(…)`) past 80 characters. */
+function assertionText(node: TSESTree.Node, sourceCode: SourceCode): string {
+  const text = sourceCode.getText(node).replace(/\s+/g, ' ');
+  return text.length <= 80 ? text : describeNode(node, sourceCode);
 }
 
 /** The parser services of a type-aware parse (a program), else undefined. */

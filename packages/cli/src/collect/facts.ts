@@ -118,6 +118,8 @@ export interface CalledTwiceFact extends Site {
   readonly toolName: string | null;
   /** The single-effect assertion's line, if any. */
   readonly assertionLine: number | null;
+  /** The single-effect assertion as written (up to 80 characters), if any. */
+  readonly assertionText: string | null;
 }
 
 /** Everything the collector records about one file. */

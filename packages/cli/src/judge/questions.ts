@@ -269,7 +269,15 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   if (read) return read;
   const at = (test: TestAt): Evidence => ({ file: context.relative(test.file), line: test.test.line, text: test.test.text });
   const asserted = context.links.calledTwice.filter((test) => test.test.assertionLine !== null);
-  if (asserted.length > 0) return answer('yes', `${describeTests(asserted, context)} calls it twice and asserts a single effect`, asserted.map(at));
+  const [first] = asserted;
+  if (first) {
+    // The assertion is the evidence of the single effect: named with its line, next to the test's.
+    const assertion = first.test.assertionLine !== null && first.test.assertionLine !== first.test.line
+      ? { file: context.relative(first.file), line: first.test.assertionLine, text: first.test.assertionText ?? '' }
+      : undefined;
+    const named = assertion ? ` (\`${assertion.text}\`, line ${assertion.line})` : '';
+    return answer('yes', `${describeTests(asserted, context)} calls it twice and asserts a single effect${named}`, [at(first), ...(assertion ? [assertion] : []), ...asserted.slice(1).map(at)]);
+  }
   const unasserted = context.links.calledTwice;
   if (unasserted.length > 0) return no('warning', `${describeTests(unasserted, context)} calls it twice but asserts no single effect (a count of 1, or \`expectSingleEffect\`)`, unasserted.map(at));
   if (context.testFiles === 0) return answer('unknown', 'no test files among the scanned files');

@@ -32,10 +32,20 @@ const TEST_FILE_NAME = /(^|[\\/])(__tests__[\\/].*|[^\\/]*[.-](test|spec)\.[cm]?
 const TEST_RUNNER_MODULES = ['vitest', '@jest/globals', 'node:test', 'test', 'mocha', 'ava', 'bun:test', 'uvu', TESTING_MODULE];
 /** Methods that run a tool: the spec's and the frameworks' (`execute`, LangChain `invoke`, OpenAI Agents `invoke`). */
 const TOOL_METHODS = new Set(['execute', 'invoke', 'call', 'func', 'handler']);
-/** Matchers that assert a count of one when given `1` (or nothing, for the `Once` forms). */
+/** Matchers and assertions that compare their subject with an expected value (`1`, `'1'`, or a one-element array for the deep ones). */
 const COUNT_MATCHERS = new Set(['toBe', 'toEqual', 'toStrictEqual', 'toHaveLength', 'toHaveBeenCalledTimes', 'toBeCalledTimes', 'lengthOf', 'length', 'equal', 'equals', 'eq', 'eql', 'is']);
 const ONCE_MATCHERS = new Set(['toHaveBeenCalledOnce', 'toBeCalledOnce', 'calledOnce', 'toHaveBeenCalledExactlyOnceWith']);
 const ASSERT_FUNCTIONS = new Set(['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'is']);
+/** Those that take a number only (a length, a number of calls): `toHaveLength('1')` asserts nothing of the kind. */
+const NUMBER_ONLY = new Set(['toHaveLength', 'toHaveBeenCalledTimes', 'toBeCalledTimes', 'lengthOf', 'length']);
+/** Deep equality: `toEqual([row])`, `assert.deepStrictEqual(rows, [row])` assert a list of one effect. */
+const DEEP_EQUALITY = new Set(['toEqual', 'toStrictEqual', 'eql', 'deepEqual', 'deepStrictEqual']);
+/**
+ * A subject that reads as a count, for a count compared with the string `'1'` (PostgreSQL's
+ * `count(*)` and Redis's `GET` answer strings): `count`, `rows[0].count`, `redis.get('refunds:count')`,
+ * `total`, `n`. A string `'1'` compared with anything else (`result.id`) is not a count.
+ */
+const COUNT_SUBJECT = /count|total|times|calls|length|size|hits|tally|executions|effects|(^|[^A-Za-z0-9_$])n($|[^A-Za-z0-9_$])/i;
 
 /** Whether a file is a test: by its name (`*.test.ts`, `*.spec.js`, `__tests__/`) or a test runner's import. */
 export function isTestFile(sourceCode: SourceCode, filename: string): boolean {
@@ -164,20 +174,67 @@ function findCountAssertion(sourceCode: SourceCode, scope: FunctionNode | TSESTr
   let found: TSESTree.Node | undefined;
   walk(scope, sourceCode, (node) => {
     if (found || (isFunctionNode(node) && node !== scope)) return false;
-    if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] >= after.range[1] && isCountOfOne(node)) found = node;
+    if (node.type === AST_NODE_TYPES.CallExpression && node.range[0] >= after.range[1] && isCountOfOne(sourceCode, node)) found = node;
     return !found;
   });
   return found;
 }
 
-/** `expect(x).toHaveLength(1)`, `expect(x).toBe(1)`, `expect(spy).toHaveBeenCalledOnce()`, `assert.equal(x, 1)`, `t.is(x, 1)`. */
-function isCountOfOne(call: TSESTree.CallExpression): boolean {
+/**
+ * An assertion of a single effect: `expect(x).toHaveLength(1)`, `expect(x).toBe(1)`,
+ * `expect(spy).toHaveBeenCalledOnce()`, `assert.equal(x, 1)`, `t.is(x, 1)`; a count compared with
+ * the string `'1'` (`expect(count).toBe('1')`, `assert.equal(rows[0].count, '1')`); a deep equality
+ * with a one-element array (`assert.deepStrictEqual(rows, [row])`). Not under `.not`, and not a
+ * comparison with another count (`0`, `2`).
+ */
+function isCountOfOne(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
   const callee = skipWrappers(call.callee, { optionalChains: true });
   if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
   const method = getStaticPropertyName(callee);
   if (method === undefined) return false;
+  const matcher = COUNT_MATCHERS.has(method) || ONCE_MATCHERS.has(method) ? matcherCall(callee) : undefined;
+  if (matcher?.negated) return false;
   if (ONCE_MATCHERS.has(method)) return true;
-  const isOne = (node: TSESTree.Node | undefined): boolean => node?.type === AST_NODE_TYPES.Literal && node.value === 1;
-  if (COUNT_MATCHERS.has(method) && call.arguments.length === 1 && isOne(call.arguments[0])) return true;
-  return ASSERT_FUNCTIONS.has(method) && call.arguments.length >= 2 && isOne(call.arguments[1]);
+  const compared =
+    COUNT_MATCHERS.has(method) && call.arguments.length === 1
+      ? { subject: matcher?.subject, expected: call.arguments[0] }
+      : ASSERT_FUNCTIONS.has(method) && call.arguments.length >= 2
+        ? { subject: call.arguments[0], expected: call.arguments[1] }
+        : undefined;
+  if (!compared?.expected) return false;
+  const expected = skipWrappers(compared.expected);
+  if (isNumberOne(expected)) return true;
+  if (NUMBER_ONLY.has(method)) return false;
+  if (DEEP_EQUALITY.has(method) && expected.type === AST_NODE_TYPES.ArrayExpression) {
+    const [only] = expected.elements;
+    return expected.elements.length === 1 && only !== null && only !== undefined && only.type !== AST_NODE_TYPES.SpreadElement;
+  }
+  return staticString(sourceCode, expected)?.trim() === '1' && compared.subject !== undefined && COUNT_SUBJECT.test(sourceCode.getText(compared.subject));
+}
+
+function isNumberOne(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.Literal && (node.value === 1 || ('bigint' in node && node.bigint === '1'));
+}
+
+/** For a matcher's callee (`expect(x).not.toBe`, chai's `expect(x).to.have.lengthOf`): the subject, and whether a `.not` negates it. */
+function matcherCall(callee: TSESTree.MemberExpression): { subject: TSESTree.Node | undefined; negated: boolean } | undefined {
+  let negated = false;
+  let current: TSESTree.Node = skipWrappers(callee.object, { optionalChains: true });
+  for (let depth = 0; depth < 6; depth += 1) {
+    if (current.type === AST_NODE_TYPES.MemberExpression) {
+      if (getStaticPropertyName(current) === 'not') negated = true;
+      current = skipWrappers(current.object, { optionalChains: true });
+      continue;
+    }
+    if (current.type === AST_NODE_TYPES.CallExpression) {
+      const inner = skipWrappers(current.callee, { optionalChains: true });
+      // `expect(x)`, `expect.soft(x)`, `t.expect(x)`, chai's `expect(x)`.
+      const name = inner.type === AST_NODE_TYPES.Identifier ? inner.name : inner.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(inner) : undefined;
+      if (name === 'expect' || name === 'soft' || name === 'assert') return { subject: current.arguments[0], negated };
+      // `expect(x).resolves.toBe(1)` and the like go through members only; another call ends the chain.
+      return { subject: undefined, negated };
+    }
+    break;
+  }
+  return { subject: undefined, negated };
 }

@@ -201,6 +201,37 @@ describe('called-twice tests', () => {
     ['expect(expectSingleEffect(...)).rejects is not one either', `${TESTING}it('x', async () => { await expect(expectSingleEffect(addPoints, input)).rejects.toThrow(/twice/); });`, []],
     ['expect(() => expectSingleEffect(...)).toThrow is not one either', `${TESTING}it('x', async () => { expect(() => expectSingleEffect(addPoints, input)).toThrow(); });`, []],
     ['expect(await expectSingleEffect(...)).toMatchObject still is one', `${TESTING}it('x', async () => { expect(await expectSingleEffect(refund, input)).toMatchObject({}); });`, [{ shape: 'expectSingleEffect', target: 'refund', asserted: true }]],
+    ...(
+      [
+        // The single effect, however it is asserted (found by a new-user trial: counts from PostgreSQL and Redis are strings).
+        ["expect(count).toBe('1')", true],
+        ["expect(rows[0]?.count).toEqual('1')", true],
+        ["assert.equal(await redis.get('refunds:count'), '1')", true],
+        ["assert.strictEqual(total, '1')", true],
+        ['assert.strictEqual(n, 1)', true],
+        ['expect(count).toBe(1n)', true],
+        ['assert.deepStrictEqual(rows, [{ id: 1 }])', true],
+        ['expect(charges).toStrictEqual([charge])', true],
+        ['expect(send).toHaveBeenCalledTimes(1)', true],
+        ['expect(chai).to.have.lengthOf(1)', true],
+        // Look-alikes: another count, a negation, a string that is not a count, a length that is not a number.
+        ["expect(count).toBe('2')", false],
+        ['expect(count).toBe(0)', false],
+        ['expect(rows).toHaveLength(2)', false],
+        ['expect(count).not.toBe(1)', false],
+        ['expect(send).not.toHaveBeenCalledOnce()', false],
+        ["expect(result.id).toBe('1')", false],
+        ["assert.equal(second.result.id, '1')", false],
+        ["expect(rows).toHaveLength('1')", false],
+        ['assert.deepStrictEqual(rows, [a, b])', false],
+        ['assert.deepStrictEqual(rows, [...all])', false],
+        ['expect(rows).toBe([row])', false],
+      ] as const
+    ).map(([assertion, asserted]) => [
+      `two calls then ${assertion}`,
+      `it('x', async () => { await tool.execute(a); await tool.execute(a); ${assertion}; });`,
+      [{ shape: 'repeatedCall', target: 'tool', asserted }],
+    ] as const),
     ['the assertion before the second call does not count', `it('x', async () => { await tool.execute(a); expect(n).toBe(1); await tool.execute(a); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: false }]],
   ])('%s', (_shape, code, expected) => {
     expect(testsOf(code)).toEqual(expected);
