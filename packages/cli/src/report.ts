@@ -192,3 +192,12 @@ export interface AuditReport {
   readonly findings: readonly RuleFinding[];
   readonly summary: ReportSummary;
 }
+
+/**
+ * How a tool is named in the table, the Markdown and the summary line: its static name, or, for a
+ * tool without one (`addTool(process.env.NAME, ...)`), where it is registered:
+ * `(registered at src/tools.ts:39)`. The JSON keeps `name: null`.
+ */
+export function toolLabel(tool: { readonly name: string | null; readonly file: string; readonly line: number }): string {
+  return tool.name ?? `(registered at ${tool.file}:${tool.line})`;
+}

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 
-import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit } from '../report.js';
+import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit, toolLabel } from '../report.js';
 import { describePolicy, type Palette, PLAIN, totalLine, verdictMark } from './verdicts.js';
 
 // The human format: per tool its name, place, framework, policy, effects and the five answers with
@@ -39,7 +39,7 @@ export function formatTable(report: AuditReport, { palette = PLAIN, details = tr
 }
 
 function toolBlock(tool: ToolAudit, palette: Palette): string[] {
-  const name = tool.name ?? '(unnamed tool)';
+  const name = toolLabel(tool);
   const effects = tool.effects.available
     ? tool.effects.operations.map((effect) => `${effect.kind} \`${effect.operation}\` (line ${effect.evidence.line})`).join('; ') || 'none found'
     : palette.dim('not analysed (the handler is not in this file)');
@@ -64,7 +64,7 @@ function summaryTable(report: AuditReport, palette: Palette): string {
   });
   for (const tool of report.tools) {
     table.push([
-      tool.name ?? '(unnamed)',
+      toolLabel(tool),
       `${tool.file}:${tool.line}`,
       tool.framework,
       describePolicy(tool.policy),

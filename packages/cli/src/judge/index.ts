@@ -15,6 +15,7 @@ import {
   type ReportSummary,
   type RuleFinding,
   type ToolAudit,
+  toolLabel,
   type Verdict,
 } from '../report.js';
 import { linkProject, type ProjectLinks, type ToolAt } from './links.js';
@@ -83,7 +84,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
         }
       : { available: false, operations: [] },
     questions,
-    summary: summaryLine(tool.name, policy, questions),
+    summary: summaryLine(toolLabel({ name: tool.name, file, line: tool.line }), policy, questions),
   };
 }
 
@@ -104,9 +105,9 @@ export function policyText(policy: DeclaredPolicy | null): string {
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };
 
-function summaryLine(name: string | null, policy: DeclaredPolicy | null, questions: Readonly<Record<QuestionId, Answer>>): string {
+function summaryLine(name: string, policy: DeclaredPolicy | null, questions: Readonly<Record<QuestionId, Answer>>): string {
   const verdicts = QUESTIONS.map((id) => `${id.toUpperCase()} ${VERDICT_WORDS[questions[id].verdict]}`).join(', ');
-  return `${name ?? '(unnamed tool)'} [${policyText(policy)}]: ${verdicts}`;
+  return `${name} [${policyText(policy)}]: ${verdicts}`;
 }
 
 function summarise(tools: readonly ToolAudit[], findings: readonly RuleFinding[]): ReportSummary {

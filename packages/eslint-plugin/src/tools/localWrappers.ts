@@ -6,6 +6,7 @@ import {
   findVariableOf,
   type FunctionNode,
   getStaticMemberPath,
+  getPropertyKeyName,
   getStaticPropertyName,
   isFunctionNode,
   resolveConst,
@@ -35,7 +36,12 @@ interface ParameterPath {
   readonly each: boolean;
 }
 
-/** A tool definition inside a wrapper, and which parts of it the wrapper's parameters give. */
+/**
+ * A tool definition inside a wrapper, and which parts of it the wrapper's parameters give: the
+ * config (`tool({ ...spec })`), or, where the config is the wrapper's own literal, its name and
+ * handler (`function makeTool(name, execute) { return tool({ description, execute }) }`,
+ * `(id) => createTool({ id, ... })`): `config` is then undefined.
+ */
 interface WrappedDefinition {
   readonly inner: ToolDefinition;
   readonly config: ParameterPath | undefined;
@@ -50,6 +56,10 @@ export interface LocalWrapper {
 }
 
 const MAX_PATH = 3;
+/** The config fields that name a tool: `name`, and Mastra's `id`. */
+const NAME_FIELDS = ['name', 'id'];
+/** The parameter names that name the tool a wrapper makes. */
+const NAME_PARAMETERS = new Set(['name', 'id', 'toolName', 'toolId']);
 
 /**
  * The tool definitions in `fn`'s body (closures included: `tools.forEach((t) => ...)`) whose config is
@@ -71,15 +81,22 @@ export function readLocalWrapper(
     // judged where it is, and its calls are not tools of their own.
     if (!inner || declaresInWrapper(sourceCode, inner)) return true;
     const config = inner.configNode && configPath(sourceCode, inner.configNode, fn);
+    const nameNode = inner.framework === 'mcp' && node.type === AST_NODE_TYPES.CallExpression ? node.arguments[0] : undefined;
     if (config) {
-      const nameNode = inner.framework === 'mcp' && node.type === AST_NODE_TYPES.CallExpression ? node.arguments[0] : undefined;
       wrapped.push({
         inner,
         config,
         name: nameNode && parameterPath(sourceCode, nameNode, fn),
         handler: inner.handler && parameterPath(sourceCode, inner.handler, fn),
       });
+      return true;
     }
+    // The wrapper's own config literal, with its name or its handler from a parameter: each call names its tool.
+    const literalName = nameNode ?? (inner.config && NAME_FIELDS.map((field) => findProperty(inner.config, field)?.value).find((value) => value !== undefined));
+    // Else the wrapper's parameter called a name (`makeTool(name, ...)` around an AI SDK `tool()`, which names no tool itself).
+    const name = literalName ? parameterPath(sourceCode, literalName, fn) : nameParameter(fn);
+    const handler = inner.handler && parameterPath(sourceCode, inner.handler, fn);
+    if ((name && !name.each) || (handler && !handler.each)) wrapped.push({ inner, config: undefined, name: name?.each ? undefined : name, handler: handler?.each ? undefined : handler });
     return true;
   });
   return wrapped.length > 0 ? { fn, wrapped } : undefined;
@@ -105,7 +122,8 @@ export function getWrappedDefinitions(wrapper: LocalWrapper): readonly ToolDefin
 /** The tools a call of `wrapper` defines: one per inner definition (per element of an array argument). */
 export function fromWrapperCall(sourceCode: SourceCode, call: TSESTree.CallExpression, wrapper: LocalWrapper): ToolDefinition[] {
   return wrapper.wrapped.flatMap((entry) => {
-    const items = argumentsAt(sourceCode, call, entry.config as ParameterPath);
+    if (!entry.config) return [fromLiteralWrapperCall(sourceCode, call, entry)];
+    const items = argumentsAt(sourceCode, call, entry.config);
     return items.flatMap(({ item, node }) => {
       const configNode = readPath(sourceCode, item, (entry.config as ParameterPath).path);
       if (!configNode) return [];
@@ -135,6 +153,20 @@ export function fromWrapperCall(sourceCode: SourceCode, call: TSESTree.CallExpre
       return [definition];
     });
   });
+}
+
+/** The tool a call of a wrapper with its own config literal defines: the literal's, named and handled by the call's arguments. */
+function fromLiteralWrapperCall(sourceCode: SourceCode, call: TSESTree.CallExpression, entry: WrappedDefinition): ToolDefinition {
+  const { inner } = entry;
+  const argument = (path: ParameterPath): TSESTree.Node | undefined => readPath(sourceCode, elementOrArgument(sourceCode, call, path, call), path.path);
+  const nameValue = entry.name && argument(entry.name);
+  return {
+    ...inner,
+    node: call,
+    name: staticString(sourceCode, nameValue) ?? (entry.name ? contextualName(call) : inner.name),
+    handler: entry.handler ? argument(entry.handler) : inner.handler,
+    policy: getDeclaredPolicy(sourceCode, call) ?? inner.policy,
+  };
 }
 
 /** The argument (or, for `each`, each element object of the array argument) a parameter path starts from. */
@@ -176,6 +208,29 @@ function configPath(sourceCode: SourceCode, configNode: TSESTree.Node, fn: Funct
   return undefined;
 }
 
+/** The parameter of `fn` called like a tool's name (`name`, `id`, `toolName`, `toolId`), if any. */
+function nameParameter(fn: FunctionNode): ParameterPath | undefined {
+  const index = fn.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && NAME_PARAMETERS.has(param.name));
+  return index === -1 ? undefined : { index, path: [], each: false };
+}
+
+/**
+ * The property path at which `name` is bound inside a destructuring `pattern` (`{ config: { name } }`
+ * → `['config', 'name']`); `[]` when the pattern is `name` itself.
+ */
+function patternPath(pattern: TSESTree.Node, name: TSESTree.Node, depth = 0): string[] | undefined {
+  if (pattern === name) return [];
+  if (pattern.type === AST_NODE_TYPES.AssignmentPattern) return patternPath(pattern.left, name, depth);
+  if (pattern.type !== AST_NODE_TYPES.ObjectPattern || depth >= MAX_PATH) return undefined;
+  for (const property of pattern.properties) {
+    if (property.type !== AST_NODE_TYPES.Property || property.computed) continue;
+    const key = getPropertyKeyName(property);
+    const inner = key === undefined ? undefined : patternPath(property.value, name, depth + 1);
+    if (inner) return [key as string, ...inner];
+  }
+  return undefined;
+}
+
 /** `p`, `p.config`, `t` / `t.config` where `t` walks an array parameter (`for (const t of p)`, `p.forEach((t) => ...)`). */
 function parameterPath(sourceCode: SourceCode, node: TSESTree.Node, fn: FunctionNode): ParameterPath | undefined {
   const read = getStaticMemberPath(node, MAX_PATH);
@@ -185,28 +240,38 @@ function parameterPath(sourceCode: SourceCode, node: TSESTree.Node, fn: Function
   const def = findVariableOf(current, sourceCode)?.defs[0];
   if (!def) return undefined;
   if (def.type === 'Parameter' && def.node === fn) {
-    const index = fn.params.findIndex((param) => param === def.name || (param.type === AST_NODE_TYPES.AssignmentPattern && param.left === def.name));
-    return index === -1 ? undefined : { index, path, each: false };
+    for (const [index, param] of fn.params.entries()) {
+      const bound = patternPath(param, def.name);
+      if (bound) return { index, path: [...bound, ...path], each: false };
+    }
+    return undefined;
   }
   const element = arrayParameterOf(sourceCode, def, fn);
-  return element === undefined ? undefined : { index: element, path, each: true };
+  return element === undefined ? undefined : { index: element.index, path: [...element.path, ...path], each: true };
 }
 
-/** For `t` in `for (const t of p)` or `p.forEach((t) => ...)` / `p.map(...)`, where `p` is a parameter of `fn`: `p`'s index. */
-function arrayParameterOf(sourceCode: SourceCode, def: TSESLint.Scope.Definition, fn: FunctionNode): number | undefined {
+/**
+ * For `t` in `for (const t of p)` or `p.forEach((t) => ...)` / `p.map(...)`, where `p` is a parameter
+ * of `fn`: `p`'s index, and the path inside the element where `t` is destructured from it
+ * (`for (const { name } of p)`, `p.forEach(({ name, config }) => ...)`).
+ */
+function arrayParameterOf(sourceCode: SourceCode, def: TSESLint.Scope.Definition, fn: FunctionNode): { index: number; path: string[] } | undefined {
   let iterated: TSESTree.Node | undefined;
-  if (def.type === 'Variable' && def.node.parent.parent?.type === AST_NODE_TYPES.ForOfStatement && def.node.id === def.name) {
+  let bound: string[] | undefined;
+  if (def.type === 'Variable' && def.node.parent.parent?.type === AST_NODE_TYPES.ForOfStatement) {
+    bound = patternPath(def.node.id, def.name);
     iterated = def.node.parent.parent.right;
-  } else if (def.type === 'Parameter' && isFunctionNode(def.node) && def.node.params[0] === def.name) {
+  } else if (def.type === 'Parameter' && isFunctionNode(def.node) && def.node.params[0]) {
+    bound = patternPath(def.node.params[0], def.name);
     const call = def.node.parent;
     const callee = call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === def.node ? call.callee : undefined;
     if (callee?.type === AST_NODE_TYPES.MemberExpression && ['forEach', 'map'].includes(getStaticPropertyName(callee) ?? '')) iterated = callee.object;
   }
-  if (iterated?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  if (!bound || iterated?.type !== AST_NODE_TYPES.Identifier) return undefined;
   const parameter = findVariableOf(iterated, sourceCode)?.defs[0];
   if (parameter?.type !== 'Parameter' || parameter.node !== fn) return undefined;
   const index = fn.params.indexOf(parameter.name as TSESTree.Parameter);
-  return index === -1 ? undefined : index;
+  return index === -1 ? undefined : { index, path: bound };
 }
 
 /** The local function a call's callee names, if any (a function declaration or a `const` arrow of this file). */

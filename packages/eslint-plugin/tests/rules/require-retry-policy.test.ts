@@ -1199,6 +1199,22 @@ export const getOrder = defineRead({ description: 'Get', execute: async () => ({
 const server = new McpServer({ name: 's', version: '1' });
 export function addTool(name: string, config: object, handler: () => unknown) { server.registerTool(name, config, handler); }`,
     },
+    {
+      name: 'a local makeTool(name, description, execute) factory, each call wrapped in declarePolicy',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+function makeTool(name: string, description: string, execute: () => Promise<unknown>) { return tool({ description, inputSchema: s, execute }); }
+export const getCart = declarePolicy(makeTool('get_cart', 'Get a cart', async () => ({})), { side_effects: 'none', idempotent: true, retry: 'safe' });`,
+    },
+    {
+      name: 'registerAll with each element destructured, every tool declaring',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function registerEach(target: McpServer, tools: { name: string; config: object; handler: () => unknown }[]) {
+  tools.forEach(({ name, config, handler }) => target.registerTool(name, config, handler));
+}
+registerEach(server, [{ name: 'get_order', config: { annotations: { readOnlyHint: true } }, handler: async () => ({ content: [] }) }]);`,
+    },
     // Trial (app/src/probe/factory.ts): an exported AI SDK factory whose config is, or spreads, a
     // parameter leaves the policy to its callers, as the MCP wrapper above does.
     ...[
@@ -1259,6 +1275,35 @@ registerAll(server, [
   { name: 'refund', config: { description: 'Refund' }, handler: async () => ({ content: [] }) },
 ]);`,
       errors: [{ messageId: 'missingPolicy', line: 8, column: 3, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'registerAll with each element destructured: the entry that declares nothing is reported there, by its name',
+      code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function registerEach(target: McpServer, tools: { name: string; config: object; handler: () => unknown }[]) {
+  for (const { name, config, handler } of tools) target.registerTool(name, config, handler);
+}
+registerEach(server, [
+  { name: 'get_order', config: { annotations: { readOnlyHint: true } }, handler: async () => ({ content: [] }) },
+  { name: 'refund', config: { description: 'Refund' }, handler: async () => ({ content: [] }) },
+]);`,
+      errors: [{ messageId: 'missingPolicy', line: 8, column: 3, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a local makeTool(name, ...) factory around tool(): each call that declares nothing is reported there, by its name argument',
+      code: `import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+function makeTool(name: string, description: string, execute: () => Promise<unknown>) { return tool({ description, inputSchema: s, execute }); }
+export const getCart = declarePolicy(makeTool('get_cart', 'Get a cart', async () => ({})), { side_effects: 'none', idempotent: true, retry: 'safe' });
+export const refund = makeTool('refund_cart', 'Refund a cart', async () => ({}));`,
+      errors: [{ messageId: 'missingPolicy', line: 5, column: 23, data: { tool: 'Tool `refund_cart`', remedy: AI_REMEDY } }],
+    },
+    {
+      name: 'a local factory around Mastra createTool({ id }): named by the id argument',
+      code: `import { createTool } from '@mastra/core/tools';
+const makeMastraTool = (id: string, description: string) => createTool({ id, description, inputSchema: s, execute: async () => ({}) });
+export const count = makeMastraTool('count_carts', 'Count carts');`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 22, data: { tool: 'Tool `count_carts`', remedy: "Wrap it in `declarePolicy(...)` from `@retrysafe/spec` with side effects, idempotency and retry, or add `mcp: { _meta: { 'io.github.retrysafe/policy': {...} } }`." } }],
     },
     {
       name: 'a wrapper that declares for its callers is judged where it declares: annotations without idempotentHint',

@@ -126,6 +126,44 @@ registerAll([{ name: 'a', config: {}, handler: async () => ({}) }, { name: 'b', 
     ],
   },
   {
+    shape: 'registerAll with each element destructured (forEach and for-of): named from the element',
+    code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+function registerEach(tools) { tools.forEach(({ name, config, handler }) => server.registerTool(name, config, handler)); }
+function registerOf(tools) { for (const { name, spec: { config }, handler } of tools) server.registerTool(name, config, handler); }
+registerEach([{ name: 'a', config: {}, handler: async () => ({}) }]);
+registerOf([{ name: 'b', spec: { config: {} }, handler: async () => ({}) }]);`,
+    tools: [
+      { name: 'a', framework: 'mcp', handler: 'function' },
+      { name: 'b', framework: 'mcp', handler: 'function' },
+    ],
+  },
+  {
+    shape: "a local factory around the AI SDK's tool(): named by its name argument, its handler the call's",
+    code: `import { tool } from 'ai';
+function makeTool(name, description, execute) { return tool({ description, inputSchema, execute }); }
+export const getCart = makeTool('get_cart', 'Get a cart', async () => ({}));
+export const other = makeTool(process.env.NAME, 'Other', lookup);`,
+    tools: [
+      { name: 'get_cart', framework: 'ai-sdk', handler: 'function' },
+      { name: 'other', framework: 'ai-sdk', handler: 'expression' },
+    ],
+  },
+  {
+    shape: 'a local factory around Mastra createTool({ id }): named by the id argument',
+    code: `import { createTool } from '@mastra/core/tools';
+const makeTool = (id, description) => createTool({ id, description, inputSchema, execute: async () => ({}) });
+export const count = makeTool('count_carts', 'Count');`,
+    tools: [{ name: 'count_carts', framework: 'mastra', handler: 'function' }],
+  },
+  {
+    shape: 'a function whose parameters give only a description is no factory: its tool stays where it is',
+    code: `import { tool } from 'ai';
+function describe(description) { return tool({ description, inputSchema, execute: async () => ({}) }); }
+export const a = describe('A');`,
+    tools: [{ name: undefined, framework: 'ai-sdk', handler: 'function' }],
+  },
+  {
     shape: 'MCP registerTool with _meta.retrysafe: the handler is the third argument',
     code: `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 const server = new McpServer({ name: 's', version: '1' });

@@ -227,11 +227,11 @@ describe('called-twice tests', () => {
         ['assert.deepStrictEqual(rows, [...all])', false],
         ['expect(rows).toBe([row])', false],
       ] as const
-    ).map(([assertion, asserted]) => [
+    ).map(([assertion, asserted]): [string, string, { shape: string; target: string; asserted: boolean }[]] => [
       `two calls then ${assertion}`,
       `it('x', async () => { await tool.execute(a); await tool.execute(a); ${assertion}; });`,
       [{ shape: 'repeatedCall', target: 'tool', asserted }],
-    ] as const),
+    ]),
     ['the assertion before the second call does not count', `it('x', async () => { await tool.execute(a); expect(n).toBe(1); await tool.execute(a); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: false }]],
   ])('%s', (_shape, code, expected) => {
     expect(testsOf(code)).toEqual(expected);
