@@ -90,6 +90,11 @@ describe('a policy written through consts', () => {
     expect(await policyOf('fb_hints')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe', via: 'annotations' });
   });
 
+  it('a computed literal key is read; a computed key whose value is not known leaves every field unknown', async () => {
+    expect(await policyOf('literalKey')).toMatchObject({ side_effects: 'internal_write', idempotent: false, retry: 'never', max_attempts: 3 });
+    expect(await policyOf('dynamicKey')).toMatchObject({ side_effects: null, idempotent: null, retry: null, max_attempts: null });
+  });
+
   it('a spread that cannot be followed leaves the fields it may set unknown, never guessed', async () => {
     expect(await policyOf('fb_opaque')).toMatchObject({ side_effects: null, idempotent: null, retry: null });
   });

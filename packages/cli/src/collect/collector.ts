@@ -23,7 +23,9 @@ import {
   type EffectsProgramContext,
   type KeyedProvider,
   mayUseRunners,
+  readExportedPolicyConsts,
   readPolicyData,
+  readPolicyLayers,
   type RunnerConstruction,
   type RunnerUse,
   type ToolDefinition,
@@ -31,7 +33,6 @@ import {
   type TSESLint,
   type TSESTree,
 } from './analysis.js';
-import { exportedPolicyConsts, policyLayers } from './policyLayers.js';
 import type { CalledTwiceFact, EffectsFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value } from './facts.js';
 
 /** The options the project's config gives the plugin's rules, merged for one file. */
@@ -144,7 +145,7 @@ class FileCollector {
       calledTwice: isTest ? this.calledTwice(values.valueOf) : [],
       references: isTest ? this.importedValues() : [],
       exports: pruneExports(exports),
-      policyConsts: exportedPolicyConsts(sourceCode),
+      policyConsts: readExportedPolicyConsts(sourceCode),
       reexports,
     };
   }
@@ -168,8 +169,8 @@ class FileCollector {
     const policy = readPolicyData(sourceCode, tool);
     const replay = findReplaySignal(sourceCode, tool);
     const start = tool.node.loc.start;
-    const layers = policy ? policyLayers(sourceCode, policy.node) : undefined;
-    const annotationLayers = !policy && tool.annotationsNode ? policyLayers(sourceCode, tool.annotationsNode) : undefined;
+    const layers = policy ? readPolicyLayers(sourceCode, policy.node) : undefined;
+    const annotationLayers = !policy && tool.annotationsNode ? readPolicyLayers(sourceCode, tool.annotationsNode) : undefined;
     return {
       ...(layers ? { policyLayers: layers } : {}),
       ...(annotationLayers ? { annotationLayers } : {}),

@@ -3,7 +3,7 @@
 // facts across files afterwards (a tool defined in one file, its runner in another, its test in a
 // third).
 
-import type { SymbolicValue } from './analysis.js';
+import type { PolicyLayer as PluginPolicyLayer, SymbolicValue } from './analysis.js';
 
 /** A value as the linker follows it across files (the plugin's symbolic values). */
 export type Value = SymbolicValue;
@@ -35,14 +35,11 @@ export interface ToolFact {
 }
 
 /**
- * One layer of a policy written through `const`s, in source order (the later wins): fields an object
- * literal states, an import from a relative module (the linker follows it to that module's exported
- * `const`), or something not followed (`field`: it sets that field; without: it may set any).
+ * One layer of a policy written through `const`s, in source order (the later wins): the plugin's
+ * `readPolicyLayers` reads them; the linker follows an `import` layer to the other module's exported
+ * `const` (`policyConsts`).
  */
-export type PolicyLayer =
-  | { readonly k: 'fields'; readonly fields: Readonly<Record<string, string | number | boolean>> }
-  | { readonly k: 'import'; readonly from: string; readonly name: string }
-  | { readonly k: 'opaque'; readonly field?: string };
+export type PolicyLayer = PluginPolicyLayer;
 
 /** The handler's effect operations, and the policy they imply when they are evidence enough for one. */
 export interface EffectsFact {

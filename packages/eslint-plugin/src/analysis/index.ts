@@ -57,7 +57,7 @@ export { createCrossFileEffects, type EffectsProgramContext } from '../program/i
 export type { CrossFileResolver } from '../effects/index.js';
 export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, type HandlerEffects, inferPolicy } from '../effects/index.js';
 export { describeKeyDerivation, findProviderKeys, type KeyDerivation, type KeyDerivationOptions, type KeyPart, type ProviderKey } from './keyDerivation.js';
-export { type DeclaredIdempotency, type PolicyData, readPolicyData } from './policyData.js';
+export { type DeclaredIdempotency, type PolicyData, type PolicyLayer, readExportedPolicyConsts, readPolicyData, readPolicyLayers } from './policyData.js';
 export {
   type CalledTwiceTarget,
   type CalledTwiceTest,

@@ -1,6 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import type { PolicyDeclaration, ToolDefinition } from '../tools/index.js';
+import { getPropertyKeyName, getStaticValueOf, resolveConst, resolveReference, skipWrappers } from '../ast/index.js';
+import { POLICY_FIELDS, type PolicyDeclaration, type ToolDefinition } from '../tools/index.js';
 import { describeTool } from './tools.js';
 
 // A tool's declared retry policy in the seed's shape, field by field, for `retrysafe audit` (its
@@ -53,4 +55,107 @@ export function readPolicyData(sourceCode: SourceCode, tool: ToolDefinition): Po
   if (hints.readOnlyHint === true) return { side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'annotations', node };
   if (hints.idempotentHint === undefined) return undefined;
   return { side_effects: null, idempotent: hints.idempotentHint, retry: hints.idempotentHint ? 'safe' : 'never', max_attempts: null, via: 'annotations', node };
+}
+
+/**
+ * One layer of a policy (or MCP annotations) written through spreads and `const`s, in source order,
+ * the later winning as at run time: the fields an object literal states (seed spelling:
+ * `side_effects`, `idempotent`, `retry`, `max_attempts`, and the hints `readOnlyHint`,
+ * `idempotentHint`); an import from a relative module (`from` as written, `name` its export), which
+ * a reader that sees the other file follows; or something not followed (`opaque`: with `field`, it
+ * sets that field to a value not known statically; without, it may set any field).
+ */
+export type PolicyLayer =
+  | { readonly k: 'fields'; readonly fields: Readonly<Record<string, string | number | boolean>> }
+  | { readonly k: 'import'; readonly from: string; readonly name: string }
+  | { readonly k: 'opaque'; readonly field?: string };
+
+/** The keys read, in either spelling, to the seed's spelling; and the MCP hints that state a policy. */
+const LAYER_FIELDS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.values(POLICY_FIELDS).flatMap(({ camelCase, snakeCase }) => [[camelCase, snakeCase], [snakeCase, snakeCase]])),
+  readOnlyHint: 'readOnlyHint',
+  idempotentHint: 'idempotentHint',
+};
+
+/** How deep spreads of spreads are followed. */
+const MAX_LAYER_DEPTH = 6;
+
+/**
+ * The layers of a policy or annotations node (`PolicyData.node`, `ToolDefinition.annotationsNode`)
+ * written through spreads and `const`s: `{ ...WRITE_WITH_KEY }`, `READ_ONLY`, `{ ...READ_ONLY_HINTS,
+ * title }`. Same-file `const`s (and static member reads of them) are followed to their object
+ * literals, through `as const` and `satisfies`; a key is read as {@link getPropertyKeyName} reads it
+ * (a computed literal key, or one whose value is static, is that key; a computed key whose value is
+ * not known is an opaque layer: it may set any field); a value is read as a static value. For
+ * `retrysafe audit`, which follows the imports to other files' {@link readExportedPolicyConsts}.
+ *
+ * @returns the layers, in source order; `undefined` when the node is an object literal with no
+ *   spread (`readPolicyData` has read it whole).
+ */
+export function readPolicyLayers(sourceCode: SourceCode, node: TSESTree.Node): PolicyLayer[] | undefined {
+  const bare = skipWrappers(node);
+  if (bare.type === AST_NODE_TYPES.ObjectExpression && !bare.properties.some((property) => property.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  return layersOf(sourceCode, bare, 0);
+}
+
+/**
+ * The layers of each exported `const` of the file whose value is an object stating a policy or hint
+ * field (a shared policy: `export const READ_ONLY = { side_effects: 'none', ... } as const`), by
+ * export name; see {@link readPolicyLayers}.
+ */
+export function readExportedPolicyConsts(sourceCode: SourceCode): Record<string, PolicyLayer[]> {
+  const found: Record<string, PolicyLayer[]> = {};
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.declaration?.type !== AST_NODE_TYPES.VariableDeclaration || statement.declaration.kind !== 'const') continue;
+    for (const declarator of statement.declaration.declarations) {
+      if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
+      const init = skipWrappers(declarator.init);
+      if (init.type !== AST_NODE_TYPES.ObjectExpression) continue;
+      const layers = layersOf(sourceCode, init, 0);
+      if (layers.some((layer) => layer.k !== 'fields' || Object.keys(layer.fields).length > 0)) found[declarator.id.name] = layers;
+    }
+  }
+  return found;
+}
+
+function layersOf(sourceCode: SourceCode, expression: TSESTree.Node, depth: number): PolicyLayer[] {
+  if (depth > MAX_LAYER_DEPTH) return [{ k: 'opaque' }];
+  const node = resolveConst(sourceCode, expression);
+  if (node.type !== AST_NODE_TYPES.ObjectExpression) {
+    // An import of a relative module's export: the reader that links files follows it.
+    const reference = resolveReference(sourceCode, node);
+    const [name] = reference?.path ?? [];
+    return reference?.source.startsWith('.') && reference.path.length === 1 && name !== undefined ? [{ k: 'import', from: reference.source, name }] : [{ k: 'opaque' }];
+  }
+  const layers: PolicyLayer[] = [];
+  let fields: Record<string, string | number | boolean> = {};
+  const flush = (): void => {
+    if (Object.keys(fields).length > 0) layers.push({ k: 'fields', fields });
+    fields = {};
+  };
+  for (const property of node.properties) {
+    if (property.type === AST_NODE_TYPES.SpreadElement) {
+      flush();
+      layers.push(...layersOf(sourceCode, property.argument, depth + 1));
+      continue;
+    }
+    const name = getPropertyKeyName(property, sourceCode);
+    if (name === undefined) {
+      // A computed key whose value is not known may set any field.
+      flush();
+      layers.push({ k: 'opaque' });
+      continue;
+    }
+    const field = LAYER_FIELDS[name];
+    if (!field) continue;
+    const value = getStaticValueOf(sourceCode, property.value);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') fields[field] = value;
+    else {
+      flush();
+      layers.push({ k: 'opaque', field });
+    }
+  }
+  flush();
+  if (layers.length === 0) layers.push({ k: 'fields', fields: {} });
+  return layers;
 }

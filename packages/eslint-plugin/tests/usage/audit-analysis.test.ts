@@ -15,7 +15,9 @@ import {
   getRunnerConstruction,
   getRunnerUse,
   isTestFile,
+  readExportedPolicyConsts,
   readPolicyData,
+  readPolicyLayers,
   type ToolDefinition,
 } from '../../src/analysis/index.js';
 
@@ -90,6 +92,44 @@ describe('readPolicyData', () => {
 
   it('is undefined for a tool that declares nothing', () => {
     expect(withTool(`${MCP}server.registerTool('t', {}, async () => ({ content: [] }));`, (s, t) => readPolicyData(s, t))).toBeUndefined();
+  });
+});
+
+describe('readPolicyLayers: a policy written through spreads and consts', () => {
+  const DECLARE = "import { declarePolicy } from '@retrysafe/spec';\nimport { tool } from 'ai';\n";
+  const layersOf = (code: string) => withTool(`${DECLARE}${code}`, (sourceCode, tool) => {
+    const policy = readPolicyData(sourceCode, tool);
+    return { data: policy && { side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry }, layers: policy && readPolicyLayers(sourceCode, policy.node) };
+  });
+  const t = "tool({ description: 'x', execute: async () => 1 })";
+
+  it.each([
+    ['a plain literal has no layers (readPolicyData read it)', `declarePolicy(${t}, { side_effects: 'none', idempotent: true, retry: 'safe' });`, undefined],
+    ['a same-file const, spread, then a field that wins', `const BASE = { side_effects: 'internal_write', idempotent: 'with_key' } as const;\ndeclarePolicy(${t}, { ...BASE, retry: 'safe_with_same_key' });`, [{ k: 'fields', fields: { side_effects: 'internal_write', idempotent: 'with_key' } }, { k: 'fields', fields: { retry: 'safe_with_same_key' } }]],
+    ['a relative import is a layer the linker follows', `import { WRITE } from './policies.js';\ndeclarePolicy(${t}, { ...WRITE, max_attempts: 2 });`, [{ k: 'import', from: './policies.js', name: 'WRITE' }, { k: 'fields', fields: { max_attempts: 2 } }]],
+    ['a parameter or a call is opaque: any field', `export function f(preset: object) { return declarePolicy(${t}, { ...preset, retry: 'never' }); }`, [{ k: 'opaque' }, { k: 'fields', fields: { retry: 'never' } }]],
+    ['a field whose value is not static is opaque for that field', `const BASE = { side_effects: 'none' } as const;\ndeclarePolicy(${t}, { ...BASE, retry: process.env.RETRY });`, [{ k: 'fields', fields: { side_effects: 'none' } }, { k: 'opaque', field: 'retry' }]],
+  ])('%s', (_shape, code, layers) => {
+    expect(layersOf(code).layers).toEqual(layers);
+  });
+
+  // Both readers agree on computed keys: a computed literal key is read; a computed key whose value is not known may set any field.
+  it('a computed literal key is read, by the layers and by readPolicyData alike', () => {
+    const found = layersOf(`const BASE = { side_effects: 'internal_write', retry: 'never' } as const;\ndeclarePolicy(${t}, { ...BASE, ['idempotent']: false });`);
+    expect(found.layers).toEqual([{ k: 'fields', fields: { side_effects: 'internal_write', retry: 'never' } }, { k: 'fields', fields: { idempotent: false } }]);
+    expect(layersOf(`declarePolicy(${t}, { side_effects: 'internal_write', ['idempotent']: false, retry: 'never' });`).data).toEqual({ side_effects: 'internal_write', idempotent: false, retry: 'never' });
+  });
+
+  it('a computed key whose value is not known is opaque: it may set any field', () => {
+    expect(layersOf(`export function f(field: string) { const BASE = { side_effects: 'none' } as const; return declarePolicy(${t}, { ...BASE, [field]: true }); }`).layers).toEqual([
+      { k: 'fields', fields: { side_effects: 'none' } },
+      { k: 'opaque' },
+    ]);
+  });
+
+  it('readExportedPolicyConsts: each exported const object, by name', () => {
+    const consts = withTool(`${DECLARE}export const READ = { side_effects: 'none', idempotent: true, retry: 'safe' } as const;\nexport const HINTS = { readOnlyHint: true };\nexport const OTHER = { colour: 'red' };\ndeclarePolicy(${t}, READ);`, (sourceCode) => readExportedPolicyConsts(sourceCode));
+    expect(consts).toEqual({ READ: [{ k: 'fields', fields: { side_effects: 'none', idempotent: true, retry: 'safe' } }], HINTS: [{ k: 'fields', fields: { readOnlyHint: true } }] });
   });
 });
 
