@@ -52,6 +52,19 @@ describe('Q2 knows the runner\'s key', () => {
   });
 });
 
+describe('Q2 says where currentCall() is set', () => {
+  it('unguarded: still yes, but the reason says the key is undefined outside a guarded call', async () => {
+    expect((await tool('refundOrder')).questions.q2).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('no guard of this tool is visible in the scanned code: called outside one, the key is `undefined`') });
+  });
+
+  it('guarded: the reason names the guard that sets it', async () => {
+    expect((await tool('refundGuarded')).questions.q2).toMatchObject({
+      verdict: 'yes',
+      reason: expect.stringContaining('`currentCall()` is set by the guard (`guardAiSdkTools`, src/guarded-runner-key.ts:21)'),
+    });
+  });
+});
+
 describe('Q1 with a type-aware config', () => {
   it("follows the handler into other files as no-contradicted-policy-type-checked does, so Q1 and that rule's finding agree", async () => {
     const report = await auditFixture('typed', { configLookup: true });

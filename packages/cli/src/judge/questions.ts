@@ -115,7 +115,7 @@ export function judgeKey(context: JudgeContext): Answer {
     const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
     const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
     const parts = shown.map((part) => `\`${part.text}\``).join(', ');
-    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery`, shown.map((part) => here(part.line, part.text)));
+    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery${runnerKeyCaveat(context, shown)}`, shown.map((part) => here(part.line, part.text)));
   }
   if (key.status === 'unknown') {
     const hidden = key.parts.filter((part) => !part.derived);
@@ -134,6 +134,18 @@ export function judgeKey(context: JudgeContext): Answer {
   if (policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: it takes no key, so every repeat runs the effect again`);
   if (policy?.idempotent === 'with_key') return answer('unknown', "declared `idempotent: 'with_key'`, but no key position in its definition or handler is visible");
   return answer('unknown', 'no declared policy, and no key in its definition or handler');
+}
+
+/**
+ * `currentCall()?.key` is the guard's key for the call: `currentCall()` is set only inside a guarded
+ * tool's `execute` (and what it awaits), and is `undefined` anywhere else, so a tool run without its
+ * guard passes no key at all. Said in Q2's reason, with the guard when one is linked.
+ */
+function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text: string }[]): string {
+  if (!parts.some((part) => /^currentCall\(\)/.test(part.text))) return '';
+  const guard = anyGuardOf(context);
+  if (guard) return `; \`currentCall()\` is set by the guard (\`${guard.text}\`, ${guard.file}:${guard.line}) for each call it runs`;
+  return '; but `currentCall()` is set only inside a guarded call (`guardAiSdkTools`, `guardOpenAIAgentsTools`, `guardLangChainTools`, `guardMastraTools`), and no guard of this tool is visible in the scanned code: called outside one, the key is `undefined` and the provider gets none';
 }
 
 /** Q3: the runner's `replayed`, or a replay flag in what the handler returns. */
