@@ -183,7 +183,7 @@ describe('Q5 counts a single effect however it is asserted', () => {
 });
 
 describe('Q1 reads a one-line arrow body', () => {
-  it.each(['get_row', 'fetchOrders', 'pickRow'])('%s: read-only, with the evidence', async (name) => {
+  it.each(['get_row', 'fetchOrders', 'pickRow', 'get_order_row'])('%s: read-only, with the evidence', async (name) => {
     expect((await tool(name)).questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('it only reads'), evidence: expect.arrayContaining([expect.objectContaining({ file: 'src/one-line-reads.ts', text: expect.stringMatching(/SELECT|fetch/) })]) });
   });
 });

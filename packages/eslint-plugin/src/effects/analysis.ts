@@ -334,11 +334,19 @@ function isChainTop(node: TSESTree.Node): boolean {
   }
   const parent = current.parent;
   if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== current) return true;
-  const user = parent.parent;
-  const continues =
-    (user.type === AST_NODE_TYPES.CallExpression && user.callee === parent) ||
-    (user.type === AST_NODE_TYPES.TaggedTemplateExpression && user.tag === parent) ||
-    user.type === AST_NODE_TYPES.MemberExpression;
+  // The chain goes on only where the member reads after the call end in a call of their own
+  // (`db.collection('x').find().toArray()`, `a.b().c.d()`); reads that end in a value
+  // (`(await pool.query(sql)).rows[0]`, `res.data.items`) leave this call the top of its chain.
+  let read: TSESTree.Node = parent;
+  while (
+    (read.parent?.type === AST_NODE_TYPES.MemberExpression && read.parent.object === read) ||
+    read.parent?.type === AST_NODE_TYPES.ChainExpression ||
+    read.parent?.type === AST_NODE_TYPES.TSNonNullExpression
+  ) {
+    read = read.parent;
+  }
+  const user = read.parent;
+  const continues = (user?.type === AST_NODE_TYPES.CallExpression && user.callee === read) || (user?.type === AST_NODE_TYPES.TaggedTemplateExpression && user.tag === read);
   return !continues;
 }
 

@@ -55,6 +55,18 @@ const PG = "import { Pool } from 'pg';\nconst pool = new Pool();\n";
 const STRIPE = "import Stripe from 'stripe';\nconst stripe = new Stripe('sk');\n";
 
 const rows: Row[] = [
+  // A call whose result is read by property and index is the top of its chain (no call follows the reads).
+  {
+    name: 'pg: a query whose result is read at an index, (await pool.query(…)).rows[0]',
+    code: `${PG}async function handler(id) { return (await pool.query('UPDATE t SET n = n + 1 WHERE id = $1 RETURNING n', [id])).rows[0]; }`,
+    effects: ['relative pg UPDATE t SET n = n + 1'],
+  },
+  {
+    name: 'pg: the same in an arrow\'s expression body, with a property read after the index',
+    code: `${PG}const handler = async (id) => (await pool.query('SELECT n FROM t WHERE id = $1', [id])).rows[0].n;`,
+    effects: ['read pg SELECT … FROM t'],
+    complete: true,
+  },
   // --- clients that touch nothing outside the process ---
   {
     name: 'Nodemailer: a stream transport renders the message and sends nothing (the Gmail MCP server builds its MIME so)',

@@ -78,6 +78,10 @@ const ABSOLUTE_UPDATE = "    await pool.query('UPDATE customers SET points = $1 
 
 const valid: Valid[] = [
   // --- honest declarations: what the code does is what they say ---
+  {
+    name: 'defineTool: idempotent: true over a SELECT whose result is read at an index ((await pool.query(…)).rows[0])',
+    code: defineTool(NATURALLY_IDEMPOTENT, "    return (await pool.query('SELECT points FROM customers WHERE id = $1', [customerId])).rows[0];"),
+  },
   { name: 'defineTool: idempotent: true over an absolute UPDATE', code: defineTool(NATURALLY_IDEMPOTENT, ABSOLUTE_UPDATE) },
   {
     name: 'defineTool: idempotent: true over an upsert that sets values',
@@ -185,6 +189,20 @@ export const addComment = declarePolicy(tool({
 ];
 
 const invalidCases: Invalid[] = [
+  // A query whose result is read by property and index, in an arrow's expression body or a return:
+  // the call is the top of its chain (found by the audit's new-user trial: Q1 said unknown).
+  invalid(
+    'defineTool: idempotent: true over an UPDATE whose result is read at an index ((await pool.query(…)).rows[0])',
+    defineTool(NATURALLY_IDEMPOTENT, "    return (await pool.query('UPDATE customers SET points = points + $1 WHERE id = $2 RETURNING points', [points, customerId])).rows[0];"),
+    ['notIdempotent', 'idempotent: true'],
+  ),
+  invalid(
+    'MCP: readOnlyHint: true, a one-expression handler whose INSERT result is read at an index',
+    `${MCP}
+${PG}
+server.registerTool('add_note', { annotations: { readOnlyHint: true } }, async ({ text }: { text: string }) => (await pool.query('INSERT INTO notes (text) VALUES ($1) RETURNING id', [text])).rows[0]);`,
+    ['notReadOnly', 'readOnlyHint: true'],
+  ),
   // --- the four cases of the issue ---
   invalid(
     'issue: a defineTool declared idempotent: true, retry: safe whose handler runs UPDATE … SET points = points + $1',
