@@ -58,8 +58,12 @@ export interface LocalWrapper {
 const MAX_PATH = 3;
 /** The config fields that name a tool: `name`, and Mastra's `id`. */
 const NAME_FIELDS = ['name', 'id'];
-/** The parameter names that name the tool a wrapper makes. */
-const NAME_PARAMETERS = new Set(['name', 'id', 'toolName', 'toolId']);
+/**
+ * The parameter names that name the tool a wrapper makes, where its config literal has no name field
+ * (an AI SDK `tool()` is named by its key). Not `id`: a parameter `id` is as often the id of what the
+ * tool acts on (`(id) => tool({ execute: () => db.get(id) })`); Mastra's `id` is read from the literal.
+ */
+const NAME_PARAMETERS = new Set(['name', 'toolName', 'toolId']);
 
 /**
  * The tool definitions in `fn`'s body (closures included: `tools.forEach((t) => ...)`) whose config is
@@ -208,7 +212,7 @@ function configPath(sourceCode: SourceCode, configNode: TSESTree.Node, fn: Funct
   return undefined;
 }
 
-/** The parameter of `fn` called like a tool's name (`name`, `id`, `toolName`, `toolId`), if any. */
+/** The parameter of `fn` called like a tool's name (`name`, `toolName`, `toolId`), if any. */
 function nameParameter(fn: FunctionNode): ParameterPath | undefined {
   const index = fn.params.findIndex((param) => param.type === AST_NODE_TYPES.Identifier && NAME_PARAMETERS.has(param.name));
   return index === -1 ? undefined : { index, path: [], each: false };

@@ -157,11 +157,16 @@ export const count = makeTool('count_carts', 'Count');`,
     tools: [{ name: 'count_carts', framework: 'mastra', handler: 'function' }],
   },
   {
-    shape: 'a function whose parameters give only a description is no factory: its tool stays where it is',
+    shape: 'a function whose parameters give only a description, or the id of what it acts on, is no factory: its tool stays where it is',
     code: `import { tool } from 'ai';
 function describe(description) { return tool({ description, inputSchema, execute: async () => ({}) }); }
-export const a = describe('A');`,
-    tools: [{ name: undefined, framework: 'ai-sdk', handler: 'function' }],
+function lookup(id) { return tool({ description: 'Look up', inputSchema, execute: async () => db.get(id) }); }
+export const a = describe('A');
+export const b = lookup('order-42');`,
+    tools: [
+      { name: undefined, framework: 'ai-sdk', handler: 'function' },
+      { name: undefined, framework: 'ai-sdk', handler: 'function' },
+    ],
   },
   {
     shape: 'MCP registerTool with _meta.retrysafe: the handler is the third argument',
