@@ -1,6 +1,6 @@
 /**
- * `@retrysafe/spec/adapters/ai-sdk`: a `defineTool` tool as a Vercel AI SDK 6 tool whose every
- * call goes through the runner.
+ * `@retrysafe/spec/adapters/ai-sdk`: a `defineTool` tool as a Vercel AI SDK tool (`ai` 6 or 7,
+ * the peer range `^6.0.0 || ^7.0.0`) whose every call goes through the runner.
  *
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
@@ -51,7 +51,8 @@ export interface AiSdkToolOptions {
   readonly runner: Runner;
   /**
    * The run the calls belong to: a `RunContext` from `openRun(store, origin)`, or a function of the
-   * AI SDK's execute options returning one (for example from `experimental_context`). It must be
+   * AI SDK's execute options returning one (for example from `experimental_context` in AI SDK 6,
+   * or the tool's `context` in 7). It must be
    * durable: opened once per job, conversation or queue message and the same on a retry or a
    * resume. Never derive it from `toolCallId`, which the model makes new on every turn: keys built
    * from it would never match, and nothing would be replayed (the adapter rejects a run id that
@@ -64,7 +65,7 @@ export interface AiSdkToolOptions {
 export type AiSdkTool<T extends AnyTool> = Tool<StandardSchemaV1.InferInput<T['input']>, ModelResult<ResultOf<T>>>;
 
 /**
- * Exposes a `defineTool` tool to the Vercel AI SDK (v6) as `tool({ description, inputSchema,
+ * Exposes a `defineTool` tool to the Vercel AI SDK (6 and 7) as `tool({ description, inputSchema,
  * execute })`, with every call going through `runner.call`.
  *
  * - `inputSchema`: the tool's JSON Schema as the AI SDK derives it from the tool's own schema
@@ -85,8 +86,10 @@ export type AiSdkTool<T extends AnyTool> = Tool<StandardSchemaV1.InferInput<T['i
  *   the effect ran.
  * - The policy is attached with `declarePolicy`: `policyOf(aiTool)` returns `tool.policy`.
  *
- * Behaviour from the seed (replay flag, deterministic keys from durable state) and the AI SDK 6
- * `tool()` reference (https://ai-sdk.dev/docs/reference/ai-sdk-core/tool).
+ * Behaviour from the seed (replay flag, deterministic keys from durable state) and the AI SDK
+ * `tool()` reference (https://ai-sdk.dev/docs/reference/ai-sdk-core/tool), the same in 6 and 7.
+ * Tested with ai 6.0.325 (tests/adapters/ai-sdk.test.ts) and, the same tests, ai 7.0.173
+ * (ai-sdk-v7.test.ts).
  *
  * @param retrysafeTool - a tool built with `defineTool`.
  * @param options - `{ runner, run }`; see {@link AiSdkToolOptions}.

@@ -30,6 +30,7 @@ import {
   declareToolPolicy,
   failureText,
   hasStandardJsonSchema,
+  isMisconfiguration,
   isZodObject,
   resolveRun,
   validatedByFramework,
@@ -62,7 +63,13 @@ export interface OpenAIAgentsToolOptions<Context = unknown> {
    * Turns a failed call into what the model sees. Default: {@link agentsFailureText}, which says
    * what happened to the effect and what to do next (for a `ConcurrentCallError`, to try again
    * later: it is in progress, not failed) and, like the SDK's own default, keeps the tool's own
-   * error message out of the model's context. `null` lets the error propagate and fail the run.
+   * error message out of the model's context. `null` lets every error propagate and fail the run.
+   *
+   * A configuration error is never given to it: a run the adapter refuses (no id, or an id built
+   * from `details.toolCall.callId`: `TypeError`) and a retrysafe error whose code says the setup
+   * is wrong (`tool_policy`, `invalid_key`, `invalid_identifier`, `input_not_fingerprintable`,
+   * `durability_config`) are rethrown, so `run(agent, ...)` rejects with them, as with `null`.
+   * Nothing ran, and no model could fix them by calling again.
    */
   readonly errorFunction?: ((runContext: AgentsRunContext<Context>, error: unknown) => string | Promise<string>) | null;
 }
@@ -108,11 +115,13 @@ function fromSdkInputError(toolName: string, error: unknown): unknown {
  * - `execute` resolves to `{ result, replayed }`: `replayed: true` when a with_key call returned
  *   the stored result of an earlier call (the seed's flag: "the model needs to know the action
  *   happened, not that it failed"). The SDK sends it to the model as JSON text.
- * - Errors: by default every failure, invalid arguments included, becomes model-visible text from
- *   {@link agentsFailureText} rather than the SDK's generic "An error occurred while running the
- *   tool. Please try again.", which would tell the model to repeat a call that must not be
- *   repeated, and would call a call still in progress (409) a failure. Pass `errorFunction` to
- *   word it yourself, or `null` to let the runner's typed error fail the run.
+ * - Errors: by default every failure of the call, invalid arguments included, becomes
+ *   model-visible text from {@link agentsFailureText} rather than the SDK's generic "An error
+ *   occurred while running the tool. Please try again.", which would tell the model to repeat a
+ *   call that must not be repeated, and would call a call still in progress (409) a failure. Pass
+ *   `errorFunction` to word it yourself, or `null` to let the runner's typed error fail the run.
+ *   A configuration error (see {@link OpenAIAgentsToolOptions.errorFunction}) always fails the
+ *   run with its own message: the SDK rethrows what an `errorFunction` throws.
  * - The policy is attached with `declarePolicy`: `policyOf(agentsTool)` returns `tool.policy`.
  *
  * Behaviour from the seed and the Agents SDK's tools guide
@@ -135,10 +144,16 @@ export function toOpenAIAgentsTool<T extends AnyTool, Context = unknown>(
   if (typeof run !== 'function') checkRun(run, undefined, 'toOpenAIAgentsTool');
   const { parameters, parsedBySdk } = parametersFor(retrysafeTool);
   const runnerTool = parsedBySdk ? validatedByFramework(retrysafeTool) : retrysafeTool;
+  const wordFailure = options.errorFunction ?? ((_runContext: AgentsRunContext<Context>, error: unknown) => agentsFailureText(retrysafeTool.name, error));
+  // The SDK rethrows what an errorFunction throws: a configuration error fails the run, typed,
+  // instead of reaching the model as "issue_refund failed." (nothing a model can fix).
   const errorFunction =
-    options.errorFunction === undefined
-      ? (_runContext: AgentsRunContext<Context>, error: unknown) => agentsFailureText(retrysafeTool.name, error)
-      : options.errorFunction;
+    options.errorFunction === null
+      ? null
+      : (runContext: AgentsRunContext<Context>, error: unknown) => {
+          if (isMisconfiguration(error)) throw error;
+          return wordFailure(runContext, error);
+        };
   return markRunsThroughRunner(declareToolPolicy(
     // eslint-disable-next-line @retrysafe/require-retry-policy -- declared right here, through the spec's own declarePolicy (imported by path inside this package)
     tool({

@@ -9,6 +9,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { declarePolicy, type Idempotency, type PolicyShape, type Retry, type SideEffects, type ToolPolicy } from '../policy.js';
 import { describeFailure } from '../loop/failureText.js';
 import { ALREADY_VALIDATED } from '../loop/guard.js';
+import { isRetrysafeError, type RetrysafeErrorCode } from '../errors.js';
 import { decideRetry, type RetryDecision } from '../retry.js';
 import type { RunContext } from '../run.js';
 import type { ResultOf, Runner } from '../runner.js';
@@ -80,18 +81,52 @@ export async function resolveRun<Args extends readonly unknown[]>(
 export function checkRun(run: unknown, callId: string | undefined, adapter: string): RunContext {
   const id = (run as { id?: unknown } | null | undefined)?.id;
   if (typeof run !== 'object' || run === null || typeof id !== 'string' || id === '') {
-    throw new TypeError(
-      `${adapter}: run must be a RunContext ({ id }) from openRun(store, origin), or a function returning one; got ${describeRun(run)}.`,
+    throw misconfiguration(
+      new TypeError(`${adapter}: run must be a RunContext ({ id }) from openRun(store, origin), or a function returning one; got ${describeRun(run)}.`),
     );
   }
   if (callId !== undefined && containsAsSegments(id, callId)) {
-    throw new TypeError(
-      `${adapter}: run id ${JSON.stringify(id)} contains the tool call id ${JSON.stringify(callId)}, which is new on every ` +
-        'model turn: a key built from it is new on every retry, so nothing is ever replayed. Open the run once per job ' +
-        'with openRun(store, { kind, id }) and pass it (or a function that returns it) as `run`.',
+    throw misconfiguration(
+      new TypeError(
+        `${adapter}: run id ${JSON.stringify(id)} contains the tool call id ${JSON.stringify(callId)}, which is new on every ` +
+          'model turn: a key built from it is new on every retry, so nothing is ever replayed. Open the run once per job ' +
+          'with openRun(store, { kind, id }) and pass it (or a function that returns it) as `run`.',
+      ),
     );
   }
   return run as RunContext;
+}
+
+// The TypeErrors `checkRun` throws: the application passed a run that cannot work.
+const misconfigurations = new WeakSet<object>();
+
+function misconfiguration<E extends Error>(error: E): E {
+  misconfigurations.add(error);
+  return error;
+}
+
+// The runner's errors that say the code is set up wrong, not that this call failed: the fix is in
+// the tool's declaration, its key function or schema, or the store's configuration.
+const MISCONFIGURATION_CODES: ReadonlySet<RetrysafeErrorCode> = new Set<RetrysafeErrorCode>([
+  'tool_policy',
+  'invalid_key',
+  'invalid_identifier',
+  'input_not_fingerprintable',
+  'durability_config',
+]);
+
+/**
+ * @internal Whether `error` is a configuration error rather than an outcome of the call: a run the
+ * adapter refused (`checkRun`'s TypeError: no id, or built from the tool call id), or a
+ * retrysafe error whose code says the declaration, the key function, the schema or the store is
+ * set up wrong (`tool_policy`, `invalid_key`, `invalid_identifier`, `input_not_fingerprintable`,
+ * `durability_config`). No model can fix these, and nothing ran; an adapter lets them reach the
+ * application instead of wording them for the model. The tool's own errors (a `TypeError` from
+ * `fetch` included) are never configuration errors.
+ */
+export function isMisconfiguration(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  return misconfigurations.has(error) || (isRetrysafeError(error) && MISCONFIGURATION_CODES.has(error.code));
 }
 
 // A letter or a digit: what a segment of an id is made of (`job`, `order`, `17` in `job:order-17`).

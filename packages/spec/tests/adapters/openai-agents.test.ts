@@ -191,6 +191,45 @@ describe('toOpenAIAgentsTool', () => {
     expect(provider.calls()).toEqual([]);
   });
 
+  it('fails the run with the real TypeError for a run built from the call id, past the default errorFunction and yours', async () => {
+    const provider = memoryProvider();
+    const fromCallId = (_ctx: AgentsRunContext<AppContext>, details: AgentsToolCallDetails | undefined) => ({ id: vouchDurable(`run-${details?.toolCall?.callId ?? ''}`) });
+    const worded: unknown[] = [];
+    const tools = [
+      toOpenAIAgentsTool(refundTool(provider), { runner: fixture.runner, run: fromCallId }),
+      toOpenAIAgentsTool(refundTool(provider), { runner: fixture.runner, run: fromCallId, errorFunction: (_ctx, error) => (worded.push(error), 'refund failed') }),
+    ];
+    for (const refund of tools) {
+      const model = scriptedModel('issue_refund', [{ orderId: 'o_9', amountCents: 1 }]);
+      const agent = new Agent<AppContext>({ name: 'Support', model, tools: [refund] });
+      await expect(runAgent(agent, 'refund o_9', { context: { run: await fixture.jobRun() } })).rejects.toThrow(/contains the tool call id "call_0_/);
+      // The model never saw a "failed" text it might act on: the run stopped at the tool call.
+      expect(model.requests).toHaveLength(1);
+    }
+    expect(worded).toEqual([]);
+    expect(provider.calls()).toEqual([]);
+  });
+
+  it('fails the run with a misconfigured key function (InvalidKeyError), and still words the tool\'s own errors', async () => {
+    const effects: string[] = [];
+    const badKey = defineTool({
+      name: 'open_case',
+      sideEffects: 'internal_write',
+      idempotent: 'with_key',
+      retry: 'safe_with_same_key',
+      input: z.object({ subject: z.string() }),
+      key: () => key`${'x'.repeat(300)}`,
+      execute: async ({ subject }) => void effects.push(subject),
+    });
+    const run = await fixture.jobRun();
+    await expect(invoke(toOpenAIAgentsTool(badKey, { runner: fixture.runner, run }), run, { subject: 'a' })).rejects.toMatchObject({ code: 'invalid_key' });
+    expect(effects).toEqual([]);
+    // A TypeError from the tool itself (fetch's "fetch failed" is one) is the call's outcome, worded for the model.
+    const balance = { cents: 0 };
+    const increment = toOpenAIAgentsTool(incrementTool(balance, () => new TypeError('fetch failed')), { runner: fixture.runner, run });
+    expect(await invoke(increment, run, { cents: 5 })).toMatch(/^increment_balance failed, and its effect \(internal_write\) may or may not have happened/);
+  });
+
   describe('schemas', () => {
     it('takes a Standard JSON Schema that is not zod (arktype)', async () => {
       const effects: string[] = [];
