@@ -31,7 +31,7 @@ import type { PolicyShape } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { Runner } from '../runner.js';
 import type { AnyTool } from '../tool.js';
-import { ensureIdempotency, noteRetrysafeTool, type McpRequestExtra } from './mcp/server.js';
+import { ensureIdempotency, keyRequiredText, noteRetrysafeTool, type McpRequestExtra } from './mcp/server.js';
 import { ERROR_META, POLICY_META, type WireErrorMeta } from './mcp/wire.js';
 import {
   assertRetrysafeTool,
@@ -48,7 +48,7 @@ import {
 } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
-export { defaultScope, enableIdempotency, type IdempotencyOptions, type McpRequestExtra } from './mcp/server.js';
+export { defaultScope, enableIdempotency, headerScope, type IdempotencyOptions, type McpRequestExtra } from './mcp/server.js';
 export {
   ATTEMPT_META,
   checkWireKey,
@@ -95,7 +95,12 @@ export interface McpToolOptions {
    * the same work (a run origin in the request's `_meta`), or from the server's own job. Never
    * from `extra.requestId`: a retried request has a new JSON-RPC id. Omitted: an unkeyed call of a
    * with_key tool is refused with an `isError` result asking for a key; other tools run with the
-   * run id `mcp:unkeyed` (they have no record, so nothing is keyed by it).
+   * run id `mcp:unkeyed` (they have no record, so nothing is keyed by it). The refusal is not a
+   * dedup promise but a correctness one: the tool's key is built from `run.id`, and with neither a
+   * client's key nor a run of yours, one shared run would make every caller's refund of an order
+   * the same record (the second caller would get the first caller's result). A tool registered
+   * the plain way keys nothing, so behind `enableIdempotency` its unkeyed calls run, once per
+   * request, as on a plain MCP server, unless `requireKeys` refuses them too.
    */
   readonly run?: RunSource<[extra: McpRequestExtra]>;
   /**
@@ -232,9 +237,7 @@ async function runFor(tool: AnyTool, run: McpToolOptions['run'], extra: McpReque
   if (guarded !== undefined && guarded.tool === tool.name) return guarded.run;
   if (run !== undefined) return resolveRun(run, [extra], undefined, 'registerRetrysafeTool');
   if (tool.policy.idempotent !== 'with_key') return UNKEYED_RUN;
-  throw new IdempotencyKeyRequiredError(
-    `${tool.name} did not run: it needs an idempotency key to be safe to call again. Send one in _meta["io.github.retrysafe/idempotencyKey"] (the same on every re-send of this call).`,
-  );
+  throw new IdempotencyKeyRequiredError(keyRequiredText(tool.name));
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

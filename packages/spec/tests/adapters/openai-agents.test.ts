@@ -218,7 +218,7 @@ describe('toOpenAIAgentsTool', () => {
       idempotent: 'with_key',
       retry: 'safe_with_same_key',
       input: z.object({ subject: z.string() }),
-      key: () => key`${'x'.repeat(300)}`,
+      key: () => key`${vouchDurable('x'.repeat(300))}`,
       execute: async ({ subject }) => void effects.push(subject),
     });
     const run = await fixture.jobRun();

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 export interface HttpMcp {
@@ -26,21 +28,24 @@ export interface HttpMcpOptions {
   readonly mode?: 'stateless' | 'stateful';
   /** Answer with one JSON object instead of an SSE stream. */
   readonly json?: boolean;
-  /** Bearer tokens the server accepts, each naming its OAuth client (`authInfo.clientId`). */
-  readonly tokens?: Readonly<Record<string, string>>;
+  /**
+   * Bearer tokens the server accepts, each naming its OAuth client (`authInfo.clientId`), and the
+   * user (`authInfo.extra.sub`) when given; checked by the SDK's own `requireBearerAuth`
+   * middleware, which puts the `AuthInfo` on `req.auth` for the transport to pass as `extra.authInfo`.
+   */
+  readonly tokens?: Readonly<Record<string, string | { readonly clientId: string; readonly sub: string }>>;
 }
 
 export async function startHttpMcp(options: HttpMcpOptions): Promise<HttpMcp> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const bearer = options.tokens === undefined ? undefined : bearerAuth(options.tokens);
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   });
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const auth = authOf(req, options.tokens);
-    if (auth === null) return void res.writeHead(401).end();
-    if (auth !== undefined) (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+    if (bearer !== undefined && !(await authenticated(bearer, req, res))) return;
     const parsed = JSON.parse(await read(req)) as unknown;
     if (options.mode === 'stateful') return stateful(req, res, parsed);
     const mcp = new McpServer({ name: 'payments', version: '1.0.0' });
@@ -151,11 +156,35 @@ export async function postJsonRpc(
 
 let rpcIds = 0;
 
-function authOf(req: IncomingMessage, tokens: HttpMcpOptions['tokens']): AuthInfo | undefined | null {
-  if (tokens === undefined) return undefined;
-  const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-  const clientId = token === undefined ? undefined : tokens[token];
-  return clientId === undefined || token === undefined ? null : { token, clientId, scopes: [] };
+type Middleware = ReturnType<typeof requireBearerAuth>;
+
+// The SDK's bearer-auth middleware over a verifier that knows `tokens`.
+function bearerAuth(tokens: NonNullable<HttpMcpOptions['tokens']>): Middleware {
+  return requireBearerAuth({
+    verifier: {
+      async verifyAccessToken(token: string): Promise<AuthInfo> {
+        const known = Object.hasOwn(tokens, token) ? tokens[token] : undefined;
+        if (known === undefined) throw new InvalidTokenError('Unknown token');
+        const { clientId, sub } = typeof known === 'string' ? { clientId: known, sub: undefined } : known;
+        return { token, clientId, scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, ...(sub === undefined ? {} : { extra: { sub } }) };
+      },
+    },
+  });
+}
+
+// Runs the Express-style middleware on node:http: it sets `req.auth` and calls `next`, or answers
+// through `res.set/status/json`, given here over the plain response.
+function authenticated(middleware: Middleware, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const reply = Object.assign(res, {
+    set: (name: string, value: string) => (res.setHeader(name, value), reply),
+    status: (code: number) => ((res.statusCode = code), reply),
+    json: (body: unknown) => (res.setHeader('content-type', 'application/json'), res.end(JSON.stringify(body)), reply),
+  });
+  return new Promise((resolve, reject) => {
+    Promise.resolve(middleware(req as never, reply as never, () => resolve(true)))
+      .then(() => res.writableEnded && resolve(false))
+      .catch(reject);
+  });
 }
 
 function read(req: IncomingMessage): Promise<string> {

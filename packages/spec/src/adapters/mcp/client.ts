@@ -76,8 +76,17 @@ export interface RetrysafeMcpClient {
  * - The key: `callKey(run, tool, arguments)` (`c1:<run id>:<tool>:<sha256 of the canonical
  *   arguments>`), or the call's own `idempotencyKey`; sent in
  *   `_meta["io.github.retrysafe/idempotencyKey"]`, and as SEP-3182's `params.idempotencyKey` to a
- *   server that advertises idempotency. The same on every re-send, resume and redelivery: never
- *   the JSON-RPC id, which MCP 2026-07-28 makes new on every re-issue.
+ *   server that advertises idempotency. The client sends the same key on every re-send, and, with
+ *   a durable `run` (`openRun`), after a resume, a redelivery or a restart of the agent: never the
+ *   JSON-RPC id, which MCP 2026-07-28 makes new on every re-issue.
+ * - What the server makes of the same key is its scope (`enableIdempotency`'s `scope`), which the
+ *   client neither chooses nor sees. A re-send by this wrapper goes over the same connection (on
+ *   stdio, to the restarted process: the one local user) and is recognised. A call from a new
+ *   `Client` (the agent restarted, a new Streamable HTTP session) with the same key replays only
+ *   on a server that scopes keys to something the restart keeps: the authenticated principal
+ *   (`authInfo`, the server's default when it authenticates its clients: send the same token) or
+ *   a `scope` its operator set. An unauthenticated Streamable HTTP server scopes by session by
+ *   default, and runs the new session's call as new work.
  * - The policy: yours (`policies`), else a trusted server's published one
  *   (`_meta["io.github.retrysafe/policy"]`, the bare `_meta.retrysafe`, else the annotations),
  *   else not safely repeatable. An untrusted server's claims are shown (`published`) and not acted

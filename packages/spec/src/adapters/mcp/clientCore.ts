@@ -33,6 +33,13 @@ import {
  *   unless you declared the tool's policy yourself (`policies`).
  * - `'trusted'`: the server's published policy (else its annotations) decides, and its
  *   idempotency capability makes a re-send with the same key safe.
+ *
+ * Trust is about the server's claims, not about scope: which calls share a key is the server's
+ * decision (`enableIdempotency`'s `scope`, bound to its authorization boundary), never the
+ * client's, since a client that could pick its scope could read another's stored results. A
+ * trusted server's capability covers what this client does with it, a re-send on the same
+ * connection; whether the same key from a new session (an agent restart) replays depends on the
+ * server scoping by the authenticated principal (see `retrysafeClient`).
  */
 export type ServerTrust = 'trusted' | 'untrusted';
 
@@ -42,6 +49,8 @@ export interface RetrysafeClientOptions extends RetryLoopOptions {
    * The caller's durable run (`openRun`), or a function returning it: every call's key is
    * `callKey(run, tool, arguments)`, the same on every re-send, on a resumed run and on a
    * redelivered job. Never a tool-call id. A call may pass its own `idempotencyKey` instead.
+   * The server recognises the same key from a new connection only if it scopes keys by the
+   * authenticated principal or its own `scope`, not by session (see `retrysafeClient`).
    */
   readonly run?: RunContext | (() => RunContext | PromiseLike<RunContext>);
   /** See {@link ServerTrust}; default `'untrusted'`. */

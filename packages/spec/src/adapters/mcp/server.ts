@@ -11,7 +11,7 @@
  * (https://github.com/modelcontextprotocol/modelcontextprotocol/pull/3182, closed unmerged): same
  * key and same arguments → the first result, never a second run; still running → a JSON-RPC error
  * with `data.type: "idempotency_key_in_progress"` and a retry hint; other arguments → one with
- * `"idempotency_key_conflict"`. A call without a key runs as it always did.
+ * `"idempotency_key_conflict"`. A call without a key runs as it always did (unless `requireKeys`).
  *
  * @module
  */
@@ -48,16 +48,28 @@ export interface IdempotencyOptions {
   /** The runner whose store keeps the dedup records of keyed calls (`createRunner({ store })`). */
   readonly runner: Runner;
   /**
-   * The client a call comes from: keys are scoped to it, so one client's key never replays
-   * another's result (SEP-3182, Security Implications: "Servers MUST scope their idempotency
-   * records to whatever authorization boundary already governs access to the underlying tool
-   * call"). Return `undefined` when the call cannot be told apart from other clients' calls: a
-   * keyed call is then refused (`idempotency_key_unscoped`) and nothing runs.
+   * Who a call comes from: keys are scoped to it, so one principal's key never replays another's
+   * result (SEP-3182, Security Implications: "Servers MUST scope their idempotency records to
+   * whatever authorization boundary already governs access to the underlying tool call"; the IETF
+   * Idempotency-Key draft scopes keys to the client, not the connection). Two calls with the same
+   * key and the same scope are one call, whichever connection or session they came on. Return
+   * `undefined` when the call cannot be told apart from other principals' calls: a keyed call is
+   * then refused (`idempotency_key_unscoped`) and nothing runs.
    *
-   * Default {@link defaultScope}: the authenticated OAuth client (and its `sub`, when the token
-   * verifier puts one in `authInfo.extra`); else the Streamable HTTP session; else, for a
-   * transport with no HTTP request behind it (stdio, in-memory), the one local client. Set it to
-   * your own user id when `clientId` names an application rather than a person.
+   * Default {@link defaultScope}: the authenticated principal (`extra.authInfo`, which the SDK's
+   * `requireBearerAuth` middleware or your own token verifier sets: its `clientId`, and its `sub`
+   * when the verifier puts one in `authInfo.extra`), so a re-send from a new session (an agent
+   * restarted with a new `Client`) replays; else the Streamable HTTP session, so **without
+   * authentication or a `scope` of yours there is no deduplication across reconnects** (a new
+   * session is another client; the first keyed call scoped so warns once,
+   * `RETRYSAFE_MCP_SESSION_SCOPE`); else, for a transport with no HTTP request behind it (stdio,
+   * in-memory), the one local user.
+   *
+   * Your own: `(extra) => (extra.authInfo?.extra as { tenantId?: string } | undefined)?.tenantId`
+   * (a tenant or user id your verifier puts in the token's info; use it when `clientId` names an
+   * application rather than a person); `headerScope('x-user-id')` (a header your gateway sets
+   * after authenticating the caller: a client can send any header); `() => 'local'` (a server on
+   * 127.0.0.1 with one user); or compose, `(extra) => headerScope('x-user-id')(extra) ?? defaultScope(extra)`.
    */
   readonly scope?: (extra: McpRequestExtra) => string | undefined;
   /** The tenant the records belong to; default the runner's namespace. */
@@ -69,6 +81,17 @@ export interface IdempotencyOptions {
    * says nothing is treated as not safely repeatable: one attempt per key.
    */
   readonly policies?: Readonly<Record<string, PolicyDeclaration>>;
+  /**
+   * Refuse a call without an idempotency key to a with_key tool (by the policy above), plain or
+   * `registerRetrysafeTool`, with an `isError` result asking for a key
+   * (`_meta["io.github.retrysafe/error"].name: "IdempotencyKeyRequiredError"`); nothing runs.
+   * Default `false`: a call without a key runs as it would on a plain MCP server, once per
+   * request, with no record. The key is optional in SEP-3182 and unknown to MCP clients that do
+   * not speak it, so a server that refused unkeyed calls by default would stop working for every
+   * such client the day it enabled idempotency. Set it when every client of the server sends keys
+   * (`retrysafeClient`, `retrysafeMcpClient`) and a with_key tool must never run unkeyed.
+   */
+  readonly requireKeys?: boolean;
 }
 
 interface GuardState {
@@ -161,8 +184,12 @@ async function guardedCall(server: McpServer, state: GuardState, request: { meth
   const params = request.params as { name?: unknown; arguments?: unknown };
   const name = params.name;
   // An unknown or disabled tool is the SDK's to refuse; it runs nothing, so it needs no record.
-  if (key === undefined || typeof name !== 'string' || registeredTool(server, name)?.enabled !== true) return next(request, extra);
+  if (typeof name !== 'string' || registeredTool(server, name)?.enabled !== true) return next(request, extra);
   const { options } = state;
+  if (key === undefined) {
+    if (options.requireKeys === true && policyFor(server, state, name).idempotent === 'with_key') return keyRequired(name);
+    return next(request, extra);
+  }
   const principal = (options.scope ?? defaultScope)(extra);
   if (principal === undefined || principal === '') {
     throw new WireError(
@@ -171,6 +198,7 @@ async function guardedCall(server: McpServer, state: GuardState, request: { meth
       { type: 'idempotency_key_unscoped' },
     );
   }
+  if (options.scope === undefined && principal.startsWith('session:')) warnSessionScope();
   const tenant = typeof options.namespace === 'function' ? options.namespace(extra) : (options.namespace ?? options.runner.namespace);
   const policy = policyFor(server, state, name);
   const outcome = await runGuarded(options.runner, {
@@ -195,6 +223,33 @@ async function guardedCall(server: McpServer, state: GuardState, request: { meth
   return failure(outcome, { key, tool: name, policy, retrysafe: state.retrysafeTools.has(name) });
 }
 
+/** @internal The `isError` result of a call that needs an idempotency key and came without one; nothing ran. */
+export function keyRequired(tool: string): CallToolResult {
+  const meta: WireErrorMeta = { name: 'IdempotencyKeyRequiredError' };
+  return {
+    content: [{ type: 'text', text: keyRequiredText(tool) }],
+    isError: true,
+    _meta: { [ERROR_META]: meta },
+  };
+}
+
+/** @internal What a call that needs a key and came without one is told. */
+export const keyRequiredText = (tool: string): string =>
+  `${tool} did not run: it needs an idempotency key to be safe to call again. Send one in _meta["io.github.retrysafe/idempotencyKey"] (the same on every re-send of this call).`;
+
+let warnedSessionScope = false;
+
+// Once per process: the default scope fell back to the Streamable HTTP session, so the same key
+// from a new session (a restarted agent, a new Client) is another call.
+function warnSessionScope(): void {
+  if (warnedSessionScope) return;
+  warnedSessionScope = true;
+  emitWarning(
+    'enableIdempotency: a keyed call came unauthenticated on a Streamable HTTP session, so its key is scoped to that session: the same key from a new session (an agent restarted with a new Client) runs the tool again. Authenticate the clients (extra.authInfo, e.g. requireBearerAuth) or set `scope` (docs/mcp.md, "How keys are scoped").',
+    { code: 'RETRYSAFE_MCP_SESSION_SCOPE' },
+  );
+}
+
 /**
  * The record's key: the client's key behind a digest of the tenant and the client, so that two
  * clients' equal keys are two records, and a tool that passes its key downstream (`currentCall()`)
@@ -211,11 +266,18 @@ function scopedKey(tenant: string, principal: string, key: string): Deterministi
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 /**
- * The default {@link IdempotencyOptions.scope}: `JSON.stringify(["oauth", clientId, sub])` for an
- * authenticated call (`sub` from `authInfo.extra.sub` when the token verifier sets it, else
- * `null`), `"session:<id>"` for a Streamable HTTP session, `undefined` for an HTTP request with
- * neither (stateless and unauthenticated: anyone), and `"local"` for a transport with no HTTP
- * request (stdio: the local user who started the process).
+ * The default {@link IdempotencyOptions.scope}, first match:
+ *
+ * - `JSON.stringify(["oauth", clientId, sub])` for an authenticated call (`extra.authInfo`, as the
+ *   SDK's `requireBearerAuth` middleware sets it from `req.auth`; `sub` from `authInfo.extra.sub`
+ *   when the token verifier sets it, else `null`): the same for every session and connection of
+ *   that principal, so a re-send after a reconnect or an agent restart replays.
+ * - `"session:<id>"` for an unauthenticated Streamable HTTP session (`Mcp-Session-Id`): a new
+ *   session is another client, so the same key from it runs the tool again.
+ * - `undefined` for an HTTP request with neither (stateless and unauthenticated: anyone), which
+ *   makes a keyed call refused.
+ * - `"local"` for a transport with no HTTP request (stdio: the local user who started the process;
+ *   a restarted server process with a durable store replays).
  */
 export function defaultScope(extra: McpRequestExtra): string | undefined {
   const auth = extra.authInfo;
@@ -226,6 +288,25 @@ export function defaultScope(extra: McpRequestExtra): string | undefined {
   if (typeof extra.sessionId === 'string' && extra.sessionId !== '') return `session:${extra.sessionId}`;
   if (extra.requestInfo !== undefined) return undefined;
   return 'local';
+}
+
+/**
+ * A {@link IdempotencyOptions.scope} from one request header, for a header that a gateway in front
+ * of the server sets after authenticating the caller (a user or tenant id): `"header:<name>:<value>"`,
+ * or `undefined` (a keyed call is refused) when the header is absent, empty or sent more than
+ * once. Never use a header the client picks freely: anyone sending another's value would get
+ * that principal's stored results. Node lower-cases header names; `name` is matched
+ * case-insensitively.
+ *
+ * @param name - the header's name, such as `"x-user-id"`.
+ * @returns the scope function for `enableIdempotency(server, { runner, scope })`.
+ */
+export function headerScope(name: string): (extra: McpRequestExtra) => string | undefined {
+  const header = name.toLowerCase();
+  return (extra) => {
+    const value = extra.requestInfo?.headers[header];
+    return typeof value === 'string' && value !== '' ? `header:${header}:${value}` : undefined;
+  };
 }
 
 function policyFor(server: McpServer, state: GuardState, name: string): ToolPolicy {
