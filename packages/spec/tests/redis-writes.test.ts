@@ -188,6 +188,41 @@ describe('the Redis store on the wire', () => {
       expect(await claimOf(store, key, { owner: 'tok-3', now: T0 })).toMatchObject({ outcome: 'claimed', reclaimed: false, record: { attempts: 1 } });
     });
 
+    it('stamps the holder\'s writes in the record\'s frame on the client and sends their PX: no PTTL read, a caller years off changes nothing', async () => {
+      const own = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const store = createRedisStore({ client: own, keyPrefix: prefix, allowVolatile: true });
+      const key = `held_${(seq += 1)}`;
+      const redisKey = `${prefix}dedup:{t:issue_refund:${key}}`;
+      const serverMs = async () => {
+        const [seconds, micros] = await client.time();
+        return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      };
+      const held = (await claimOf(store, key, { now: T0 })).record;
+      const sent: string[][] = [];
+      const send = own.sendCommand.bind(own);
+      own.sendCommand = ((command: { name: string; args: unknown[] }, ...rest: unknown[]) => {
+        sent.push([command.name, ...command.args.map(String)]);
+        return (send as (...a: unknown[]) => unknown)(command, ...rest);
+      }) as Redis['sendCommand'];
+      // A renewal from a caller three years behind: the lock and the key's PX follow the frame.
+      const renewed = (await store.renew(held, { now: T0 + 5, lockMs: LOCK })) as DedupRecord;
+      expect(Math.abs(renewed.updatedAt - (await serverMs()))).toBeLessThan(5_000);
+      expect(renewed).toMatchObject({ createdAt: held.createdAt, expiresAt: held.expiresAt, lockExpiresAt: renewed.updatedAt + LOCK, owner: 'tok' });
+      expect(Math.abs((await own.pttl(redisKey)) - (held.expiresAt - renewed.updatedAt))).toBeLessThan(1_000);
+      // A completion from a caller ten TTLs ahead: stamped in the same frame, PX its TTL.
+      const done = (await store.complete(renewed, { now: Date.now() + 10 * TTL, ttlMs: TTL, result: '"ok"' })) as DedupRecord;
+      expect(Math.abs(done.updatedAt - (await serverMs()))).toBeLessThan(5_000);
+      expect(done).toMatchObject({ createdAt: held.createdAt, expiresAt: done.updatedAt + TTL, lockExpiresAt: undefined, owner: undefined, status: 'completed' });
+      expect(Math.abs((await own.pttl(redisKey)) - TTL)).toBeLessThan(1_000);
+      own.sendCommand = send;
+      // Each write was one script call whose last argument is the PX the client computed.
+      const writes = sent.filter(([name]) => name === 'evalsha' || name === 'eval');
+      expect(writes.map((args) => Number(args.at(-1)))).toEqual([held.expiresAt - renewed.updatedAt, TTL]);
+      // What the store handed back is what it stored, byte for byte (a later compare-and-set relies on it).
+      expect(JSON.parse((await own.get(redisKey)) as string)).toMatchObject({ createdAt: done.createdAt, updatedAt: done.updatedAt, expiresAt: done.expiresAt, result: '"ok"' });
+      await own.quit();
+    });
+
     it('stamps a fresh record near the server clock (one TIME on first use), whatever the caller passes', async () => {
       const own = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       const store = createRedisStore({ client: own, keyPrefix: prefix, allowVolatile: true });
