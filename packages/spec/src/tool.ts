@@ -45,7 +45,10 @@ export interface KeyedExecuteContext extends ExecuteContext {
    * blocked). Pass it on (`fetch(url, { signal })`) or check it between steps. A lease is not a
    * lock: the signal tells, it cannot stop code already running, so the key passed downstream is
    * what keeps a second effect safe (docs/runtime.md, "Leases, not locks"). Always set by the
-   * runner; optional in the type so a context built by hand in a test stays valid.
+   * runner; optional in the type so a context built by hand in a test stays valid. The runner's
+   * context reads it through an accessor, made on first read (an effect that never reads it costs
+   * no `AbortController`): a copy made with a spread (`{ ...context }`) leaves it out, so pass
+   * `context.signal` on by name.
    */
   readonly signal?: AbortSignal;
 }

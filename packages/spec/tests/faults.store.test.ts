@@ -298,6 +298,47 @@ describe('issue 13.4: the lease tells its holder when it is lost (memory store)'
     expect(outcome).toMatchObject({ replayed: false, attempt: 1 });
   });
 
+  it('hands an effect that reads the signal only after its lease was lost a signal already aborted, with the reason', async () => {
+    const store = createNonDurableMemoryStore();
+    const ledger: string[] = [];
+    let seen: { aborted: boolean; reason: unknown } | undefined;
+    const tool = ledgerTool(ledger, async (context) => {
+      const started = Date.now();
+      while (Date.now() - started < 450); // CPU-bound past lockMs, the signal not read yet
+      await sleep(50); // the lease's timer runs and finds the lease expired
+      seen = { aborted: context.signal?.aborted ?? false, reason: context.signal?.reason };
+      return { done: true };
+    });
+    await createRunner({ store, lockMs: 200 }).call(tool, { transferId: 't_late_signal' }, { run: freshRun('late-signal') });
+    expect(seen).toMatchObject({ aborted: true, reason: { code: 'lease_lost', reason: 'expired' } });
+  });
+
+  it('makes no AbortController for an effect that never reads its signal; called twice, one effect', async () => {
+    const store = createNonDurableMemoryStore();
+    const ledger: string[] = [];
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made += 1;
+      }
+    };
+    onTestFinished(() => {
+      globalThis.AbortController = Original;
+    });
+    const runner = createRunner({ store, lockMs: 300 });
+    const run = freshRun('no-signal');
+    const quiet = ledgerTool(ledger, async () => ({ done: true }));
+    for (let call = 0; call < 2; call += 1) await runner.call(quiet, { transferId: 't_no_signal' }, { run });
+    expect(ledger).toHaveLength(1);
+    expect(made).toBe(0);
+    // One that reads it gets one, and a live (not aborted) signal.
+    let live: boolean | undefined;
+    await runner.call(ledgerTool(ledger, async ({ signal }) => ((live = signal?.aborted === false), { done: true })), { transferId: 't_signal' }, { run });
+    expect({ made, live }).toEqual({ made: 1, live: true });
+  });
+
   it('aborts an effect whose renewal finds that another caller reclaimed the key (reason: reclaimed)', async () => {
     const store = createNonDurableMemoryStore();
     const warnings = captureWarnings();
