@@ -33,6 +33,17 @@ function countWrites(client: Redis) {
   return counts;
 }
 
+/** Records every command `client` sends, name and arguments as text; `stop` puts the client back. */
+function recordSends(client: Redis) {
+  const sent: string[][] = [];
+  const send = client.sendCommand.bind(client);
+  client.sendCommand = ((command: { name: string; args: unknown[] }, ...rest: unknown[]) => {
+    sent.push([command.name, ...command.args.map(String)]);
+    return (send as (...a: unknown[]) => unknown)(command, ...rest);
+  }) as Redis['sendCommand'];
+  return { sent, stop: () => void (client.sendCommand = send) };
+}
+
 describe('the Redis store on the wire', () => {
   let client: Redis;
   beforeAll(async () => {
@@ -80,16 +91,11 @@ describe('the Redis store on the wire', () => {
   it('sends a holder write of about the size of the new record (no copy of the old one)', async () => {
     const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
     const held = (await request(store)).record;
-    const sent: string[][] = [];
-    const send = client.sendCommand.bind(client);
-    client.sendCommand = ((command: { name: string; args: unknown[] }, ...rest: unknown[]) => {
-      sent.push([command.name, ...command.args.map(String)]);
-      return (send as (...a: unknown[]) => unknown)(command, ...rest);
-    }) as Redis['sendCommand'];
+    const { sent, stop } = recordSends(client);
     try {
       await store.complete(held, { now: T0 + 1, ttlMs: TTL, result: '{"refundId":"re_1"}' });
     } finally {
-      client.sendCommand = send;
+      stop();
     }
     const write = sent.find(([name]) => name === 'evalsha' || name === 'eval') as string[];
     const record = write.find((arg) => arg.startsWith('{')) as string;
@@ -198,12 +204,7 @@ describe('the Redis store on the wire', () => {
         return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
       };
       const held = (await claimOf(store, key, { now: T0 })).record;
-      const sent: string[][] = [];
-      const send = own.sendCommand.bind(own);
-      own.sendCommand = ((command: { name: string; args: unknown[] }, ...rest: unknown[]) => {
-        sent.push([command.name, ...command.args.map(String)]);
-        return (send as (...a: unknown[]) => unknown)(command, ...rest);
-      }) as Redis['sendCommand'];
+      const { sent, stop } = recordSends(own);
       // A renewal from a caller three years behind: the lock and the key's PX follow the frame.
       const renewed = (await store.renew(held, { now: T0 + 5, lockMs: LOCK })) as DedupRecord;
       expect(Math.abs(renewed.updatedAt - (await serverMs()))).toBeLessThan(5_000);
@@ -214,7 +215,7 @@ describe('the Redis store on the wire', () => {
       expect(Math.abs(done.updatedAt - (await serverMs()))).toBeLessThan(5_000);
       expect(done).toMatchObject({ createdAt: held.createdAt, expiresAt: done.updatedAt + TTL, lockExpiresAt: undefined, owner: undefined, status: 'completed' });
       expect(Math.abs((await own.pttl(redisKey)) - TTL)).toBeLessThan(1_000);
-      own.sendCommand = send;
+      stop();
       // Each write was one script call whose last argument is the PX the client computed.
       const writes = sent.filter(([name]) => name === 'evalsha' || name === 'eval');
       expect(writes.map((args) => Number(args.at(-1)))).toEqual([held.expiresAt - renewed.updatedAt, TTL]);
