@@ -43,7 +43,7 @@ export {
 } from './tool.js';
 export { validateInput, InputValidationError } from './validate.js';
 // Runtime: runner, retry decisions, durable runs, errors, fingerprints.
-export { createRunner, DEFAULT_LOCK_MS, DEFAULT_TTL_MS, type CallOptions, type CallOutcome, type CallResult, type ResultOf, type Runner, type RunnerOptions } from './runner.js';
+export { createRunner, DEFAULT_LOCK_MS, DEFAULT_TTL_MS, type CallOptions, type CallOutcome, type CallResult, type ResultOf, type Runner, type RunnerOptions, type UnrecordedOutcome } from './runner.js';
 export { decideRetry, type CallFailure, type RetryAction, type RetryDecision } from './retry.js';
 export { callWithPolicy, retryByPolicy, type RetryLoopOptions, type RetryReport } from './loop/retryLoop.js';
 export { describeFailure, type DescribeFailureOptions, type FailureToDescribe } from './loop/failureText.js';

@@ -112,6 +112,23 @@ export interface CallResult<R = unknown> {
   readonly key?: DeterministicKey;
   /** The attempt that produced the result (from the record for with_key tools). */
   readonly attempt: number;
+  /**
+   * Set only when the effect ran but its result was not recorded, so a retry with the same key is
+   * not replayed: the store failed on the completion (`store_unavailable`; the record stays in
+   * progress until `lockMs` passes, then a retry reclaims it and runs the effect again, or with
+   * `max_attempts: 1` escalates with `AttemptsExhaustedError`), or the lock lapsed mid-effect and
+   * another call reclaimed the key (`lock_lost`). The result is still this effect's: the caller
+   * gets the truth. The same is written as a process warning (code `RETRYSAFE_RECORD`). Check with
+   * the provider (or the tool's `reconcile` hook) before repeating the work.
+   */
+  readonly unrecorded?: UnrecordedOutcome;
+}
+
+/** Why an effect that ran has no record (`CallResult.unrecorded`). */
+export interface UnrecordedOutcome {
+  readonly reason: 'store_unavailable' | 'lock_lost';
+  /** What happened and what a retry will do, as in the process warning. */
+  readonly detail: string;
 }
 
 /** `tryCall`'s answer: the result, or the error with the attempt it ended for `decideRetry`. */
@@ -366,14 +383,18 @@ export function createRunner(options: RunnerOptions): Runner {
     const resultError = findNonJson(value, { allowDates: false });
     const result = resultError === undefined && value !== undefined ? JSON.stringify(value) : undefined;
     // The effect ran: whatever the store says now, the caller gets the truth.
-    await store.complete(held, { now: now(), ttlMs, result, resultError }).then(
-      (completed) => completed ?? warnLockLost(tool.name, key),
-      (storeError: unknown) => warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); ${afterLostResult(tool.policy.max_attempts)}`),
+    const unrecorded = await store.complete(held, { now: now(), ttlMs, result, resultError }).then(
+      (completed): UnrecordedOutcome | undefined => (completed === undefined ? { reason: 'lock_lost', detail: warnLockLost(tool.name, key) } : undefined),
+      (storeError: unknown): UnrecordedOutcome => ({
+        reason: 'store_unavailable',
+        detail: warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); ${afterLostResult(tool.policy.max_attempts)}`),
+      }),
     );
     if (resultError !== undefined) {
       throw new UnserializableResultError({ namespace: held.namespace, tool: tool.name, key, reason: resultError, replayed, result: value });
     }
-    return { result: result === undefined ? undefined : JSON.parse(result), replayed, key, attempt: held.attempts };
+    const answer: CallResult = { result: result === undefined ? undefined : JSON.parse(result), replayed, key, attempt: held.attempts };
+    return unrecorded === undefined ? answer : { ...answer, unrecorded };
   }
 
   async function callDirect(tool: AnyTool, rawInput: unknown, callOptions: CallOptions): Promise<CallResult> {
@@ -573,13 +594,15 @@ function afterLostResult(maxAttempts: number): string {
     : 'a retry after lockMs reclaims it and runs it again with the same key, so the provider must dedupe by key';
 }
 
-function warnLockLost(tool: string, key: string): undefined {
-  warn(`the lock on ${tool} key ${key} lapsed while its effect ran and another call reclaimed it; the outcome was not recorded by this call. Raise lockMs or keep the heartbeat on.`);
-  return undefined;
+/** Warns that the lock on `key` was lost mid-effect; returns the message. */
+function warnLockLost(tool: string, key: string): string {
+  return warn(`the lock on ${tool} key ${key} lapsed while its effect ran and another call reclaimed it; the outcome was not recorded by this call. Raise lockMs or keep the heartbeat on.`);
 }
 
-function warn(message: string): void {
+/** Writes `message` as a process warning (code `RETRYSAFE_RECORD`) and returns it. */
+function warn(message: string): string {
   emitWarning(`retrysafe: ${message}`, { code: 'RETRYSAFE_RECORD' });
+  return message;
 }
 
 const isPositiveInteger = (n: number) => Number.isInteger(n) && n > 0;

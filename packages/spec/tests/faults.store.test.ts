@@ -176,7 +176,8 @@ describe.each(served)('issue 13 on the $name store through a faulty network', (s
       return { by: 'first' };
     });
     const first = await createRunner({ store, lockMs }).call(tool, input, { run });
-    expect(first).toMatchObject({ replayed: false, attempt: 1, result: { by: 'first' } });
+    expect(first).toMatchObject({ replayed: false, attempt: 1, result: { by: 'first' }, unrecorded: { reason: 'lock_lost' } });
+    expect(first.unrecorded?.detail).toContain('lapsed while its effect ran');
     expect(reason).toBeInstanceOf(LeaseLostError);
     expect(reason).toMatchObject({ code: 'lease_lost', reason: 'expired', attempt: 1 });
     expect(second).toMatchObject({ replayed: false, attempt: 2, result: { by: 'second' } });
@@ -355,7 +356,8 @@ describe('issue 13.4: the lease tells its holder when it is lost (memory store)'
       reason = signal?.reason;
       return { nth };
     });
-    await createRunner({ store, lockMs: 300 }).call(tool, input, { run });
+    const first = await createRunner({ store, lockMs: 300 }).call(tool, input, { run });
+    expect(first.unrecorded?.reason).toBe('lock_lost');
     expect(second).toMatchObject({ replayed: false, attempt: 2 });
     expect(reason).toMatchObject({ code: 'lease_lost', reason: 'reclaimed' });
     await vi.waitFor(() => expect(warnings.some((w) => w.includes('lapsed while its effect ran'))).toBe(true));

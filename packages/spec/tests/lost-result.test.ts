@@ -49,11 +49,25 @@ it('with max_attempts 1 the warning says a retry escalates instead of running th
   expect(warning).toContain('could not be recorded (connection reset)');
   expect(warning).toContain('AttemptsExhaustedError');
   expect(warning).not.toContain('runs it again');
+  // The result says it too, for a caller that exits before a warning is printed.
+  expect(outcome.unrecorded).toEqual({ reason: 'store_unavailable', detail: warning?.replace(/^retrysafe: /, '') });
+});
+
+it('a result that was recorded carries no unrecorded field, first call and replay', async () => {
+  const provider = memoryProvider({ dedupeByKey: false });
+  const runner = createRunner({ store: createNonDurableMemoryStore() });
+  const [tool, input, run] = [refundTool(provider, 3), { orderId: 'o_ok', amountCents: 5 }, freshRun()] as const;
+  const first = await runner.call(tool, input, { run });
+  const replay = await runner.call(tool, input, { run });
+  expect([first.replayed, replay.replayed, provider.effects()]).toEqual([false, true, 1]);
+  expect('unrecorded' in first || 'unrecorded' in replay).toBe(false);
 });
 
 it('with more attempts the warning says a retry runs it again with the same key', async () => {
   const provider = memoryProvider({ dedupeByKey: false });
-  await createRunner({ store: storeThatLosesResults() }).call(refundTool(provider, 3), { orderId: 'o_l3', amountCents: 5 }, { run: freshRun() });
+  const outcome = await createRunner({ store: storeThatLosesResults() }).call(refundTool(provider, 3), { orderId: 'o_l3', amountCents: 5 }, { run: freshRun() });
   const warning = await nextWarning();
   expect(warning).toContain('runs it again with the same key, so the provider must dedupe by key');
+  expect(outcome.unrecorded?.reason).toBe('store_unavailable');
+  expect(outcome.unrecorded?.detail).toContain('runs it again with the same key');
 });
