@@ -1,4 +1,12 @@
 #!/usr/bin/env node
-import { runCli } from './cli.js';
-
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+// The command loads ESLint and the plugin when it is imported: an install ESLint's parser cannot
+// run on (TypeScript 7 as the only `typescript`, a missing parser) throws there, before `runCli`
+// can catch it. That is a setup error (exit code 2, the message without a stack), not findings.
+const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+try {
+  const { runCli } = await import('./cli.js');
+  process.exitCode = await runCli(process.argv.slice(2), io);
+} catch (error) {
+  io.stderr.write(`retrysafe: ${error instanceof Error ? error.message : String(error)}\n(exit code 2: ESLint or the plugin could not be loaded)\n`);
+  process.exitCode = 2;
+}

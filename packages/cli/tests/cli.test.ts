@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -59,6 +59,71 @@ describe('exit codes', () => {
     const missing = await run(['audit', '--no-config-lookup', 'no/such/folder']);
     expect(missing).toMatchObject({ code: 2, err: expect.stringContaining('No such file or folder: no/such/folder') });
   });
+});
+
+describe('exit code 2 on a setup ESLint cannot run, with the message and no stack', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const packages = path.join(here, '../..');
+  /**
+   * A project laid out as npm installs it (the CLI and the plugin in its node_modules, their
+   * dependencies beside them) whose `typescript` is the real TypeScript 7.0.2, not the documented
+   * side-by-side: the plugin refuses it when it is imported, which is before the CLI runs.
+   */
+  function typescript7Project(files: Record<string, string>): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'retrysafe-cli-ts7-'));
+    const modules = path.join(dir, 'node_modules');
+    const link = (name: string, from: string): void => {
+      mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
+      symlinkSync(realpathSync(path.join(from, 'node_modules', name)), path.join(modules, name));
+    };
+    for (const [name, parts] of [['cli', ['package.json', 'dist', 'schema']], ['eslint-plugin', ['package.json', 'dist']]] as const) {
+      for (const part of parts) cpSync(path.join(packages, name, part), path.join(modules, '@retrysafe', name, part), { recursive: true });
+    }
+    for (const name of ['commander', 'cli-table3', 'cli-progress', 'picocolors', 'yaml', 'eslint']) link(name, path.join(packages, 'cli'));
+    for (const name of ['@typescript-eslint/parser', '@typescript-eslint/utils']) link(name, path.join(packages, 'eslint-plugin'));
+    const typescript7 = path.join(packages, '..', 'node_modules/.pnpm/typescript@7.0.2/node_modules/typescript');
+    symlinkSync(realpathSync(typescript7), path.join(modules, 'typescript'));
+    for (const [file, text] of Object.entries({ 'package.json': '{ "type": "module" }\n', 'src/index.ts': 'export const answer = 42;\n', ...files })) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    return dir;
+  }
+  const audit = (dir: string, args: readonly string[]) =>
+    spawnSync(process.execPath, [path.join(dir, 'node_modules/@retrysafe/cli/dist/bin.js'), 'audit', ...args], { cwd: dir, encoding: 'utf8' });
+
+  it.each([
+    ['the plugin\'s recommended config', {}, ['--no-config-lookup', 'src']],
+    ['the project\'s eslint.config.mjs', { 'eslint.config.mjs': "import retrysafe from '@retrysafe/eslint-plugin';\nexport default [retrysafe.configs.recommended];\n" }, ['src']],
+  ])('TypeScript 7 as the only typescript, with %s', (_name, files, args) => {
+    const dir = typescript7Project(files);
+    try {
+      expect(readFileSync(path.join(dir, 'node_modules/typescript/package.json'), 'utf8')).toContain('"version": "7.0.2"');
+      const result = audit(dir, args);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toContain('retrysafe: @retrysafe/eslint-plugin: the typescript package is TypeScript 7.0.2, which has no JavaScript API.');
+      expect(result.stderr).toContain('"typescript": "npm:@typescript/typescript6@6.0.2",');
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(result.stderr).not.toContain('throw new Error');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a project config whose parser is not installed', () => {
+    const config = "import parser from 'no-such-parser-retrysafe';\nexport default [{ files: ['**/*.ts'], languageOptions: { parser } }];\n";
+    const dir = mkdtempSync(path.join(tmpdir(), 'retrysafe-cli-noparser-'));
+    try {
+      writeFileSync(path.join(dir, 'eslint.config.mjs'), config);
+      writeFileSync(path.join(dir, 'index.ts'), 'export const answer = 42;\n');
+      const result = spawnSync(process.execPath, [path.join(here, '../dist/bin.js'), 'audit', '.'], { cwd: dir, encoding: 'utf8' });
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/^retrysafe: .*no-such-parser-retrysafe/m);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('--help', () => {
