@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import type { FileFacts, PolicyLayer, Value } from './collect/facts.js';
+import type { FileFacts, PolicyLayer, StoreFact, Value } from './collect/facts.js';
 
 // Links the facts of one file to another's: follows a symbolic value through relative imports,
 // re-exports, calls of functions that return it and property reads, to the tools and runners it
@@ -21,12 +21,8 @@ export interface Resolution {
 }
 
 /** A store construction a value can be (`createSqliteStore(...)`), and the file it is made in. */
-export interface StoreAt {
+export interface StoreAt extends StoreFact {
   readonly file: string;
-  readonly kind: string;
-  readonly durable: boolean;
-  readonly line: number;
-  readonly text: string;
 }
 
 type Resolved =
@@ -159,7 +155,7 @@ export class ProjectIndex {
       case 'member':
         return next(value.of).flatMap((object) => this.memberOf(object, value.name, depth));
       case 'store':
-        return [{ k: 'store', store: { file, kind: value.kind, durable: value.durable, line: value.line, text: value.text } }];
+        return [{ k: 'store', store: { file, kind: value.kind, durable: value.durable, ...(value.allowVolatile ? { allowVolatile: value.allowVolatile } : {}), line: value.line, text: value.text } }];
       case 'opaque':
         return [];
     }

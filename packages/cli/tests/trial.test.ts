@@ -202,5 +202,42 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
     expect(q1).toMatchObject({ verdict: 'yes' });
     expect(q1.reason).toContain('contradicts the declared read-only `readOnlyHint: true`');
     expect(q1.reason).toContain('(line 23; `@retrysafe/no-contradicted-policy` reports it at line 23)');
+
+// A third new-user trial (tests/fixtures/trial/src/stores-q4.ts).
+describe('Q4 judges every runner of the tool, and a Redis whose persistence check is off', () => {
+  const q4 = async (name: string) => (await tool(name)).questions.q4;
+
+  it('allowVolatile: true is not a durable Redis: unknown, saying why', async () => {
+    expect(await q4('ship_volatile')).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:72\) keeps records in `createRedisStore\(…\)` with `allowVolatile: true`, which accepts a Redis that keeps nothing on disk/),
+      evidence: [{ file: 'src/stores-q4.ts', line: 71, text: 'createRedisStore(…)' }],
+    });
+  });
+
+  it('allowVolatile: false keeps the check (yes); a value that is not static is unknown', async () => {
+    expect(await q4('ship_checked')).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('(Redis)') });
+    expect(await q4('ship_volatile_option')).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('whose `allowVolatile` is not a static value') });
+  });
+
+  it('several runners: the weakest is named with its file and line, the durable ones after it', async () => {
+    const everywhere = await q4('ship_everywhere');
+    expect(everywhere).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringContaining('its runner (src/stores-q4.ts:72) keeps records in `createRedisStore(…)` with `allowVolatile: true`'),
+    });
+    expect(everywhere.reason).toContain('(3 runners in all; 2 with a durable store: SQLite at src/stores-q4.ts:75, PostgreSQL at src/stores-q4.ts:77)');
+    expect(everywhere.evidence.map((e) => e.line)).toEqual([71, 75, 77]);
+    const mixed = await q4('ship_mixed');
+    expect(mixed).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:76\) keeps records in `createNonDurableMemoryStore\(\)`/) });
+    expect(mixed.reason).toContain('(3 runners in all; 1 with a durable store: SQLite at src/stores-q4.ts:75)');
+  });
+
+  it('yes only when every runner is durable; each runner counted once', async () => {
+    expect(await q4('ship_durable')).toMatchObject({
+      verdict: 'yes',
+      reason: 'its 2 runners (src/stores-q4.ts:75, src/stores-q4.ts:77) all keep records in durable stores (SQLite, PostgreSQL) that outlive the run',
+      evidence: [{ line: 75 }, { line: 77 }],
+    });
   });
 });

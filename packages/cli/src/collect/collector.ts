@@ -237,7 +237,7 @@ class FileCollector {
     const storeValue = !store && runner.storeNode ? valueOf(runner.storeNode) : null;
     return {
       ...this.site(runner.node),
-      store: store ? { ...this.site(store.node), kind: store.kind, durable: store.durable } : null,
+      store: store ? { ...this.site(store.node), kind: store.kind, durable: store.durable, ...(store.allowVolatile ? { allowVolatile: store.allowVolatile } : {}) } : null,
       storeText: runner.storeNode ? describeNode(runner.storeNode, this.sourceCode) : null,
       storeValue: storeValue && mayLead(storeValue) ? storeValue : null,
     };

@@ -88,9 +88,18 @@ export interface ProviderKeyFact extends Site {
   readonly passed: 'missing' | 'passed' | 'unknown';
 }
 
+/** A store construction (`createSqliteStore(...)`). */
+export interface StoreFact extends Site {
+  readonly kind: string;
+  /** False for the memory store and an in-memory SQLite database. */
+  readonly durable: boolean;
+  /** A Redis store's `allowVolatile: true` (its persistence check is off), or `'unknown'` (not static); absent when off. */
+  readonly allowVolatile?: true | 'unknown';
+}
+
 /** `createRunner({ store })` and its store, where visible. */
 export interface RunnerFact extends Site {
-  readonly store: (Site & { readonly kind: string; readonly durable: boolean }) | null;
+  readonly store: StoreFact | null;
   /** The `store` option as written, when its construction is not visible. */
   readonly storeText: string | null;
   /** The `store` option, symbolically, when its construction is not in this file (an imported store, a factory's result): the linker follows it. */

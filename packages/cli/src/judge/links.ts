@@ -69,7 +69,8 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     const stores = index.resolveStores(runner.storeValue, ref.file);
     const [store] = stores;
     if (stores.length !== 1 || !store) return { file: ref.file, runner };
-    return { file: ref.file, runner: { ...runner, store: { line: store.line, text: store.text, kind: store.kind, durable: store.durable } }, storeFile: store.file };
+    const { file: storeFile, ...made } = store;
+    return { file: ref.file, runner: { ...runner, store: made }, storeFile };
   };
   const unresolvedTests: TestAt[] = [];
   let testFiles = 0;

@@ -230,20 +230,62 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
   return judgeProviderRecord(tool, context);
 }
 
+/**
+ * Q4 over every runner that runs the tool: each is judged, and the answer is the weakest one's (a
+ * yes only when every runner's store is durable), named with its file and line; the others are
+ * counted after it. Weakest first: a store that does not outlive the process (no); a Redis whose
+ * persistence check is off (`allowVolatile`), whose records outlive a restart only if the server
+ * keeps them; a store that is not visible; a durable store.
+ */
 function judgeRunners(runners: readonly RunnerAt[], context: JudgeContext): Answer {
-  const evidence = runners.map(({ file, runner, storeFile }) => ({ file: context.relative(runner.store ? (storeFile ?? file) : file), line: runner.store?.line ?? runner.line, text: runner.store?.text ?? runner.text }));
-  const volatile = runners.find(({ runner }) => runner.store && !runner.store.durable);
-  if (volatile?.runner.store) {
-    const { store } = volatile.runner;
-    const made = volatile.storeFile ? ` (made at ${context.relative(volatile.storeFile)}:${store.line})` : '';
-    return no('error', `its runner (${context.relative(volatile.file)}:${volatile.runner.line}) keeps records in \`${store.text}\`${made}, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence);
+  const seen = new Set<string>();
+  const judged = runners
+    .filter(({ file, runner }) => !seen.has(`${file}:${runner.line}`) && seen.add(`${file}:${runner.line}`))
+    .map((at) => judgeRunner(at, context))
+    .sort((a, b) => a.rank - b.rank);
+  const [weakest] = judged;
+  if (!weakest) return answer('unknown', 'no runner of it is visible');
+  const evidence = judged.map(({ evidence }) => evidence);
+  const durable = judged.filter(({ rank }) => rank === RANK.durable);
+  if (weakest.rank === RANK.durable) {
+    const stores = [...new Set(durable.map(({ store }) => store))].join(', ');
+    const where = judged.length > 1 ? `its ${judged.length} runners (${durable.map(({ at }) => at).join(', ')}) all keep records in durable stores (${stores}) that outlive` : `its runner keeps records in a durable store (${stores}) that outlives`;
+    return answer('yes', `${where} the run`, evidence);
   }
-  const hidden = runners.find(({ runner }) => !runner.store);
-  if (hidden) {
-    return answer('unknown', `its runner (${context.relative(hidden.file)}:${hidden.runner.line}) takes its store from \`${hidden.runner.storeText ?? 'elsewhere'}\`, which is not visible`, evidence);
+  const others = judged.length > 1 ? ` (${judged.length} runners in all; ${durable.length > 0 ? `${durable.length} with a durable store: ${durable.map(({ store, at }) => `${store} at ${at}`).join(', ')}` : 'none with a store seen to be durable'})` : '';
+  const weakestReason = weakest.reason + others;
+  return weakest.rank === RANK.volatile ? no('error', weakestReason, evidence) : answer('unknown', weakestReason, evidence);
+}
+
+const RANK = { volatile: 0, unchecked: 1, hidden: 2, durable: 3 } as const;
+
+interface RunnerJudged {
+  readonly rank: (typeof RANK)[keyof typeof RANK];
+  /** The runner's file and line. */
+  readonly at: string;
+  /** The store's backend by name, for a durable one. */
+  readonly store: string;
+  readonly reason: string;
+  readonly evidence: Evidence;
+}
+
+function judgeRunner({ file, runner, storeFile }: RunnerAt, context: JudgeContext): RunnerJudged {
+  const at = `${context.relative(file)}:${runner.line}`;
+  const { store } = runner;
+  const evidence = { file: context.relative(store ? (storeFile ?? file) : file), line: store?.line ?? runner.line, text: store?.text ?? runner.text };
+  if (!store) return { rank: RANK.hidden, at, store: '', reason: `its runner (${at}) takes its store from \`${runner.storeText ?? 'elsewhere'}\`, which is not visible`, evidence };
+  const made = storeFile ? ` (made at ${context.relative(storeFile)}:${store.line})` : '';
+  const name = STORE_NAMES[store.kind] ?? store.kind;
+  if (!store.durable) {
+    return { rank: RANK.volatile, at, store: name, reason: `its runner (${at}) keeps records in \`${store.text}\`${made}, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence };
   }
-  const stores = [...new Set(runners.map(({ runner }) => STORE_NAMES[runner.store?.kind ?? ''] ?? runner.store?.kind))].join(', ');
-  return answer('yes', `its runner keeps records in a durable store (${stores}) that outlives the run`, evidence);
+  if (store.allowVolatile === true) {
+    return { rank: RANK.unchecked, at, store: name, reason: `its runner (${at}) keeps records in \`${store.text}\`${made} with \`allowVolatile: true\`, which accepts a Redis that keeps nothing on disk (the store's persistence check is off): whether the records outlive a Redis restart is the server's configuration, not in this code`, evidence };
+  }
+  if (store.allowVolatile === 'unknown') {
+    return { rank: RANK.unchecked, at, store: name, reason: `its runner (${at}) keeps records in \`${store.text}\`${made}, whose \`allowVolatile\` is not a static value: if it is \`true\`, a Redis that keeps nothing on disk is accepted, so whether the records outlive a restart is not known`, evidence };
+  }
+  return { rank: RANK.durable, at, store: name, reason: '', evidence };
 }
 
 const STORE_NAMES: Readonly<Record<string, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', redis: 'Redis', memory: 'memory' };

@@ -26,7 +26,7 @@ export type SymbolicValue =
   | { readonly k: 'fn'; readonly returns: readonly SymbolicValue[] }
   | { readonly k: 'tool'; readonly index: number }
   | { readonly k: 'runner'; readonly index: number }
-  | { readonly k: 'store'; readonly kind: StoreKind; readonly durable: boolean; readonly line: number; readonly text: string }
+  | { readonly k: 'store'; readonly kind: StoreKind; readonly durable: boolean; readonly allowVolatile?: true | 'unknown'; readonly line: number; readonly text: string }
   | { readonly k: 'adapted'; readonly tool: SymbolicValue; readonly runner: SymbolicValue | null }
   | { readonly k: 'opaque'; readonly text: string };
 
@@ -108,7 +108,7 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
     if (use?.collection) return next(use.tool);
     if (use && !use.via.startsWith('runner.')) return { k: 'adapted', tool: next(use.tool), runner: use.runner ? next(use.runner) : null };
     const store = getStoreConstruction(sourceCode, node);
-    if (store) return { k: 'store', kind: store.kind, durable: store.durable, line: node.loc.start.line, text: describeNode(node, sourceCode) };
+    if (store) return { k: 'store', kind: store.kind, durable: store.durable, ...(store.allowVolatile ? { allowVolatile: store.allowVolatile } : {}), line: node.loc.start.line, text: describeNode(node, sourceCode) };
     const reference = resolveReference(sourceCode, node.callee);
     // `declarePolicy(tool, policy)` returns the same tool.
     if (reference?.source === SPEC_PACKAGE && reference.path.join('.') === 'declarePolicy' && node.arguments[0]) return next(node.arguments[0]);

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, getImportedModules, getMemberChain, getStaticPropertyName, resolveConst, resolveObject, resolveReference, skipWrappers, staticString } from '../ast/index.js';
+import { findProperty, findPropertyThroughSpreads, getImportedModules, getMemberChain, getStaticPropertyName, getStaticValueOf, resolveConst, resolveObject, resolveReference, skipWrappers, staticString } from '../ast/index.js';
 
 // Where a tool meets @retrysafe/spec's runtime: runners (`createRunner({ store })`), the dedup store
 // each one keeps its records in, and the calls that hand a tool to a runner (`runner.call(tool, …)`,
@@ -18,6 +18,12 @@ export interface StoreConstruction {
   readonly kind: StoreKind;
   /** False for the memory store and an in-memory SQLite database. */
   readonly durable: boolean;
+  /**
+   * A Redis store's `allowVolatile`: `true` turns off the check (issue 13) that the server keeps its
+   * data on disk, so a Redis that keeps nothing is accepted; `'unknown'` when the value is not
+   * static; absent when it is `false` or not given (the store then refuses a volatile server).
+   */
+  readonly allowVolatile?: true | 'unknown';
   readonly node: TSESTree.CallExpression;
 }
 
@@ -129,7 +135,25 @@ export function getStoreConstruction(sourceCode: SourceCode, expression: TSESTre
   const exported = specExport(sourceCode, value.callee);
   const factory = exported && STORE_FACTORIES[exported.name];
   if (!factory || factory.module !== exported.module) return undefined;
-  return { kind: factory.kind, durable: factory.kind !== 'memory' && !isInMemorySqlite(sourceCode, value), node: value };
+  const allowVolatile = factory.kind === 'redis' ? readAllowVolatile(sourceCode, value) : undefined;
+  return { kind: factory.kind, durable: factory.kind !== 'memory' && !isInMemorySqlite(sourceCode, value), ...(allowVolatile ? { allowVolatile } : {}), node: value };
+}
+
+/**
+ * `createRedisStore({ allowVolatile })`, read through the options' spreads of visible objects:
+ * `true`; `'unknown'` when the options or the value are not visible (a parameter, a call's result);
+ * `undefined` when it is `false` or not given.
+ */
+function readAllowVolatile(sourceCode: SourceCode, call: TSESTree.CallExpression): true | 'unknown' | undefined {
+  const [options] = call.arguments;
+  if (!options) return undefined;
+  const object = resolveObject(sourceCode, options);
+  if (!object) return 'unknown';
+  const found = findPropertyThroughSpreads(sourceCode, object, 'allowVolatile');
+  if (found === undefined) return undefined;
+  if (found === null) return 'unknown';
+  const value = getStaticValueOf(found.sourceCode, found.property.value);
+  return value === true ? true : value === false ? undefined : 'unknown';
 }
 
 /** `createSqliteStore({ path: ':memory:' })`, or a `database` opened on `':memory:'`. */
