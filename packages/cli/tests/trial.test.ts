@@ -241,3 +241,20 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
     });
   });
 });
+
+describe('Q4: a provider record of a key that is not the tool\'s key answers nothing for the tool', () => {
+  it("a with_key tool passing `orderId` is not 'the provider keeps its own record': unknown, naming the call and the key, as require-key-passthrough reports it", async () => {
+    expect((await tool('charge_wrong_key')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringMatching(/^`stripe\.paymentIntents\.create\(…\)` \(line 19\) passes `orderId`, which is not the tool's key/),
+      evidence: [{ file: 'src/wrong-key.ts', line: 19, text: 'stripe.paymentIntents.create(…)' }],
+    });
+    const report = await auditFixture('trial');
+    expect(report.findings).toContainEqual(expect.objectContaining({ file: 'src/wrong-key.ts', line: 19, ruleId: '@retrysafe/require-key-passthrough', message: expect.stringContaining("not the tool's key (`orderId`)") }));
+  });
+
+  it("a framework tool's constant key is not its key either; a key built from the tool's key keeps its yes", async () => {
+    expect((await tool('chargeConstantKey')).questions.q4).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining("passes `'charge'`, which is not the tool's key") });
+    expect((await tool('charge_built_key')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('the provider keeps its own record of the key') });
+  });
+});

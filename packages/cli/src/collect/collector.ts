@@ -184,7 +184,11 @@ class FileCollector {
         : null,
       key: this.keyFact(tool, keyOptions),
       replay: { kind: replay.kind, site: replay.kind === 'unknown' ? null : this.site(replay.node) },
-      providerKeys: findProviderKeys(sourceCode, tool, keyOptions).map(({ call, passed }) => ({ ...this.site(call.node), passed: passed.kind })),
+      providerKeys: findProviderKeys(sourceCode, tool, keyOptions).map(({ call, passed, foreign }) => ({
+        ...this.site(call.node),
+        passed: passed.kind,
+        ...(foreign && passed.kind === 'passed' ? { foreignKey: describeNode(passed.value, this.sourceCode) } : {}),
+      })),
       effects: this.effectsFact(tool),
     };
   }

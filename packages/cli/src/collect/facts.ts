@@ -86,6 +86,8 @@ export interface ReplayFact {
 
 export interface ProviderKeyFact extends Site {
   readonly passed: 'missing' | 'passed' | 'unknown';
+  /** The key passed, in a few words of code, when it is visibly not the tool's key (require-key-passthrough's `foreignKey`). */
+  readonly foreignKey?: string;
 }
 
 /** A store construction (`createSqliteStore(...)`). */

@@ -293,6 +293,17 @@ const STORE_NAMES: Readonly<Record<string, string>> = { sqlite: 'SQLite', postgr
 function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
   const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
   const passing = tool.providerKeys.filter((call) => call.passed === 'passed');
+  // A key that is not the tool's (`idempotencyKey: orderId`): the provider keeps a record of that
+  // key, which does not answer for this tool's call (require-key-passthrough reports it).
+  const foreign = passing.filter((call) => call.foreignKey !== undefined);
+  if (foreign.length > 0) {
+    const calls = foreign.map((call) => `\`${call.text}\` (line ${call.line}) passes \`${call.foreignKey ?? ''}\``).join(', ');
+    return answer(
+      'unknown',
+      `${calls}, which is not the tool's key: the provider keeps a record of that key, not of this tool's call (require-key-passthrough); ${tool.framework === 'retrysafe' ? 'and no runner call of this tool in the scanned source files, so its own store is not visible' : 'and no runner runs it'}`,
+      foreign.map((call) => here(call.line, call.text)),
+    );
+  }
   if (passing.length > 0) {
     const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
     // The provider's record answers only a repeat that carries the same key: a key new on every

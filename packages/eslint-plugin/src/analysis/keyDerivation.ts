@@ -12,7 +12,7 @@ import {
   type NondeterministicSource,
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
-import { createProviderRecogniser, findPassedKey, type KeyedProvider, type KeyedProviderCall, type PassedKey } from '../effects/index.js';
+import { createProviderRecogniser, findPassedKey, getKeyedHandler, isForeignKey, type KeyedProvider, type KeyedProviderCall, type PassedKey } from '../effects/index.js';
 
 // How a tool derives its idempotency key, for the seed's second audit question ("Is the key derived
 // deterministically from the work?"): the key positions the tool's definition and handler fill,
@@ -84,6 +84,11 @@ export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefiniti
 export interface ProviderKey {
   readonly call: KeyedProviderCall;
   readonly passed: PassedKey;
+  /**
+   * The key passed is visibly not the tool's key (`idempotencyKey: orderId` in a with_key tool's
+   * handler, require-key-passthrough's `foreignKey`): the provider's record is then of another key.
+   */
+  readonly foreign: boolean;
 }
 
 /**
@@ -98,11 +103,15 @@ export function findProviderKeys(
   options: KeyDerivationOptions & { readonly providers?: readonly KeyedProvider[] },
 ): ProviderKey[] {
   const recognise = createProviderRecogniser(sourceCode, options.providers ?? []);
+  const handler = getKeyedHandler(tool, sourceCode);
   const found: ProviderKey[] = [];
   for (const root of toolRoots(sourceCode, tool)) {
     walk(root, sourceCode, (node) => {
       const call = node.type === AST_NODE_TYPES.CallExpression ? recognise(node) : undefined;
-      if (call) found.push({ call, passed: findPassedKey(call, sourceCode, options.matchKeyName) });
+      if (!call) return true;
+      const passed = findPassedKey(call, sourceCode, options.matchKeyName);
+      const foreign = passed.kind === 'passed' && handler !== undefined && contains(handler.fn, call.node) && isForeignKey(passed.value, handler, sourceCode, options.matchKeyName);
+      found.push({ call, passed, foreign });
       return true;
     });
   }

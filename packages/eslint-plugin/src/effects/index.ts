@@ -7,6 +7,8 @@ export * from './callOrigins.js';
 export * from './crossFile.js';
 export * from './keyedProviders.js';
 export * from './passedKeys.js';
+export { findEnclosingHandler, findNamedKeyVariable, getKeyedHandler, type HandlerKey, isNameFreeIn, type KeyedHandler } from './keyedHandlers.js';
+export { isForeignKey, type KeyOrigin, traceKeyOrigin } from './keyOrigin.js';
 export * from './analysis.js';
 export * from './libraries/index.js';
 export * from './effectsOfCall.js';

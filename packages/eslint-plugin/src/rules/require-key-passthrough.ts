@@ -16,20 +16,18 @@ import {
 import {
   createProviderRecogniser,
   describeCallee,
+  findEnclosingHandler,
+  findNamedKeyVariable,
   findPassedKey,
+  getKeyedHandler,
+  isForeignKey,
+  isNameFreeIn,
+  type KeyedHandler,
   type KeyedProvider,
   type KeyedProviderCall,
   type KeyInsertion,
   providersSchema,
 } from '../effects/index.js';
-import {
-  findEnclosingHandler,
-  findNamedKeyVariable,
-  getKeyedHandler,
-  isNameFreeIn,
-  type KeyedHandler,
-  traceKeyOrigin,
-} from './require-key-passthrough-utils/index.js';
 import { createRule } from './utils/index.js';
 
 export type Options = [
@@ -124,7 +122,7 @@ export default createRule<Options, MessageIds>({
         context.report({ loc, messageId: 'missingKey', data: { ...data, remedy }, suggest });
         return;
       }
-      if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler)) return;
+      if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler, sourceCode, matchKeyName)) return;
       const access = getKeyAccess(handler, passed.value, sourceCode, matchKeyName);
       const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
       if (access) {
@@ -142,14 +140,6 @@ export default createRule<Options, MessageIds>({
       const loc = { start: call.node.loc.start, end: call.node.callee.loc.end };
       const data = { tool: toolLabel(tool), call: describeCall(call, sourceCode), where: describeWhere(call), runId: getRunIdSource(tool.framework) ?? GENERIC_RUN_ID };
       context.report({ loc, messageId: 'undeclaredMissingKey', data });
-    }
-
-    /** A framework tool derives its own key, so only a constant is visibly not it. */
-    function isForeignKey(value: TSESTree.Expression, handler: KeyedHandler): boolean {
-      if (handler.key.kind === 'named') {
-        return traceKeyOrigin(value, handler, sourceCode, matchKeyName) !== 'key' && ASTUtils.getStaticValue(value, sourceCode.getScope(value)) !== null;
-      }
-      return traceKeyOrigin(value, handler, sourceCode, matchKeyName) === 'other';
     }
 
     function visit(node: ToolSiteNode): void {

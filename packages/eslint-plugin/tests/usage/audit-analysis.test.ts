@@ -174,8 +174,9 @@ describe('runners, stores and the calls that hand a tool to one', () => {
   const runnerOf = (code: string) =>
     inspectFile(code, (sourceCode, nodes) => {
       const runner = nodes.map((node) => node.type === 'CallExpression' && getRunnerConstruction(sourceCode, node)).find(Boolean);
-      return runner ? { kind: runner.store?.kind, durable: runner.store?.durable } : undefined;
+      return runner ? { kind: runner.store?.kind, durable: runner.store?.durable, ...(runner.store?.allowVolatile ? { allowVolatile: runner.store.allowVolatile } : {}) } : undefined;
     });
+  const REDIS = `${SPEC}import { createRedisStore } from '@retrysafe/spec/stores/redis';\n`;
 
   it.each([
     ['SQLite on a file', `${SPEC}import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';\ncreateRunner({ store: createSqliteStore({ path: 'x.db' }) });`, { kind: 'sqlite', durable: true }],
@@ -183,6 +184,12 @@ describe('runners, stores and the calls that hand a tool to one', () => {
     ['the memory store, through a const', `${SPEC}import { createNonDurableMemoryStore } from '@retrysafe/spec/stores/memory';\nconst store = createNonDurableMemoryStore();\ncreateRunner({ store });`, { kind: 'memory', durable: false }],
     ['PostgreSQL', `${SPEC}import { createPostgresStore } from '@retrysafe/spec/stores/postgres';\ncreateRunner({ store: createPostgresStore({ pool }) });`, { kind: 'postgres', durable: true }],
     ['a store from elsewhere', `${SPEC}createRunner({ store: makeStore() });`, { kind: undefined, durable: undefined }],
+    ['Redis, its persistence check on', `${REDIS}createRunner({ store: createRedisStore({ url }) });`, { kind: 'redis', durable: true }],
+    ['Redis with allowVolatile: false', `${REDIS}createRunner({ store: createRedisStore({ url, allowVolatile: false }) });`, { kind: 'redis', durable: true }],
+    ['Redis with allowVolatile: true, its check off', `${REDIS}createRunner({ store: createRedisStore({ url, allowVolatile: true }) });`, { kind: 'redis', durable: true, allowVolatile: true }],
+    ['Redis with allowVolatile: true through a spread of a const', `${REDIS}const base = { allowVolatile: true };\ncreateRunner({ store: createRedisStore({ url, ...base }) });`, { kind: 'redis', durable: true, allowVolatile: true }],
+    ['Redis with allowVolatile that is not static', `${REDIS}createRunner({ store: createRedisStore({ url, allowVolatile: flag }) });`, { kind: 'redis', durable: true, allowVolatile: 'unknown' }],
+    ['Redis with options from elsewhere', `${REDIS}createRunner({ store: createRedisStore(options()) });`, { kind: 'redis', durable: true, allowVolatile: 'unknown' }],
   ])('%s', (_shape, code, expected) => {
     expect(runnerOf(code)).toEqual(expected);
   });

@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { ExpressionWalk, findVariableOf, isReassigned, type PropertyPath, resolveLocalFunction } from '../../ast/index.js';
-import type { KeyNameMatcher } from '../../keys/index.js';
+import { ExpressionWalk, findVariableOf, isReassigned, type PropertyPath, resolveLocalFunction } from '../ast/index.js';
+import type { KeyNameMatcher } from '../keys/index.js';
 import { isInside, isKeyName, type KeyedHandler } from './keyedHandlers.js';
 
 // Whether the key a handler passes to a provider is its tool's key. The shared expression walk
@@ -44,6 +44,19 @@ export function traceKeyOrigin(
   const walk = new KeyOriginWalk(sourceCode, handler, matchKeyName);
   if (walk.at(expression) === 'key') return 'key';
   return walk.sawUnknown ? 'unknown' : 'other';
+}
+
+/**
+ * Whether a key a provider call passes is visibly not the tool's key (require-key-passthrough's
+ * `foreignKey`): for a `defineTool` handler, a value traced to something else (the input, the run
+ * id, a literal); a framework tool derives its own key, so only a constant that is not read under a
+ * key name is visibly not it.
+ */
+export function isForeignKey(value: TSESTree.Expression, handler: KeyedHandler, sourceCode: Readonly<TSESLint.SourceCode>, matchKeyName: KeyNameMatcher): boolean {
+  if (handler.key.kind === 'named') {
+    return traceKeyOrigin(value, handler, sourceCode, matchKeyName) !== 'key' && ASTUtils.getStaticValue(value, sourceCode.getScope(value)) !== null;
+  }
+  return traceKeyOrigin(value, handler, sourceCode, matchKeyName) === 'other';
 }
 
 /** Finds `'key'`; a part it cannot follow sets {@link sawUnknown}, so that "all other" is known. */

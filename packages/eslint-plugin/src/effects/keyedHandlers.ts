@@ -1,13 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getPropertyKeyName, isFunctionNode, resolveConst, staticString } from '../../ast/index.js';
-import type { KeyNameMatcher } from '../../keys/index.js';
-import { findPolicyPropertyThroughSpreads, type ToolDefinition } from '../../tools/index.js';
+import { type FunctionNode, getPropertyKeyName, isFunctionNode, resolveConst, staticString } from '../ast/index.js';
+import type { KeyNameMatcher } from '../keys/index.js';
+import { findPolicyPropertyThroughSpreads, type ToolDefinition } from '../tools/index.js';
 
 // The handler of a tool that is idempotent with a key, and how that handler reaches the key. Kept
-// apart from tools/ (which says what a tool is) because only require-key-passthrough
-// asks what a handler does with its key.
+// apart from tools/ (which says what a tool is): require-key-passthrough and the audit's analysis
+// (whether a provider call passes the tool's key, analysis/keyDerivation.ts) ask what a handler does
+// with its key.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Variable = TSESLint.Scope.Variable;

@@ -1,2 +1,0 @@
-export * from './keyedHandlers.js';
-export * from './keyOrigin.js';
