@@ -78,6 +78,12 @@ export interface DeclaredPolicy {
   readonly retry: string | null;
   readonly max_attempts: number | null;
   /**
+   * `max_attempts` is not declared and is the runtime's default for the retry class
+   * (`@retrysafe/spec`'s `DEFAULT_MAX_ATTEMPTS`: 3 for `safe` and `safe_with_same_key`, 1 for
+   * `never`), which every declaration but MCP `annotations` is given.
+   */
+  readonly max_attempts_default?: true;
+  /**
    * Where it is declared: `defineTool` fields, `declarePolicy(tool, policy)`, MCP
    * `_meta["io.github.retrysafe/policy"]`, LangChain `metadata.retrysafe`, or MCP `annotations`
    * (read as a policy: `readOnlyHint` a read, `idempotentHint` the class; side effects and retry

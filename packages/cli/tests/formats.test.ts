@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { type Format, formatReport, FORMATS } from '../src/index.js';
+import { type AuditReport, type Format, formatReport, FORMATS } from '../src/index.js';
 import { auditFixture, portable } from './support.js';
 
 // Golden outputs of every format on the fixture that covers each framework and each verdict
@@ -54,6 +54,20 @@ describe('--format json', () => {
     const broken = report.tools.find((tool: { questions: { q2: { verdict: string } } }) => tool.questions.q2.verdict === 'no');
     delete broken.questions.q2.severity;
     expect(validate(report)).toBe(false);
+  });
+});
+
+describe('the closing line says what its errors and warnings count', () => {
+  it('"no" verdicts + rule findings = errors + warnings: one SARIF result each', async () => {
+    const report = JSON.parse(await rendered('json')) as AuditReport;
+    const sarif = JSON.parse(await rendered('sarif')) as { runs: { results: unknown[] }[] };
+    const verdictsNo = report.tools.flatMap((tool) => Object.values(tool.questions)).filter((answer) => answer.verdict === 'no').length;
+    const line = `${verdictsNo} "no" verdicts + ${report.findings.length} rule findings = ${report.summary.errors} errors + ${report.summary.warnings} warnings`;
+    expect(verdictsNo + report.findings.length).toBe(report.summary.errors + report.summary.warnings);
+    expect(sarif.runs[0]?.results).toHaveLength(verdictsNo + report.findings.length);
+    expect(await rendered('table')).toContain(` · ${line} · `);
+    expect(await rendered('markdown')).toContain(` · ${line} · `);
+    expect(await rendered('table')).toMatch(/files scanned \(\d+ test files, 1 not parsed\)\n$/);
   });
 });
 

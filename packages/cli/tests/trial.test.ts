@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { formatReport, type ToolAudit } from '../src/index.js';
+import { DEFAULT_MAX_ATTEMPTS } from '../src/judge/index.js';
+import { DEFAULT_MAX_ATTEMPTS as SPEC_DEFAULT_MAX_ATTEMPTS } from '../../spec/src/policy.js';
 import { auditedTool, auditFixture } from './support.js';
 
 // Cases a new-user trial of `retrysafe audit` found (tests/fixtures/trial).
@@ -256,5 +258,33 @@ describe('Q4: a provider record of a key that is not the tool\'s key answers not
   it("a framework tool's constant key is not its key either; a key built from the tool's key keeps its yes", async () => {
     expect((await tool('chargeConstantKey')).questions.q4).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining("passes `'charge'`, which is not the tool's key") });
     expect((await tool('charge_built_key')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('the provider keeps its own record of the key') });
+  });
+});
+
+describe('max_attempts the runtime defaults', () => {
+  const policyOf = async (name: string) => (await tool(name)).policy;
+
+  it('not declared: the runtime default for the retry class, marked as the default (table, JSON, YAML)', async () => {
+    expect(await policyOf('ship_durable')).toMatchObject({ retry: 'safe_with_same_key', max_attempts: 3, max_attempts_default: true, via: 'defineTool' });
+    expect(await policyOf('fb_reexported')).toMatchObject({ retry: 'never', max_attempts: 1, max_attempts_default: true, via: 'mcpMeta' });
+    const report = await auditFixture('trial');
+    expect(formatReport(report, 'table')).toMatch(/│ ship_durable +│ [^│]+│ retrysafe +│ internal_write · with_key · safe_with_same_key · 3 \(default\) +│/);
+    expect(formatReport(report, 'yaml')).toContain('ship_durable:\n  side_effects: internal_write\n  idempotent: with_key\n  retry: safe_with_same_key\n  max_attempts: 3\n  max_attempts_default: true\n');
+  });
+
+  it('declared, or possibly set by a spread the audit does not follow, or on MCP annotations: no default', async () => {
+    const declared = await policyOf('two_attempts');
+    expect(declared).toMatchObject({ max_attempts: 2 });
+    expect(declared).not.toHaveProperty('max_attempts_default');
+    const spread = await policyOf('spreadAttempts');
+    expect(spread).toMatchObject({ retry: 'safe', max_attempts: null });
+    expect(spread).not.toHaveProperty('max_attempts_default');
+    expect(await policyOf('fb_hints')).toMatchObject({ via: 'annotations', max_attempts: null });
+    expect(await policyOf('refund')).toMatchObject({ max_attempts: 1 });
+    expect(await policyOf('refund')).not.toHaveProperty('max_attempts_default');
+  });
+
+  it("the defaults are @retrysafe/spec's", () => {
+    expect(DEFAULT_MAX_ATTEMPTS).toEqual(SPEC_DEFAULT_MAX_ATTEMPTS);
   });
 });

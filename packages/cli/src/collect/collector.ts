@@ -180,7 +180,7 @@ class FileCollector {
       framework: tool.framework,
       aliases: aliasesOf(tool.node),
       policy: policy
-        ? { ...this.site(policy.node), endLine: policy.node.loc.end.line, side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, via: policy.via }
+        ? { ...this.site(policy.node), endLine: policy.node.loc.end.line, side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, statesMaxAttempts: statesMaxAttempts(policy.node), via: policy.via }
         : null,
       key: this.keyFact(tool, keyOptions),
       replay: { kind: replay.kind, site: replay.kind === 'unknown' ? null : this.site(replay.node) },
@@ -333,4 +333,18 @@ function mayLead(value: Value): boolean {
     case 'opaque':
       return false;
   }
+}
+
+/**
+ * Whether a policy object may state `max_attempts`: it names it (either spelling) or a computed key,
+ * or it is not a plain object literal (a spread's layers are read by the linker).
+ */
+function statesMaxAttempts(node: TSESTree.Node): boolean {
+  if (node.type !== 'ObjectExpression') return true;
+  return node.properties.some(
+    (property) =>
+      property.type !== 'Property' ||
+      property.computed ||
+      (property.key.type === 'Identifier' ? ['max_attempts', 'maxAttempts'].includes(property.key.name) : ['max_attempts', 'maxAttempts'].includes(String((property.key as { value?: unknown }).value))),
+  );
 }

@@ -64,6 +64,8 @@ export interface PolicyFact {
   readonly idempotent: boolean | 'with_key' | null;
   readonly retry: string | null;
   readonly max_attempts: number | null;
+  /** Whether the declaration states `max_attempts` (or `maxAttempts`), or may (a spread, a computed key): if not, the runtime's default applies. */
+  readonly statesMaxAttempts: boolean;
   readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   readonly line: number;
   /** The last line of the declaration (a rule's finding on one of its fields falls between the two). */

@@ -46,22 +46,25 @@ export function verdictEmoji(answer: Answer): string {
   }
 }
 
-/** `money_out · with_key · safe_with_same_key · 3`, or `undeclared`; `?` for a field not stated statically. */
+/** `money_out · with_key · safe_with_same_key · 3`, or `undeclared`; `?` for a field not stated statically; `(default)` after a `max_attempts` the runtime defaults. */
 export function describePolicy(policy: DeclaredPolicy | null): string {
   if (!policy) return 'undeclared';
   const show = (value: unknown): string => (value === null ? '?' : String(value));
-  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ');
+  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ') + (policy.max_attempts_default ? ' (default)' : '');
 }
 
-/** The closing line: tools, undeclared, errors, warnings, rule findings, unparsed files. */
+/**
+ * The closing line: tools (undeclared), what the errors and warnings are (each `no` verdict and each
+ * rule finding is one of them, and one SARIF result: `3 "no" verdicts + 4 rule findings = 5 errors +
+ * 2 warnings`), and the files scanned (tests, not parsed).
+ */
 export function totalLine(report: AuditReport): string {
-  const { summary, findings, files } = report;
-  const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+  const { summary, findings, files, tools } = report;
+  const plural = (count: number, word: string, words = `${word}s`): string => `${count} ${count === 1 ? word : words}`;
+  const verdictsNo = tools.reduce((sum, tool) => sum + Object.values(tool.questions).filter((answer) => answer.verdict === 'no').length, 0);
   return [
     `${plural(summary.tools, 'tool')} (${summary.undeclared} undeclared)`,
-    plural(summary.errors, 'error'),
-    plural(summary.warnings, 'warning'),
-    `${plural(findings.length, 'rule finding')}`,
-    `${plural(files.scanned, 'file')} scanned (${files.tests} tests, ${files.errors.length} not parsed)`,
+    `${plural(verdictsNo, '"no" verdict')} + ${plural(findings.length, 'rule finding')} = ${plural(summary.errors, 'error')} + ${plural(summary.warnings, 'warning')}`,
+    `${plural(files.scanned, 'file')} scanned (${plural(files.tests, 'test file')}, ${files.errors.length} not parsed)`,
   ].join(' · ');
 }

@@ -27,6 +27,7 @@ interface PolicyEntry {
   idempotent?: boolean | 'with_key';
   retry?: string;
   max_attempts?: number;
+  max_attempts_default?: true;
   declared: boolean;
   unknown?: string[];
   reason?: string;
@@ -67,6 +68,7 @@ function toEntry(tool: ToolAudit): PolicyEntry {
     ...(policy?.idempotent != null ? { idempotent: policy.idempotent } : {}),
     ...(policy?.retry != null ? { retry: policy.retry } : {}),
     ...(policy?.max_attempts != null ? { max_attempts: policy.max_attempts } : {}),
+    ...(policy?.max_attempts_default ? { max_attempts_default: true as const } : {}),
     declared: policy !== null,
     ...(unknown.length > 0 ? { unknown: [...unknown], reason: policy?.via === 'annotations' ? HINTS_REASON : UNKNOWN_REASON } : {}),
     framework: tool.framework,

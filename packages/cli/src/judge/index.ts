@@ -18,6 +18,7 @@ import {
   toolLabel,
   type Verdict,
 } from '../report.js';
+import { describePolicy } from '../format/verdicts.js';
 import { linkProject, type ProjectLinks, type ToolAt } from './links.js';
 import { JUDGES } from './questions.js';
 
@@ -91,23 +92,25 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
 /** The plugin's effect kinds, in the report's words. */
 const EFFECT_KINDS: Readonly<Record<string, Effect['kind']>> = { read: 'read', absolute: 'absolute_write', create: 'create', relative: 'relative', write: 'write', unknown: 'unknown' };
 
-function toDeclaredPolicy(policy: PolicyFact, file: string): DeclaredPolicy {
-  const { side_effects, idempotent, retry, max_attempts, via, line, text } = policy;
-  return { side_effects, idempotent, retry, max_attempts, via, evidence: { file, line, text } };
-}
+/**
+ * `max_attempts` when a declaration does not state it, as `@retrysafe/spec` gives it
+ * (`DEFAULT_MAX_ATTEMPTS`, applied by `toToolPolicy` to `defineTool`, `declarePolicy`, LangChain
+ * `metadata.retrysafe` and MCP `_meta` policies; tests/trial.test.ts holds the two equal).
+ */
+export const DEFAULT_MAX_ATTEMPTS: Readonly<Record<string, number>> = { safe: 3, safe_with_same_key: 3, never: 1 };
 
-/** `side_effects · idempotent · retry · max_attempts`, or `undeclared`. */
-export function policyText(policy: DeclaredPolicy | null): string {
-  if (!policy) return 'undeclared';
-  const show = (value: unknown): string => (value === null ? '?' : String(value));
-  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ');
+function toDeclaredPolicy(policy: PolicyFact, file: string): DeclaredPolicy {
+  const { side_effects, idempotent, retry, via, line, text } = policy;
+  const fallback = policy.max_attempts === null && !policy.statesMaxAttempts && via !== 'annotations' && retry !== null ? DEFAULT_MAX_ATTEMPTS[retry] : undefined;
+  const max_attempts = fallback ?? policy.max_attempts;
+  return { side_effects, idempotent, retry, max_attempts, ...(fallback !== undefined ? { max_attempts_default: true as const } : {}), via, evidence: { file, line, text } };
 }
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };
 
 function summaryLine(name: string, policy: DeclaredPolicy | null, questions: Readonly<Record<QuestionId, Answer>>): string {
   const verdicts = QUESTIONS.map((id) => `${id.toUpperCase()} ${VERDICT_WORDS[questions[id].verdict]}`).join(', ');
-  return `${name} [${policyText(policy)}]: ${verdicts}`;
+  return `${name} [${describePolicy(policy)}]: ${verdicts}`;
 }
 
 function summarise(tools: readonly ToolAudit[], findings: readonly RuleFinding[]): ReportSummary {

@@ -133,6 +133,8 @@ function withPolicyFollowed(tool: ToolFact, file: string, index: ProjectIndex): 
         idempotent,
         retry: text('retry'),
         max_attempts: typeof attempts === 'number' && Number.isInteger(attempts) && attempts > 0 ? attempts : null,
+        // A layer that states it, or one not followed that may: only a policy no layer sets it in gets the default.
+        statesMaxAttempts: 'max_attempts' in fields,
       },
     };
   }
@@ -141,9 +143,9 @@ function withPolicyFollowed(tool: ToolFact, file: string, index: ProjectIndex): 
     const line = tool.line;
     const site = { line, endLine: line, text: 'annotations' };
     // As the plugin's readPolicyData reads hints: readOnlyHint true is a read; else idempotentHint gives the class.
-    if (hints.readOnlyHint === true) return { ...tool, policy: { ...site, side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'annotations' } };
+    if (hints.readOnlyHint === true) return { ...tool, policy: { ...site, side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, statesMaxAttempts: false, via: 'annotations' } };
     if (typeof hints.idempotentHint === 'boolean' && hints.readOnlyHint !== null) {
-      return { ...tool, policy: { ...site, side_effects: null, idempotent: hints.idempotentHint, retry: hints.idempotentHint ? 'safe' : 'never', max_attempts: null, via: 'annotations' } };
+      return { ...tool, policy: { ...site, side_effects: null, idempotent: hints.idempotentHint, retry: hints.idempotentHint ? 'safe' : 'never', max_attempts: null, statesMaxAttempts: false, via: 'annotations' } };
     }
   }
   return tool;
