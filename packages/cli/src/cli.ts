@@ -10,7 +10,8 @@ import type { AuditReport } from './report.js';
 
 // The command line: `retrysafe audit [paths...]`. Exit codes: 0 clean, 1 findings at or over
 // `--fail-on`, 2 a usage error, a config ESLint cannot load, no file to audit, or a file that does not parse (the
-// run still goes on and reports everything else).
+// run still goes on and reports everything else). An ESLint or plugin that cannot be loaded at all
+// (TypeScript 7 as the only `typescript`) throws before this module runs: bin.ts gives it exit code 2.
 
 /** What the command reads and writes; the real process's by default, a test's in tests. */
 export interface CliIo {
@@ -94,7 +95,8 @@ function buildProgram(io: CliIo, action: (paths: string[], flags: AuditFlags) =>
     .addHelpText(
       'after',
       '\nExit codes: 0 clean; 1 findings at or over --fail-on (error: errors only; warn: warnings too; none: never);\n' +
-        '2 a usage error, a config ESLint cannot load, no file to audit, or a file that does not parse (reported; the run goes on).\n' +
+        '2 a usage error, a setup ESLint cannot run (a config it cannot load, TypeScript 7 as the only typescript, a missing parser),\n' +
+        'no file to audit, or a file that does not parse (reported; the run goes on).\n' +
         'Docs: https://github.com/retrysafe/retrysafe/blob/main/docs/audit.md',
     )
     .action(async (paths: string[], flags: AuditFlags) => action(paths, flags));
