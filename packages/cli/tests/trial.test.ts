@@ -212,8 +212,8 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
   it('allowVolatile: true is not a durable Redis: unknown, saying why', async () => {
     expect(await q4('ship_volatile')).toMatchObject({
       verdict: 'unknown',
-      reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:72\) keeps records in `createRedisStore\(…\)` with `allowVolatile: true`, which accepts a Redis that keeps nothing on disk/),
-      evidence: [{ file: 'src/stores-q4.ts', line: 71, text: 'createRedisStore(…)' }],
+      reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:29\) keeps records in `createRedisStore\(…\)` with `allowVolatile: true`, which accepts a Redis that keeps nothing on disk/),
+      evidence: [{ file: 'src/stores-q4.ts', line: 28, text: 'createRedisStore(…)' }],
     });
   });
 
@@ -226,20 +226,20 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
     const everywhere = await q4('ship_everywhere');
     expect(everywhere).toMatchObject({
       verdict: 'unknown',
-      reason: expect.stringContaining('its runner (src/stores-q4.ts:72) keeps records in `createRedisStore(…)` with `allowVolatile: true`'),
+      reason: expect.stringContaining('its runner (src/stores-q4.ts:29) keeps records in `createRedisStore(…)` with `allowVolatile: true`'),
     });
-    expect(everywhere.reason).toContain('(3 runners in all; 2 with a durable store: SQLite at src/stores-q4.ts:75, PostgreSQL at src/stores-q4.ts:77)');
-    expect(everywhere.evidence.map((e) => e.line)).toEqual([71, 75, 77]);
+    expect(everywhere.reason).toContain('(3 runners in all; 2 with a durable store: SQLite at src/stores-q4.ts:32, PostgreSQL at src/stores-q4.ts:34)');
+    expect(everywhere.evidence.map((e) => e.line)).toEqual([28, 32, 34]);
     const mixed = await q4('ship_mixed');
-    expect(mixed).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:76\) keeps records in `createNonDurableMemoryStore\(\)`/) });
-    expect(mixed.reason).toContain('(3 runners in all; 1 with a durable store: SQLite at src/stores-q4.ts:75)');
+    expect(mixed).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:33\) keeps records in `createNonDurableMemoryStore\(\)`/) });
+    expect(mixed.reason).toContain('(3 runners in all; 1 with a durable store: SQLite at src/stores-q4.ts:32)');
   });
 
   it('yes only when every runner is durable; each runner counted once', async () => {
     expect(await q4('ship_durable')).toMatchObject({
       verdict: 'yes',
-      reason: 'its 2 runners (src/stores-q4.ts:75, src/stores-q4.ts:77) all keep records in durable stores (SQLite, PostgreSQL) that outlive the run',
-      evidence: [{ line: 75 }, { line: 77 }],
+      reason: 'its 2 runners (src/stores-q4.ts:32, src/stores-q4.ts:34) all keep records in durable stores (SQLite, PostgreSQL) that outlive the run',
+      evidence: [{ line: 32 }, { line: 34 }],
     });
   });
 });
