@@ -206,6 +206,8 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
     expect(q1).toMatchObject({ verdict: 'yes' });
     expect(q1.reason).toContain('contradicts the declared read-only `readOnlyHint: true`');
     expect(q1.reason).toContain('(line 23; `@retrysafe/no-contradicted-policy` reports it at line 23)');
+  });
+});
 
 // A third new-user trial (tests/fixtures/trial/src/stores-q4.ts).
 describe('Q4 judges every runner of the tool, and a Redis whose persistence check is off', () => {
