@@ -1,7 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getImportedModules, getPropertyKeyName, getStaticPropertyName, isFunctionNode } from '../ast/index.js';
+import {
+  type FunctionNode,
+  getImportedModules,
+  getPropertyKeyName,
+  getReturnedExpressions,
+  getStaticPropertyName,
+  GLOBAL_SOURCE,
+  isFunctionNode,
+  resolveConst,
+  resolveReference,
+} from '../ast/index.js';
 
 // Durable-execution engines, as data: the ids they deduplicate or memoise on (a step's id, a
 // workflow's id, an event's id, a job's id), and the code where their randomness is seeded by the run.
@@ -13,8 +23,11 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 export type EngineKeySlot =
   /** An argument of a method: `step.run(id, fn)`, `idempotencyKeys.create(parts)` (`argument: 'all'`). */
   | { readonly kind: 'argument'; readonly methods: readonly string[]; readonly receiver?: RegExp; readonly argument: number | 'all' }
-  /** A property of an options object: `client.workflow.start(wf, { workflowId })`, `queue.add(name, data, { jobId })`. */
-  | { readonly kind: 'option'; readonly methods: readonly string[]; readonly receiver?: RegExp; readonly argument: number; readonly property: string }
+  /**
+   * A property of an options object: `client.workflow.start(wf, { workflowId })`, `queue.add(name, data, { jobId })`;
+   * with `within`, a property of the object at that option: `queue.add(name, data, { deduplication: { id } })`.
+   */
+  | { readonly kind: 'option'; readonly methods: readonly string[]; readonly receiver?: RegExp; readonly argument: number; readonly property: string; readonly within?: string }
   /** The `id` of an event object (or of each in an array): `inngest.send({ id, name, data })`. */
   | { readonly kind: 'eventId'; readonly methods: readonly string[]; readonly receiver?: RegExp; readonly argument: number };
 
@@ -35,7 +48,11 @@ const STEP = /^step$/;
  * `idempotencyKey` option is a key name already), Restate (`ctx.run(name, fn)`: the journal entry's
  * name), DBOS (`DBOS.startWorkflow(fn, { workflowID })`: a workflow runs once per id;
  * `DBOS.runStep(fn, { name })`), BullMQ (`queue.add(name, data, { jobId })`: a job id that exists is
- * not added again).
+ * not added again; `{ deduplication: { id } }`, BullMQ 5+: a job whose deduplication id is held by
+ * another is ignored). Inngest's `step.sendEvent(id, events)` is a step like `step.run` (inngest-js
+ * InngestStepTools: a `StepPlanned` op whose function calls the client's send): a completed send is
+ * memoised by the step id, but a failed one is retried and re-evaluates the payload, so a random
+ * event id there is new on the retry, as a random key in a `step.run` body is.
  */
 export const DURABLE_ENGINES: readonly DurableEngine[] = [
   {
@@ -76,7 +93,10 @@ export const DURABLE_ENGINES: readonly DurableEngine[] = [
   {
     engine: 'BullMQ',
     modules: ['bullmq'],
-    slots: [{ kind: 'option', methods: ['add'], argument: 2, property: 'jobId' }],
+    slots: [
+      { kind: 'option', methods: ['add'], argument: 2, property: 'jobId' },
+      { kind: 'option', methods: ['add'], argument: 2, property: 'id', within: 'deduplication' },
+    ],
   },
 ];
 
@@ -130,18 +150,68 @@ function readSlot(call: TSESTree.CallExpression, slot: EngineKeySlot, callName: 
   }
   const argument = args[slot.argument];
   if (!argument || argument.type === AST_NODE_TYPES.SpreadElement) return [];
-  const objects = argument.type === AST_NODE_TYPES.ArrayExpression ? argument.elements : [argument];
-  const property = slot.kind === 'option' ? slot.property : 'id';
-  return objects.flatMap((object) => {
-    if (object?.type !== AST_NODE_TYPES.ObjectExpression) return [];
-    // An event is an object with a name: `{ name: 'order/paid', data, id }`.
-    if (slot.kind === 'eventId' && !object.properties.some((p) => p.type === AST_NODE_TYPES.Property && getPropertyKeyName(p, sourceCode) === 'name')) return [];
-    return object.properties.flatMap((p) =>
-      p.type === AST_NODE_TYPES.Property && p.kind === 'init' && getPropertyKeyName(p, sourceCode) === property
-        ? [{ name: slot.kind === 'eventId' ? 'event id' : property, value: p.value as TSESTree.Expression }]
-        : [],
-    );
+  if (slot.kind === 'option') {
+    const options = objectOf(slot.within === undefined ? argument : propertyValue(objectOf(argument, sourceCode), slot.within, sourceCode), sourceCode);
+    const value = propertyValue(options, slot.property, sourceCode);
+    return value ? [{ name: slot.within === undefined ? slot.property : `${slot.within}.${slot.property}`, value }] : [];
+  }
+  // An event is an object with a name: `{ name: 'order/paid', data, id }`.
+  return eventObjects(argument, sourceCode, 0).flatMap((object) => {
+    if (!object.properties.some((p) => p.type === AST_NODE_TYPES.Property && getPropertyKeyName(p, sourceCode) === 'name')) return [];
+    const value = propertyValue(object, 'id', sourceCode);
+    return value ? [{ name: 'event id', value }] : [];
   });
+}
+
+/** How deep {@link eventObjects} follows consts, arrays and `.map` callbacks. */
+const MAX_EVENT_DEPTH = 4;
+/** Array methods whose callback returns the elements of the array they make. */
+const MAPPING_METHODS = new Set(['flatMap', 'map']);
+
+/** The object literal `node` is, through `const` bindings and TS wrappers. */
+function objectOf(node: TSESTree.Node | undefined, sourceCode: SourceCode): TSESTree.ObjectExpression | undefined {
+  const value = node && resolveConst(sourceCode, node);
+  return value?.type === AST_NODE_TYPES.ObjectExpression ? value : undefined;
+}
+
+function propertyValue(object: TSESTree.ObjectExpression | undefined, name: string, sourceCode: SourceCode): TSESTree.Expression | undefined {
+  const property = object?.properties.find(
+    (p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && p.kind === 'init' && getPropertyKeyName(p, sourceCode) === name,
+  );
+  return property?.value as TSESTree.Expression | undefined;
+}
+
+/**
+ * The event objects `node` sends: an object literal, each element of an array literal, followed
+ * through `const` bindings (`const evt = { id, name, data }; send(evt)`, `send([a, b])`), and what
+ * the callback of `.map` / `.flatMap` / `Array.from(items, fn)` returns
+ * (`send(ids.map((id) => ({ id: \`r-${id}\`, name, data })))`).
+ */
+function eventObjects(node: TSESTree.Node, sourceCode: SourceCode, depth: number): TSESTree.ObjectExpression[] {
+  if (depth > MAX_EVENT_DEPTH) return [];
+  const value = resolveConst(sourceCode, node);
+  if (value.type === AST_NODE_TYPES.ObjectExpression) return [value];
+  if (value.type === AST_NODE_TYPES.ArrayExpression) {
+    return value.elements.flatMap((element) =>
+      !element ? [] : eventObjects(element.type === AST_NODE_TYPES.SpreadElement ? element.argument : element, sourceCode, depth + 1),
+    );
+  }
+  const callback = value.type === AST_NODE_TYPES.CallExpression ? mappingCallback(value, sourceCode) : undefined;
+  return callback ? getReturnedExpressions(callback, sourceCode).flatMap((returned) => eventObjects(returned, sourceCode, depth + 1)) : [];
+}
+
+/** The element-making callback of `items.map(fn)`, `items.flatMap(fn)` or the global `Array.from(items, fn)`. */
+function mappingCallback(call: TSESTree.CallExpression, sourceCode: SourceCode): FunctionNode | undefined {
+  if (call.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = getStaticPropertyName(call.callee);
+  const isArrayFrom = method === 'from' && isGlobalArray(call.callee.object, sourceCode);
+  const callback = isArrayFrom ? call.arguments[1] : method !== undefined && MAPPING_METHODS.has(method) ? call.arguments[0] : undefined;
+  return isFunctionNode(callback) ? callback : undefined;
+}
+
+function isGlobalArray(node: TSESTree.Node, sourceCode: SourceCode): boolean {
+  const reference = resolveReference(sourceCode, node);
+  return reference?.source === GLOBAL_SOURCE && reference.path.join('.') === 'Array';
 }
 
 function lastName(node: TSESTree.Node): string | undefined {

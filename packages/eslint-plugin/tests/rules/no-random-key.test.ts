@@ -1673,6 +1673,70 @@ ruleTester.run('no-random-key: durable-execution engines', rule, {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Trial 3 (app/src/inngest.ts, inngest2.ts, jobs.ts): the events an engine dedupes on are followed to
+// their object literals through `const` bindings, arrays of them and the callbacks of `.map`,
+// `.flatMap` and `Array.from`; BullMQ's `deduplication.id` (BullMQ 5+) is a key position.
+ruleTester.run('no-random-key: engine ids through consts and mapped events', rule, {
+  valid: [
+    { name: 'events mapped from the orders, ids derived from each', code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send(orderIds.map((orderId) => ({ id: \`refund-\${orderId}\`, name: 'shop/refund', data: { orderId } })));` },
+    { name: 'a mapped object without a name is not an event', code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send(rows.map((row) => ({ id: randomUUID(), row })));` },
+    { name: 'a filter callback does not make the events', code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send(events.filter((event) => event.id !== randomUUID()));` },
+    { name: 'a const event with a derived id', code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nconst evt = { id: \`refund-\${orderId}\`, name: 'shop/refund', data: { orderId } };\nawait inngest.send(evt);` },
+    { name: 'a const with a random id that is not what is sent', code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nconst draft = { id: randomUUID(), name: 'shop/refund', data: { orderId } };\nlog(draft);\nawait inngest.send({ id: \`refund-\${orderId}\`, name: 'shop/refund', data: draft.data });` },
+    { name: 'a const event of a file that imports no engine', code: `import { randomUUID } from 'node:crypto';\nconst evt = { id: randomUUID(), name: 'shop/refund', data: { orderId } };\nawait bus.send(evt);` },
+    { name: 'BullMQ deduplication id from the order', code: `import { Queue } from 'bullmq';\nimport { randomUUID } from 'node:crypto';\nconst queue = new Queue('emails');\nawait queue.add('receipt', { orderId }, { deduplication: { id: \`receipt-\${orderId}\` } });` },
+    { name: 'a deduplication object in the job data is data, not an option', code: `import { Queue } from 'bullmq';\nimport { randomUUID } from 'node:crypto';\nconst queue = new Queue('emails');\nawait queue.add('receipt', { orderId, deduplication: { id: randomUUID() } });` },
+  ],
+  invalid: [
+    {
+      name: 'events mapped with a clock id (trial I7)',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send(orderIds.map((orderId) => ({ id: \`r-\${orderId}-\${Date.now()}\`, name: 'shop/refund', data: { orderId } })));`,
+      errors: [report('clockKey', 4, 53, 'Date.now()', 4)],
+    },
+    {
+      name: 'events made by a flatMap callback with a block body',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send(orders.flatMap((order) => {\n  return [{ id: randomUUID(), name: 'shop/refund', data: { order } }];\n}));`,
+      errors: [report('randomKey', 5, 17, 'randomUUID()', 5)],
+    },
+    {
+      name: 'events made by Array.from',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nawait inngest.send(Array.from(orders, (order) => ({ id: randomUUID(), name: 'shop/refund', data: { order } })));`,
+      errors: [report('randomKey', 4, 57, 'randomUUID()', 4)],
+    },
+    {
+      name: 'a const event with a random id (trial I9)',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nconst evt = { id: randomUUID(), name: 'shop/refund.requested', data: { orderId } };\nawait inngest.send(evt);`,
+      errors: [report('randomKey', 4, 19, 'randomUUID()', 4)],
+    },
+    {
+      name: 'an array of const events',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nconst first = { id: randomUUID(), name: 'a/b', data: {} };\nconst second = { id: \`b-\${Date.now()}\`, name: 'a/b', data: {} };\nawait inngest.send([first, second]);`,
+      errors: [report('randomKey', 4, 21, 'randomUUID()', 4), report('clockKey', 5, 22, 'Date.now()', 5)],
+    },
+    {
+      name: 'a const event given to step.sendEvent',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nexport const fn = inngest.createFunction({ id: 'f' }, { event: 'a/b' }, async ({ step }) => {\n  const evt = { id: randomUUID(), name: 'a/c', data: {} };\n  await step.sendEvent('fan-out', evt);\n});`,
+      errors: [report('randomKey', 5, 21, 'randomUUID()', 5)],
+    },
+    {
+      name: 'a random event id in step.sendEvent: a failed send step is retried with a new id (trial N6)',
+      code: `import { Inngest } from 'inngest';\nimport { randomUUID } from 'node:crypto';\nconst inngest = new Inngest({ id: 'app' });\nexport const fn = inngest.createFunction({ id: 'f' }, { event: 'a/b' }, async ({ step }) => {\n  await step.sendEvent('fan-out', { id: randomUUID(), name: 'shop/next', data: {} });\n});`,
+      errors: [report('randomKey', 5, 41, 'randomUUID()', 5)],
+    },
+    {
+      name: 'BullMQ options held in a const',
+      code: `import { Queue } from 'bullmq';\nimport { randomUUID } from 'node:crypto';\nconst queue = new Queue('emails');\nconst options = { jobId: randomUUID() };\nawait queue.add('send', { to }, options);`,
+      errors: [report('randomKey', 4, 26, 'randomUUID()', 4)],
+    },
+    {
+      name: 'BullMQ deduplication id from the clock (trial J5)',
+      code: `import { Queue } from 'bullmq';\nimport { randomUUID } from 'node:crypto';\nconst queue = new Queue('emails');\nawait queue.add('receipt', { orderId }, { deduplication: { id: \`\${orderId}-\${Date.now()}\` } });`,
+      errors: [report('clockKey', 4, 64, 'Date.now()', 4)],
+    },
+  ],
+});
+
+// ---------------------------------------------------------------------------------------------
 // Trial (app/src/probe/minted.ts): a key minted once before an in-process retry, but inside a tool's
 // handler, is new on every tool call: the model's repeat and a resumed run call the handler again.
 // Reported for every framework's handler; Stripe's own pattern in a plain function stays exempt.
