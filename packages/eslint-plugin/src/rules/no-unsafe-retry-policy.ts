@@ -21,6 +21,7 @@ import {
   type PolicyField,
   isDeclarePolicyCall,
   isDeclarePolicyPossible,
+  mayDeclareReconcileHook,
   type ToolDefinition,
   toolLabel,
   type ToolRecogniser,
@@ -56,7 +57,7 @@ export default createRule<Options, MessageIds>({
       readOnlyAndDestructive:
         '{{tool}} annotations claim both `readOnlyHint: true` and `destructiveHint: true`: a read-only tool destroys nothing, so one of them is wrong and a client cannot tell whether a retry is safe. Remove the one that is false.',
       withKeyUnused:
-        "{{tool}} is declared idempotent with a key (`'with_key'`), but `{{handler}}` never reads `key` from its context: the effect is not keyed downstream, so a repeat that slips past the dedup record (a crash between the call and the write) runs it twice. Pass `key` to the provider as its idempotency key, or declare `idempotent: false`.",
+        "{{tool}} is declared idempotent with a key (`'with_key'`), but `{{handler}}` never reads `key` from its context: the effect is not keyed downstream, so a repeat that slips past the dedup record (a crash between the call and the write) runs it twice. Pass `key` to the provider as its idempotency key; for a provider that takes no key, declare a `reconcile` hook that looks the effect up; or declare `idempotent: false`.",
     },
     schema: [toolRuleOptionsSchema],
     defaultOptions: toolRuleDefaultOptions,
@@ -145,7 +146,12 @@ function checkAnnotations(context: Context, tool: ToolDefinition): void {
   }
 }
 
-/** `idempotent: 'with_key'` whose handler (the first of `handlerNames` present) never reads `key`. */
+/**
+ * `idempotent: 'with_key'` whose handler (the first of `handlerNames` present) never reads `key`,
+ * and which declares no `reconcile` hook: the hook answers the crash window instead of a provider's
+ * key (the spec's pattern for a provider that takes none), and the runner asks it before a lost
+ * attempt runs again.
+ */
 function checkWithKey(
   context: Context,
   config: TSESTree.ObjectExpression | undefined,
@@ -156,7 +162,7 @@ function checkWithKey(
   if (getStaticValueOf(sourceCode, findPolicyProperty(config, 'idempotent')?.value) !== 'with_key') return;
   const handler = handlerNames.map((name) => findProperty(config, name)).find(Boolean);
   const fn = handler && resolveConst(sourceCode, handler.value);
-  if (!handler || !isFunctionNode(fn) || handlerReadsKey(sourceCode, fn)) return;
+  if (!handler || !isFunctionNode(fn) || handlerReadsKey(sourceCode, fn) || mayDeclareReconcileHook(sourceCode, config)) return;
   const data = { tool, handler: getText(sourceCode, handler.key) };
   context.report({ node: handler.key, messageId: 'withKeyUnused', data });
 }

@@ -6,6 +6,7 @@ import { isFunctionNode, resolveConst } from '../ast/index.js';
 import {
   createToolRecogniser,
   getRunIdSource,
+  mayDeclareReconcileHook,
   spreadsMayDeclare,
   type ToolDefinition,
   toolFactoriesSchema,
@@ -58,6 +59,8 @@ interface KeyAccess {
   readonly bind: ((fixer: TSESLint.RuleFixer) => TSESLint.RuleFix) | undefined;
 }
 
+/** The frameworks whose tools are `defineTool` configs, where a `reconcile` hook means the spec's. */
+const DEFINE_TOOL_SHAPED = new Set(['custom', 'retrysafe']);
 const SEED_REASON =
   "if the tool's record-keeping fails between this call and its write, a retry repeats the call and the provider cannot tell it from a new one";
 
@@ -107,6 +110,9 @@ export default createRule<Options, MessageIds>({
       const passed = findPassedKey(call, sourceCode, matchKeyName);
       const data = { tool: toolLabel(handler.tool), call: describeCall(call, sourceCode), where: describeWhere(call) };
       if (passed.kind === 'missing') {
+        // A `reconcile` hook (a defineTool-shaped config's) answers the crash window the key would:
+        // the runner asks it before a lost attempt runs again.
+        if (DEFINE_TOOL_SHAPED.has(handler.tool.framework) && mayDeclareReconcileHook(sourceCode, handler.tool.config)) return;
         const insertion = passed.insertion;
         const access = insertion && getKeyAccess(handler, insertionSite(insertion), sourceCode, matchKeyName);
         const unbound = handler.key.kind === 'named' && !findNamedKeyVariable(call.node, handler, sourceCode, matchKeyName);

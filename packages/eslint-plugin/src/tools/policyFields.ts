@@ -114,3 +114,16 @@ export function spreadsMayDeclare(
   }
   return false;
 }
+
+/**
+ * Whether a `defineTool` config may declare a `reconcile` hook (`@retrysafe/spec`: asked "did this
+ * happen?" before an attempt whose outcome is unknown runs again, for a provider that takes no
+ * key), read through spreads of visible consts: `true` for a `reconcile` property whose value is
+ * not `undefined`, and for a spread the analysis cannot see (it may bring one); `false` otherwise.
+ */
+export function mayDeclareReconcileHook(sourceCode: Readonly<TSESLint.SourceCode>, config: TSESTree.ObjectExpression | undefined): boolean {
+  const found = findPropertyThroughSpreads(sourceCode, config, 'reconcile');
+  if (found === null) return true;
+  const value = found?.property.value;
+  return value !== undefined && !(value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+}

@@ -322,3 +322,35 @@ module.exports = spec.defineTool({ name: 'send_invoice', sideEffects: 'message_o
     },
   ],
 });
+
+
+// Trial 3 (app/src/reconcile.ts): a with_key tool for a provider that takes no key declares a
+// `reconcile` hook (defineTool's TSDoc pattern); the runner asks it before a lost attempt runs again,
+// so an execute that never reads `key` is not reported. `idempotent: false` would make the hook a
+// TypeError, so the message offers the hook first.
+const RECONCILE = 'reconcile: async ({ to }, { since }) => ((await findSent(to, since)) ? { status: \'done\', result: 1 } : { status: \'not_done\' }),';
+ruleTester.run('no-unsafe-retry-policy: a reconcile hook answers the crash window', rule, {
+  valid: [
+    { name: 'execute never reads key, reconcile looks the effect up (trial R1)', code: withKeyTool(`execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  ${RECONCILE}`) },
+    { name: 'the hook is a function of the file', code: `async function findReceipt(input: { to: string }) { return { status: 'not_done' as const }; }\n${withKeyTool('execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  reconcile: findReceipt,')}` },
+    { name: 'the hook comes from a spread const', code: `const HOOKS = { ${RECONCILE} };\n${withKeyTool('execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  ...HOOKS,')}` },
+    { name: 'a spread the analysis cannot see may bring the hook', code: `declare const hooks: object;\n${withKeyTool('execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  ...hooks,')}` },
+  ],
+  invalid: [
+    {
+      name: 'reconcile: undefined is no hook',
+      code: withKeyTool('execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  reconcile: undefined,'),
+      errors: [{ messageId: 'withKeyUnused', line: 8, column: 3 }],
+    },
+    {
+      name: 'a reconcile nested in another option is not the hook',
+      code: withKeyTool(`execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  options: { ${RECONCILE} },`),
+      errors: [{ messageId: 'withKeyUnused', line: 8, column: 3 }],
+    },
+    {
+      name: 'a spread const without a hook',
+      code: `const EXTRA = { description: 'send a receipt' };\n${withKeyTool('execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  ...EXTRA,')}`,
+      errors: [{ messageId: 'withKeyUnused', line: 9, column: 3 }],
+    },
+  ],
+});

@@ -1315,3 +1315,28 @@ export const pay = tool({ name: 'pay', description: 'Pay', parameters, execute: 
     },
   ],
 });
+
+
+// Trial 3 (app/src/reconcile.ts): a defineTool tool with a `reconcile` hook has the runner ask the
+// hook before a lost attempt runs again, which answers the crash window a provider's key would.
+const reconcileTool = (extra: string): string => `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const issueRefund = defineTool({
+  name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: refundKey,
+  execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }),
+  ${extra}
+});
+`;
+const bindAndPassKey = (code: string): Suggestion =>
+  bindAndPass(edit(code, ['async ({ orderId }) =>', 'async ({ orderId }, { key }) =>'], ['create({ payment_intent: orderId })', 'create({ payment_intent: orderId }, { idempotencyKey: key })']));
+ruleTester.run('require-key-passthrough: a reconcile hook answers the crash window', rule, {
+  valid: [
+    { name: 'a reconcile hook that looks the refund up', code: reconcileTool("reconcile: async ({ orderId }) => ((await stripe.refunds.list({ payment_intent: orderId })).data[0] ? { status: 'done', result: 1 } : { status: 'not_done' }),") },
+  ],
+  invalid: [
+    invalid('reconcile: undefined is no hook', reconcileTool('reconcile: undefined,'), (code) => [missing(7, 35, [bindAndPassKey(code)])]),
+    invalid('a reconcile nested in another option is not the hook', reconcileTool("meta: { reconcile: async () => ({ status: 'not_done' }) },"), (code) => [missing(7, 35, [bindAndPassKey(code)])]),
+  ],
+});
