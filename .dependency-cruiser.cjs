@@ -6,7 +6,8 @@
 // In packages/eslint-plugin/src the analysis is a library in layers, each folder behind its
 // index.ts:
 //
-//   ast  <-  keys, tools, brands  <-  effects  <-  program  <-  rules  <-  configs  <-  index.ts
+//   ast  <-  sql  <-  keys  <-  effects  <-  program  <-  rules  <-  configs  <-  index.ts
+//   ast  <-  tools, brands  <-  effects
 //            tools  <-  usage (runners, stores, called-twice tests, module values)  <-  analysis (the public entry point)
 //
 // A layer imports only the layers to its left (and itself); across folders only an index.ts is
@@ -44,14 +45,15 @@ module.exports = {
       to: { path: PLUGIN, pathNot: ['^$1[^/]+\\.ts$', '/index\\.ts$'] },
     },
     layer('ast', ['ast']),
-    layer('keys', ['ast', 'keys']),
+    layer('sql', ['ast', 'sql']),
+    layer('keys', ['ast', 'sql', 'keys']),
     layer('tools', ['ast', 'tools']),
     layer('brands', ['ast', 'brands']),
     layer('usage', ['ast', 'tools', 'usage']),
-    layer('effects', ['ast', 'keys', 'tools', 'effects']),
-    layer('program', ['ast', 'keys', 'tools', 'brands', 'effects', 'program']),
-    layer('analysis', ['ast', 'keys', 'tools', 'brands', 'effects', 'program', 'usage', 'analysis']),
-    layer('rules', ['ast', 'keys', 'tools', 'brands', 'effects', 'program', 'usage', 'rules']),
+    layer('effects', ['ast', 'sql', 'keys', 'tools', 'effects']),
+    layer('program', ['ast', 'sql', 'keys', 'tools', 'brands', 'effects', 'program']),
+    layer('analysis', ['ast', 'sql', 'keys', 'tools', 'brands', 'effects', 'program', 'usage', 'analysis']),
+    layer('rules', ['ast', 'sql', 'keys', 'tools', 'brands', 'effects', 'program', 'usage', 'rules']),
     layer('configs', ['rules', 'configs']),
     {
       name: 'plugin-entry-on-top',

@@ -14,5 +14,5 @@ export * from './libraries/index.js';
 export * from './effectsOfCall.js';
 export * from './inferredPolicy.js';
 export { BUILT_IN_LIBRARIES } from './libraries/index.js';
-export { classifySql, type SqlStatement } from './sql/index.js';
+export { classifySql, type SqlStatement } from '../sql/index.js';
 export { hasMember, matchOperation } from './callPatterns.js';

@@ -5,7 +5,7 @@ import { normalizeModuleName, resolveReference } from '../ast/index.js';
 import { findProperty } from '../ast/index.js';
 import { matchOperation } from './callPatterns.js';
 import type { EffectChange, EffectCommand, EffectKind, EffectLibrary, KeySlot, KindSource } from './libraries/index.js';
-import { classifySql } from './sql/index.js';
+import { classifySql } from '../sql/index.js';
 import { followParts, readUpdateData } from './updateData.js';
 import { type Env, follow, followObject, followString } from './values.js';
 

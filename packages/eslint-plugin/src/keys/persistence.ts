@@ -1,10 +1,15 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findVariableOf, getStaticPropertyName, GLOBAL_SOURCE, resolveReference } from '../ast/index.js';
+import { findVariableOf, getStaticPropertyName, GLOBAL_SOURCE, resolveConst, resolveReference } from '../ast/index.js';
+import { classifySql, isSqlTag, SQL_TEXT_METHODS, sqlTextParts } from '../sql/index.js';
 
 // Get-or-create: a random or per-attempt value that is stored before it is used as a key (in session
-// storage, a queue job, a database row) is read back unchanged on the retry, so it is durable.
+// storage, a queue job, a database row) is read back unchanged on the retry, so it is durable. A
+// row is written by a method of that name (`db.insert`, `upsert`, `save`) or by SQL text whose
+// statement writes (INSERT, REPLACE, UPDATE, MERGE, read by sql/'s classifier) with the value among
+// its parameters: `db.query('INSERT … VALUES ($1, $2)', [id, key])`, `db.prepare('INSERT …').run(key)`,
+// ``sql`INSERT … VALUES (${key})` ``. A SELECT stores nothing.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -16,6 +21,8 @@ const PERSISTING_METHODS = new Set([
   'save', 'set', 'setEx', 'setItem', 'setNX', 'setex', 'setnx', 'store', 'updateData', 'upsert',
   'writeFile', 'writeFileSync',
 ]);
+/** SQL verbs whose statement stores the values given to it. */
+const WRITING_SQL_VERBS = new Set(['INSERT', 'MERGE', 'REPLACE', 'UPDATE']);
 /** Receivers of `set` that only live in memory or on one request: headers, URL params, `Map`s. */
 const IN_MEMORY_RECEIVER = /(headers|params|map)$/i;
 const IN_MEMORY_CONSTRUCTORS = new Set(['Headers', 'Map', 'URLSearchParams', 'WeakMap']);
@@ -39,6 +46,8 @@ export function isPersistedAt(node: TSESTree.Node, sourceCode: SourceCode): bool
   let current: TSESTree.Node = node;
   for (let parent = current.parent; parent; current = parent, parent = parent.parent) {
     if (CONTAINERS.has(parent.type)) continue;
+    // ``sql`INSERT … VALUES (${key})` ``: a hole of a template tagged as SQL.
+    if (parent.type === AST_NODE_TYPES.TaggedTemplateExpression) return parent.quasi === current && isSqlTag(parent) && writesSql(sourceCode, parent.quasi);
     if (parent.type === AST_NODE_TYPES.Property && parent.value === current) continue;
     if (parent.type === AST_NODE_TYPES.MemberExpression && parent.object === current) continue;
     if (parent.type !== AST_NODE_TYPES.CallExpression) return false;
@@ -53,7 +62,8 @@ export function isPersistedAt(node: TSESTree.Node, sourceCode: SourceCode): bool
 /**
  * Does `call` store its argument number `argumentIndex` somewhere that outlives the attempt?
  * `sessionStorage.setItem(k, v)`, `redis.set(k, v)`, `db.insert(row)`, `queue.add(name, data)` (only
- * `data`: BullMQ's third argument is options), but not `headers.set(...)` or a `Map`'s `set`.
+ * `data`: BullMQ's third argument is options), a parameter of a writing SQL statement
+ * (`db.query('INSERT …', [k])`), but not `headers.set(...)`, a `Map`'s `set` or a SELECT's parameter.
  */
 export function isPersistingCall(call: TSESTree.CallExpression, argumentIndex: number, sourceCode: SourceCode): boolean {
   const callee = call.callee;
@@ -61,6 +71,7 @@ export function isPersistingCall(call: TSESTree.CallExpression, argumentIndex: n
     callee.type === AST_NODE_TYPES.Identifier ? callee.name
     : callee.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(callee)
     : undefined;
+  if (name !== undefined && SQL_TEXT_METHODS.has(name) && isSqlWriteParameter(call, sourceCode)) return true;
   if (name === undefined || !PERSISTING_METHODS.has(name)) return false;
   if (name === 'add') return argumentIndex === 1;
   return callee.type !== AST_NODE_TYPES.MemberExpression || !isInMemoryReceiver(callee.object, sourceCode);
@@ -95,4 +106,29 @@ function isInMemoryReceiver(receiver: TSESTree.Node, sourceCode: SourceCode): bo
 function isSerializingCall(node: TSESTree.CallExpression, sourceCode: SourceCode): boolean {
   const reference = resolveReference(sourceCode, node.callee);
   return reference?.source === GLOBAL_SOURCE && SERIALIZING_CALLS.has(reference.path.join('.'));
+}
+
+/**
+ * Is a value given to a SQL-text method's call a parameter of a statement that writes?
+ * The values after the text (`db.query('INSERT …', [k])`, `conn.execute('UPDATE … SET k = ?', [k])`),
+ * the values of a `{ text, values }` config or a hole of the text, or any argument of a prepared statement's call
+ * (`db.prepare('INSERT …').run(k)`, also through a `const stmt = db.prepare(...)`).
+ */
+function isSqlWriteParameter(call: TSESTree.CallExpression, sourceCode: SourceCode): boolean {
+  const prepared = call.callee.type === AST_NODE_TYPES.MemberExpression ? resolveConst(sourceCode, call.callee.object) : undefined;
+  if (prepared?.type === AST_NODE_TYPES.CallExpression && isSqlTextCall(prepared) && writesSql(sourceCode, prepared.arguments[0])) return true;
+  // Argument 0 is the text: a value there is a hole of it or in a config's `values`.
+  return writesSql(sourceCode, call.arguments[0]);
+}
+
+function isSqlTextCall(call: TSESTree.CallExpression): boolean {
+  const name = call.callee.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(call.callee) : undefined;
+  return name !== undefined && SQL_TEXT_METHODS.has(name);
+}
+
+/** Does the SQL text `node` holds have a statement that writes (INSERT, REPLACE, UPDATE, MERGE)? */
+function writesSql(sourceCode: SourceCode, node: TSESTree.Node | undefined): boolean {
+  const parts = sqlTextParts(sourceCode, node);
+  const statements = parts && classifySql(parts);
+  return statements?.some((statement) => WRITING_SQL_VERBS.has(statement.verb)) ?? false;
 }

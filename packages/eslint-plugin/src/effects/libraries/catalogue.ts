@@ -1,5 +1,7 @@
 import type { JSONSchema } from '@typescript-eslint/utils';
 
+import type { EffectKind } from '../../sql/index.js';
+
 // The shape of the effects catalogue: what a library's calls do to the world when a tool is called
 // twice. Each built-in library is one data module under libraries/; users add their own through the
 // `libraries` option in the same shape (JSON), and the older `providers` option of
@@ -19,7 +21,7 @@ import type { JSONSchema } from '@typescript-eslint/utils';
  *   is built elsewhere, `INSERT … ON CONFLICT DO NOTHING` with no conflict target);
  * - `unknown`: a call of a catalogued library that the catalogue does not classify.
  */
-export type EffectKind = 'absolute' | 'create' | 'read' | 'relative' | 'unknown' | 'write';
+export type { EffectKind };
 
 /** How a relative operation changes state: the column or field, and the operator (`+`, `push`, `array_append`). */
 export interface EffectChange {

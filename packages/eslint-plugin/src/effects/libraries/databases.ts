@@ -92,20 +92,3 @@ export const libsql: EffectLibrary = {
   neutral: ['close', 'sync'],
   operations: [...sqlCalls(0, 'execute'), { call: 'batch', kind: 'unknown' }],
 };
-
-// SQL recognised by its text alone, whatever the receiver: a method of these names whose first
-// argument reads as a SQL statement (`db.query('UPDATE …')`, a pg-promise `db.none('INSERT …')`), and
-// a template tagged `sql` that is run where it stands (awaited, not passed to a function that is
-// judged on its own). The statement text is the evidence: the receiver need not be known.
-
-/** Method names that run the SQL text of their first argument in the drivers and query builders in use. */
-export const SQL_TEXT_METHODS: ReadonlySet<string> = new Set([
-  '$executeRaw', '$executeRawUnsafe', '$queryRaw', '$queryRawUnsafe', 'all', 'any', 'each', 'exec', 'execute', 'get', 'many',
-  'manyOrNone', 'multi', 'none', 'one', 'oneOrNone', 'prepare', 'query', 'raw', 'result', 'run', 'unsafe',
-]);
-
-/** Tag names whose templates are SQL statements when run in place. */
-export const SQL_TAGS: ReadonlySet<string> = new Set(['sql', 'SQL', '$executeRaw', '$queryRaw']);
-
-/** Modules whose `sql` tag builds a fragment for another call rather than running it. */
-export const SQL_FRAGMENT_MODULES: ReadonlySet<string> = new Set(['drizzle-orm', 'slonik', 'sql-template-strings', 'sql-template-tag']);

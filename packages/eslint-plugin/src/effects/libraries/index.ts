@@ -16,7 +16,7 @@ import { dynamodb, s3 } from './storage.js';
 import { fs } from './storage.js';
 import { ioredis, nodeRedis, upstashRedis } from './storage.js';
 
-export { SQL_FRAGMENT_MODULES, SQL_TAGS, SQL_TEXT_METHODS } from './databases.js';
+export { SQL_FRAGMENT_MODULES, SQL_TAGS, SQL_TEXT_METHODS } from '../../sql/index.js';
 export { IDEMPOTENCY_HEADER } from './http.js';
 export { NO_ID as STRIPE_NO_ID, STRIPE_CLIENT_NAME, STRIPE_OPTION_KEYS, STRIPE_POST_METHODS, TWO_IDS as STRIPE_TWO_IDS } from './payments.js';
 

@@ -1,4 +1,3 @@
-import type { EffectKind } from '../libraries/index.js';
 import { sqlAssignments, type SqlAssignment } from './assignments.js';
 import { type SqlToken, tokenizeSql } from './tokens.js';
 
@@ -8,6 +7,9 @@ import { type SqlToken, tokenizeSql } from './tokens.js';
 // list or a whole clause), the classes need only the verb, the conflict clause and the shape of each
 // assignment, the same reading serves PostgreSQL, MySQL and SQLite, and the lint budget (a few
 // microseconds a statement) leaves no room for a parser of several megabytes on every query call.
+
+/** What an operation does when it runs twice; each kind is described where effects/libraries/catalogue.ts re-exports it. */
+export type EffectKind = 'absolute' | 'create' | 'read' | 'relative' | 'unknown' | 'write';
 
 /** One statement, classified. */
 export interface SqlStatement {
