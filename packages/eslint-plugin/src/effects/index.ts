@@ -1,7 +1,7 @@
 // What a tool's handler does to the world: the effects analysis of a handler (read, absolute write,
 // create, relative, with its evidence) over the catalogue of libraries, the providers that accept an
 // idempotency key and whether a call passes one, and the resolver interface through which the
-// type-aware analysis (program/) lets it follow imports. Built on ast/, keys/ and tools/. Import it
+// type-aware analysis (program/) lets it follow imports. Built on ast/, sql/, keys/ and tools/. Import it
 // from here.
 export * from './callOrigins.js';
 export * from './crossFile.js';
