@@ -73,8 +73,8 @@ export function createToolRecogniser(
   // file that recognises tools with the same factories shares the answers (docs/performance.md).
   const answers = getSharedAnswers(sourceCode, factories);
   const listed = new Set<TSESTree.ObjectExpression>();
-
-  const wrappers = new Map<FunctionNode, LocalWrapper | null>();
+  // Which functions are wrappers depends on the file and the factories alone: shared by the rules.
+  const wrappers = answers.wrappers;
 
   /** The wrapper `fn` is (its inner definitions take their config from its parameters), if any. */
   function wrapperOf(fn: FunctionNode): LocalWrapper | undefined {
@@ -178,6 +178,8 @@ interface SharedAnswers {
   readonly addedTools: Map<TSESTree.Node, readonly ToolDefinition[]>;
   /** What a call of a local wrapper defines (`null`: the call is not of a wrapper). */
   readonly wrapperCalls: Map<TSESTree.Node, readonly ToolDefinition[] | null>;
+  /** The wrapper a function is (`null`: it is none, or it is being read). */
+  readonly wrappers: Map<FunctionNode, LocalWrapper | null>;
 }
 
 const answersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], SharedAnswers>>();
@@ -187,7 +189,7 @@ function getSharedAnswers(sourceCode: Readonly<TSESLint.SourceCode>, factories: 
   if (!byFactories) answersByFile.set(sourceCode, (byFactories = new Map()));
   let answers = byFactories.get(factories);
   if (!answers) {
-    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map() };
+    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map(), wrappers: new Map() };
     byFactories.set(factories, answers);
   }
   return answers;
