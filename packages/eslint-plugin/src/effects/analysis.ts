@@ -71,7 +71,7 @@ export function createEffectsAnalyser(sourceCode: SourceCode, options: EffectsOp
   const { lookup: libraryOf } = catalogueFor(libraries);
   const lookup: ChainLookup = { libraryOf, crossFile: options.crossFile };
   const matchKeyName = createKeyNameMatcher(options.keyNames ?? []);
-  const cache = new Map<string | undefined, Map<TSESTree.Node, HandlerEffects | undefined>>();
+  const cache = options.crossFile ? new Map<string | undefined, HandlerCache>() : sharedCache(sourceCode, libraries, options.keyNames ?? []);
   return {
     analyseHandler(handler, toolName) {
       let byNode = cache.get(toolName);
@@ -80,6 +80,30 @@ export function createEffectsAnalyser(sourceCode: SourceCode, options: EffectsOp
       return byNode.get(handler);
     },
   };
+}
+
+type HandlerCache = Map<TSESTree.Node, HandlerEffects | undefined>;
+
+/** No configured libraries: every rule's own empty default stands for the same catalogue. */
+const NO_LIBRARIES: readonly EffectLibrary[] = [];
+const sharedCaches = new WeakMap<SourceCode, Map<readonly EffectLibrary[], Map<string, Map<string | undefined, HandlerCache>>>>();
+
+/**
+ * The answers of the syntactic analysis for one file, libraries and key names, shared by every rule
+ * that analyses handlers (no-contradicted-policy, require-retry-policy's suggestions,
+ * no-misleading-idempotent-hint): a handler is analysed once per file, not once per rule. The
+ * answer depends on nothing else (the type-aware analysis, which follows imports, keeps its own).
+ */
+function sharedCache(sourceCode: SourceCode, libraries: readonly EffectLibrary[], keyNames: readonly string[]): Map<string | undefined, HandlerCache> {
+  let byLibraries = sharedCaches.get(sourceCode);
+  if (!byLibraries) sharedCaches.set(sourceCode, (byLibraries = new Map()));
+  const librariesKey = libraries.length === 0 ? NO_LIBRARIES : libraries;
+  let byKeyNames = byLibraries.get(librariesKey);
+  if (!byKeyNames) byLibraries.set(librariesKey, (byKeyNames = new Map()));
+  const keyNamesKey = keyNames.join('\n');
+  let cache = byKeyNames.get(keyNamesKey);
+  if (!cache) byKeyNames.set(keyNamesKey, (cache = new Map()));
+  return cache;
 }
 
 /** The built-in catalogue with the configured libraries first (they may say more about a module). */
