@@ -31,14 +31,14 @@ const MAX_LIST_DEPTH = 8;
  * The tool objects a `setRequestHandler(ListToolsRequestSchema, handler)` call lists (every `return`
  * of the handler, `tools: [...]` followed through `const` objects and arrays), in source order.
  */
-export function getListedToolObjects(sourceCode: SourceCode, node: TSESTree.CallExpression): TSESTree.ObjectExpression[] {
+export function getListedToolObjects(sourceCode: SourceCode, node: TSESTree.CallExpression): readonly TSESTree.ObjectExpression[] {
   const { callee } = node;
   if (callee.type !== AST_NODE_TYPES.MemberExpression || getStaticPropertyName(callee) !== TOOL_LIST.method) {
-    return [];
+    return NO_OBJECTS;
   }
   const [schema, handlerArgument] = node.arguments;
   const handler = handlerArgument && resolveConst(sourceCode, handlerArgument);
-  if (!schema || !isFunctionNode(handler) || !isListToolsSchema(sourceCode, schema)) return [];
+  if (!schema || !isFunctionNode(handler) || !isListToolsSchema(sourceCode, schema)) return NO_OBJECTS;
   const objects = new Set<TSESTree.ObjectExpression>();
   for (const returned of getReturnedExpressions(handler, sourceCode)) {
     const tools = findProperty(resolveObject(sourceCode, returned), 'tools')?.value;
@@ -46,6 +46,9 @@ export function getListedToolObjects(sourceCode: SourceCode, node: TSESTree.Call
   }
   return [...objects];
 }
+
+/** What a call that lists no tools lists (asked of every call of a file that names `setRequestHandler`). */
+const NO_OBJECTS: readonly TSESTree.ObjectExpression[] = [];
 
 /** The definition of one listed tool object: `{ name, description, inputSchema, annotations, _meta }`. */
 export function fromListedToolObject(sourceCode: SourceCode, object: TSESTree.ObjectExpression): ToolDefinition {

@@ -131,6 +131,8 @@ export function createToolRecogniser(
     if (!mayListTools) return NO_DEFINITIONS;
     let objects = answers.listedObjects.get(node);
     if (!objects) answers.listedObjects.set(node, (objects = getListedToolObjects(sourceCode, node)));
+    // Almost every call lists nothing: no arrays for it, per rule.
+    if (objects.length === 0) return NO_DEFINITIONS;
     const fresh = objects.filter((object) => !listed.has(object));
     for (const object of fresh) listed.add(object);
     return fresh.map((object) => {
