@@ -81,11 +81,13 @@ export type SpreadResolver = (
  * `metadata`, Mastra's `mcp`, a policy field), or one whose key is not known.
  */
 export function hasDeclaringProperty(sourceCode: Readonly<TSESLint.SourceCode>, object: TSESTree.ObjectExpression): boolean {
-  return object.properties.some((inner) => {
-    if (inner.type !== AST_NODE_TYPES.Property) return false;
-    const name = getPropertyKeyName(inner, sourceCode);
-    return name === undefined || DECLARING_CONFIG_KEYS.has(name);
-  });
+  return object.properties.some((inner) => inner.type === AST_NODE_TYPES.Property && isDeclaringProperty(sourceCode, inner));
+}
+
+/** Whether a config property can carry a declaration (see {@link hasDeclaringProperty}): by its key, or a key that is not known. */
+export function isDeclaringProperty(sourceCode: Readonly<TSESLint.SourceCode>, property: TSESTree.Property): boolean {
+  const name = getPropertyKeyName(property, sourceCode);
+  return name === undefined || DECLARING_CONFIG_KEYS.has(name);
 }
 
 /**

@@ -84,6 +84,13 @@ export interface ToolDefinition {
   readonly configNode: TSESTree.Node | undefined;
   /** The config's object literal, followed through `const` bindings; `undefined` when not visible. */
   readonly config: TSESTree.ObjectExpression | undefined;
+  /**
+   * `true` when no object literal is written for the config: a project's wrapper rebuilds it field by
+   * field from the call's arguments (`{ description: t.description, annotations: t.hints }`), and
+   * `config` is that config as registered, the wrapper's keys over the call's values
+   * (tools/rebuiltConfigs.ts). Its location is the tool's site; no fix may write into it.
+   */
+  readonly configRebuilt?: true;
   /** The tool's name; for AI SDK tools the property or variable it is assigned to. */
   readonly name: string | undefined;
   readonly description: string | undefined;

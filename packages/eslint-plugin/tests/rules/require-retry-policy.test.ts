@@ -1326,3 +1326,169 @@ export const refund = defineTool({ description: 'Refund', execute: async () => (
     },
   ],
 });
+
+// ---------------------------------------------------------------------------------------------
+// Issue 14, class 3 (second new-user trial): a wrapper that rebuilds the config field by field from
+// the element it registers. The registered config has the element's fields under the wrapper's
+// names; a field the wrapper computes in a way that cannot be read back keeps the benefit of the doubt.
+// ---------------------------------------------------------------------------------------------
+const MCP_HEADER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });`;
+const REGISTER_FIELDS = `function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, annotations: t.annotations }, t.handler);
+}`;
+
+ruleTester.run('require-retry-policy: a wrapper that rebuilds the config field by field', rule, {
+  valid: [
+    {
+      name: 'every element declares its annotations, which the wrapper passes on field by field',
+      code: `${MCP_HEADER}
+${REGISTER_FIELDS}
+const tools = [{ name: 'get_order', description: 'Get', annotations: { readOnlyHint: true }, handler: async () => ({ content: [] }) }];
+registerAll(server, tools);`,
+    },
+    {
+      name: 'a renamed field: the element’s hints become the registered annotations',
+      code: `${MCP_HEADER}
+function registerAll(target: McpServer, list: Tool[]) {
+  list.forEach((t) => target.registerTool(t.name, { description: t.description, annotations: t.hints }, t.handler));
+}
+registerAll(server, [{ name: 'get_order', description: 'Get', hints: { readOnlyHint: true }, handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'the policy in _meta, read from the element, spread through a const of the file',
+      code: `${MCP_HEADER}
+const READ = { _meta: { 'io.github.retrysafe/policy': { side_effects: 'none', idempotent: true, retry: 'safe' } } };
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, _meta: t._meta }, t.handler);
+}
+registerAll(server, [{ ...READ, name: 'get_order', description: 'Get', handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'look-alike: the wrapper adds its own annotations, so its calls are not tools of their own',
+      code: `${MCP_HEADER}
+function registerReads(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, annotations: { readOnlyHint: true } }, t.handler);
+}
+registerReads(server, [{ name: 'get_order', description: 'Get', handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'look-alike: annotations the wrapper computes by a call keep the benefit of the doubt',
+      code: `${MCP_HEADER}
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, annotations: hintsFor(t) }, t.handler);
+}
+registerAll(server, [{ name: 'refund', description: 'Refund', handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'look-alike: a nested object built from the element keeps the benefit of the doubt',
+      code: `${MCP_HEADER}
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, annotations: { destructiveHint: t.destructive, idempotentHint: t.idempotent } }, t.handler);
+}
+registerAll(server, [{ name: 'refund', description: 'Refund', handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'look-alike: a spread of something the file cannot see keeps the benefit of the doubt',
+      code: `${MCP_HEADER}
+import { DEFAULTS } from './defaults.js';
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { ...DEFAULTS, description: t.description, annotations: t.annotations }, t.handler);
+}
+registerAll(server, [{ name: 'refund', description: 'Refund', handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'look-alike: an element whose annotations may come from a spread the file cannot see',
+      code: `${MCP_HEADER}
+import { shared } from './shared.js';
+${REGISTER_FIELDS}
+registerAll(server, [{ ...shared, name: 'refund', description: 'Refund', handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'look-alike: an element spread from the element (...t.extra) that is an import',
+      code: `${MCP_HEADER}
+import { extra } from './extra.js';
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, ...t.extra }, t.handler);
+}
+registerAll(server, [{ name: 'refund', description: 'Refund', extra, handler: async () => ({ content: [] }) }]);`,
+    },
+    {
+      name: 'an exported wrapper the file never calls, whose _meta is read from its parameter, leaves the policy to its callers',
+      code: `${MCP_HEADER}
+export function register(t: Tool) {
+  server.registerTool(t.name, { description: t.description, _meta: t.meta }, t.handler);
+}`,
+    },
+    {
+      name: 'a defineTool helper that passes each policy field on from its argument',
+      code: `import { defineTool } from '@retrysafe/spec';
+function makeTool(spec: Spec) {
+  return defineTool({ name: spec.name, sideEffects: spec.effects, idempotent: spec.idempotent, retry: spec.retry, execute: spec.run });
+}
+export const getOrder = makeTool({ name: 'get_order', effects: 'none', idempotent: true, retry: 'safe', run: async () => ({}) });`,
+    },
+  ],
+  invalid: [
+    {
+      // Trial: const tools = [{ name: 'refund', description: '…', annotations: { readOnlyHint: false }, handler: ... }];
+      // function registerAll(server, list) { for (const t of list) server.registerTool(t.name, { description: t.description, annotations: t.annotations }, t.handler); }
+      name: 'trial: registerAll(server, tools) rebuilds the config; the refund element’s annotations leave the hints unstated',
+      code: `${MCP_HEADER}
+${REGISTER_FIELDS}
+const tools = [
+  { name: 'get_order', description: 'Get an order', annotations: { readOnlyHint: true }, handler: async () => ({ content: [] }) },
+  { name: 'refund', description: 'Refund an order', annotations: { readOnlyHint: false }, handler: async (a: { id: string }) => stripe.refunds.create({ payment_intent: a.id }) },
+];
+registerAll(server, tools);`,
+      errors: [{ messageId: 'incompleteAnnotations', line: 8, column: 66, data: { tool: 'Tool `refund`', missing: '`destructiveHint` and `idempotentHint`' } }],
+    },
+    {
+      name: 'an element that declares nothing is reported at its own object',
+      code: `${MCP_HEADER}
+${REGISTER_FIELDS}
+registerAll(server, [
+  { name: 'get_order', description: 'Get', annotations: { readOnlyHint: true }, handler: async () => ({ content: [] }) },
+  { name: 'refund', description: 'Refund', handler: async () => ({ content: [] }) },
+]);`,
+      errors: [{ messageId: 'missingPolicy', line: 8, column: 3, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a renamed field is followed: annotations the wrapper does not read are not registered',
+      code: `${MCP_HEADER}
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description, annotations: t.hints }, t.handler);
+}
+registerAll(server, [{ name: 'refund', description: 'Refund', annotations: { readOnlyHint: true }, handler: async () => ({ content: [] }) }]);`,
+      errors: [{ messageId: 'missingPolicy', line: 6, column: 22, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'an addTool(name, config, handler) wrapper that reads the annotations from its config argument',
+      code: `${MCP_HEADER}
+function addTool(name: string, cfg: Cfg, handler: () => unknown) {
+  server.registerTool(name, { description: cfg.description, annotations: cfg.annotations }, handler);
+}
+addTool('get_order', { description: 'Get', annotations: { readOnlyHint: true } }, async () => ({ content: [] }));
+addTool('refund', { description: 'Refund' }, async () => ({ content: [] }));`,
+      errors: [{ messageId: 'missingPolicy', line: 7, column: 1, data: { tool: 'Tool `refund`', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a wrapper that passes on no field that could declare is reported once, where the declaration must be added',
+      code: `${MCP_HEADER}
+function registerAll(target: McpServer, list: Tool[]) {
+  for (const t of list) target.registerTool(t.name, { description: t.description }, t.handler);
+}
+registerAll(server, [{ name: 'get_order', description: 'Get', annotations: { readOnlyHint: true }, handler: async () => ({ content: [] }) }]);`,
+      errors: [{ messageId: 'missingPolicy', line: 4, column: 25, data: { tool: 'This tool', remedy: MCP_REMEDY } }],
+    },
+    {
+      name: 'a defineTool helper that passes each policy field on: the call that leaves retry out',
+      code: `import { defineTool } from '@retrysafe/spec';
+function makeTool(spec: Spec) {
+  return defineTool({ name: spec.name, sideEffects: spec.effects, idempotent: spec.idempotent, retry: spec.retry, execute: spec.run });
+}
+export const refund = makeTool({ name: 'refund', effects: 'external', idempotent: false, run: async () => ({}) });`,
+      errors: [{ messageId: 'incompletePolicy', line: 5, column: 23, data: { tool: 'Tool `refund`', missing: '`retry`' } }],
+    },
+  ],
+});

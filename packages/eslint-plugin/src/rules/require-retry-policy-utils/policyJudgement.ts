@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findProperty, hasSpread } from '../../ast/index.js';
 import {
+  declaresPolicyInConfig,
   findPolicyProperty,
   getPolicyLocation,
   getToolLocation,
@@ -13,7 +14,6 @@ import {
   type SpreadResolver,
   spreadsMayDeclare,
   type ToolDefinition,
-  type ToolFramework,
   toolLabel,
 } from '../../tools/index.js';
 
@@ -85,13 +85,6 @@ function getRemedy(tool: ToolDefinition): string {
   const isClass = tool.node.type === AST_NODE_TYPES.ClassDeclaration || tool.node.type === AST_NODE_TYPES.ClassExpression;
   if (isClass) return TOOL_CLASS_REMEDY;
   return tool.framework === 'custom' ? CUSTOM_REMEDY : getPolicyLocation(tool.framework).remedy;
-}
-
-/** Whether a framework's config can hold its policy (its own fields, a nested `retrysafe`, MCP annotations). */
-function declaresPolicyInConfig(framework: ToolFramework): boolean {
-  if (framework === 'custom') return true;
-  const location = getPolicyLocation(framework);
-  return location.configFields === true || location.nested !== undefined || location.annotations === true;
 }
 
 /**

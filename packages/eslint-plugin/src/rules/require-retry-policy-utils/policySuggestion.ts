@@ -22,16 +22,19 @@ export interface PolicySuggestion {
 const SPEC_MODULE = '@retrysafe/spec';
 
 export function suggestPolicy(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
+  // A config a wrapper rebuilds is written nowhere as one object (ToolDefinition.configRebuilt):
+  // which of the call's fields the wrapper would pass on is the author's to choose.
+  const config = tool.configRebuilt ? undefined : tool.config;
   switch (tool.framework) {
     case 'mcp':
     case 'mcp-low-level':
-      return suggestAnnotations(sourceCode, tool, policy);
+      return tool.configRebuilt ? undefined : suggestAnnotations(sourceCode, tool, policy);
     case 'retrysafe':
     case 'custom':
-      return tool.config && addTo(sourceCode, tool.config, defineToolFields(policy));
+      return config && addTo(sourceCode, config, defineToolFields(policy));
     case 'langchain':
-      if (!tool.config || findProperty(tool.config, 'metadata')) return undefined;
-      return addTo(sourceCode, tool.config, `metadata: { retrysafe: ${policyData(policy)} }`);
+      if (!config || findProperty(config, 'metadata')) return undefined;
+      return addTo(sourceCode, config, `metadata: { retrysafe: ${policyData(policy)} }`);
     default:
       return wrapInDeclarePolicy(sourceCode, tool, policy);
   }

@@ -39,6 +39,16 @@ export function getPolicyLocation(framework: Exclude<ToolFramework, 'custom'>): 
   return POLICY_BY_FRAMEWORK.get(framework) as PolicyLocation;
 }
 
+/**
+ * Whether a framework's tool config can hold its policy (its own fields, a nested `retrysafe`, MCP
+ * annotations); `custom` factories may wrap any framework, so theirs can.
+ */
+export function declaresPolicyInConfig(framework: ToolFramework): boolean {
+  if (framework === 'custom') return true;
+  const location = getPolicyLocation(framework);
+  return location.configFields === true || location.nested !== undefined || location.annotations === true;
+}
+
 const POLICY_BY_FRAMEWORK = new Map<string, PolicyLocation>();
 for (const entry of FRAMEWORKS) if (!POLICY_BY_FRAMEWORK.has(entry.framework)) POLICY_BY_FRAMEWORK.set(entry.framework, entry.policy);
 
