@@ -378,6 +378,18 @@ import { liteConfig } from 'agent-kit-lite';
 server.registerTool('refund', { ...liteConfig }, ${handler});`,
   },
   {
+    name: 'registerFields from another file rebuilds each config: every element’s hints declare',
+    code: `${mcpServer}
+import { registerFields } from './registrations.js';
+registerFields(server, [{ name: 'get_order', description: 'Get', hints: { readOnlyHint: true }, handler: ${handler} }]);`,
+  },
+  {
+    name: 'look-alike: registerComputed computes the annotations by a call, which cannot be read at the call',
+    code: `${mcpServer}
+import { registerComputed } from './registrations.js';
+registerComputed(server, [{ name: 'refund', description: 'Refund', handler: ${handler} }]);`,
+  },
+  {
     name: 'a spread of a local const that declares nothing is require-retry-policy’s to report, not this rule’s',
     code: `${mcpServer}
 const base = { description: 'Refund' };
@@ -397,6 +409,22 @@ export function setup(server: McpServer) {
   ]);
 }`,
     errors: [{ messageId: 'missingPolicy', line: 6, column: 5, data: { tool: 'Tool `refund`', remedy: REMEDY.mcp } }],
+  },
+  {
+    // Trial: a wrapper in another file that rebuilds the config field by field (`{ description:
+    // t.description, annotations: t.hints }`); the element's annotations under another name are not registered.
+    name: 'registerFields(server, tools) from another file: the element whose hints leave idempotentHint out, and the one with none',
+    code: `${mcpServer}
+import { registerFields } from './registrations.js';
+const tools = [
+  { name: 'refund', description: 'Refund', hints: { readOnlyHint: false, destructiveHint: true }, handler: ${handler} },
+  { name: 'send_email', description: 'Send', annotations: { readOnlyHint: true }, handler: ${handler} },
+];
+registerFields(server, tools);`,
+    errors: [
+      { messageId: 'incompleteAnnotations', line: 5, column: 51, data: { tool: 'Tool `refund`', missing: '`idempotentHint`' } },
+      { messageId: 'missingPolicy', line: 6, column: 3, data: { tool: 'Tool `send_email`', remedy: REMEDY.mcp } },
+    ],
   },
   {
     name: 'registerAll over a const list of this file',
