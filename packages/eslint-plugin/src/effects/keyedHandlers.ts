@@ -1,9 +1,9 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getPropertyKeyName, isFunctionNode, resolveConst, staticString } from '../ast/index.js';
+import { type FunctionNode, getPropertyKeyName, isFunctionNode, type ObjectResolver, resolveConst, staticString } from '../ast/index.js';
 import type { KeyNameMatcher } from '../keys/index.js';
-import { findPolicyPropertyThroughSpreads, type ToolDefinition } from '../tools/index.js';
+import { findPolicyFieldThroughSpreads, type ToolDefinition } from '../tools/index.js';
 
 // The handler of a tool that is idempotent with a key, and how that handler reaches the key. Kept
 // apart from tools/ (which says what a tool is): require-key-passthrough and the audit's analysis
@@ -34,12 +34,15 @@ export interface KeyedHandler {
 /**
  * The handler of `tool` if its declared policy says `idempotent: 'with_key'` (in the `defineTool`
  * config, `declarePolicy(...)`, LangChain `metadata.retrysafe` or MCP
- * `_meta["io.github.retrysafe/policy"]`) and the handler is a function of this file.
+ * `_meta["io.github.retrysafe/policy"]`) and the handler is a function of this file. `resolve`
+ * reads a policy, or a spread in one, that another file declares (the type-aware twin's imported
+ * `const`s); without it, such a policy is not known and the tool is not judged.
  */
-export function getKeyedHandler(tool: ToolDefinition, sourceCode: SourceCode): KeyedHandler | undefined {
+export function getKeyedHandler(tool: ToolDefinition, sourceCode: SourceCode, resolve?: ObjectResolver): KeyedHandler | undefined {
+  const policy = tool.policy && (tool.policy.object ? { sourceCode, object: tool.policy.object } : resolve?.(sourceCode, tool.policy.node));
   // Read through the policy's spreads of visible consts (`{ ...WRITE_WITH_KEY }`), the last one winning.
-  const idempotent = findPolicyPropertyThroughSpreads(sourceCode, tool.policy?.object, 'idempotent');
-  if (!idempotent || staticString(sourceCode, idempotent.value) !== 'with_key' || !tool.handler) return undefined;
+  const idempotent = policy && findPolicyFieldThroughSpreads(policy.sourceCode, policy.object, 'idempotent', resolve);
+  if (!idempotent || staticString(idempotent.sourceCode, idempotent.property.value) !== 'with_key' || !tool.handler) return undefined;
   const fn = resolveConst(sourceCode, tool.handler);
   if (!isFunctionNode(fn)) return undefined;
   return { tool, fn, key: tool.framework === 'retrysafe' ? getContextKey(fn, sourceCode) : { kind: 'named' } };

@@ -8,6 +8,7 @@ import noRandomKey from './no-random-key.js';
 import noRandomKeyTypeChecked from './no-random-key-type-checked.js';
 import noUnsafeRetryPolicy from './no-unsafe-retry-policy.js';
 import requireKeyPassthrough from './require-key-passthrough.js';
+import requireKeyPassthroughTypeChecked from './require-key-passthrough-type-checked.js';
 import requireRetryPolicy from './require-retry-policy.js';
 import requireRetryPolicyTypeChecked from './require-retry-policy-type-checked.js';
 
@@ -21,6 +22,7 @@ export const rules = {
   'no-random-key-type-checked': noRandomKeyTypeChecked,
   'no-unsafe-retry-policy': noUnsafeRetryPolicy,
   'require-key-passthrough': requireKeyPassthrough,
+  'require-key-passthrough-type-checked': requireKeyPassthroughTypeChecked,
   'require-retry-policy': requireRetryPolicy,
   'require-retry-policy-type-checked': requireRetryPolicyTypeChecked,
 };

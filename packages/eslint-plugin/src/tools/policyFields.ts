@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, findPropertyThroughSpreads, getPropertyKeyName, resolveObject } from '../ast/index.js';
+import { findProperty, findPropertyThroughSpreads, type FoundProperty, getPropertyKeyName, type ObjectResolver, resolveObject } from '../ast/index.js';
 import type { PolicyDeclaration } from './toolDefinition.js';
 
 /**
@@ -50,10 +50,24 @@ export function findPolicyPropertyThroughSpreads(
   object: TSESTree.ObjectExpression | undefined,
   field: PolicyField,
 ): TSESTree.Property | undefined {
+  return findPolicyFieldThroughSpreads(sourceCode, object, field)?.property;
+}
+
+/**
+ * {@link findPolicyPropertyThroughSpreads} with the file the property is written in, and `resolve`
+ * for spreads of objects other files declare (the type-aware twins' imported `const`s): a spread it
+ * cannot read either is not known.
+ */
+export function findPolicyFieldThroughSpreads(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  object: TSESTree.ObjectExpression | undefined,
+  field: PolicyField,
+  resolve?: ObjectResolver,
+): FoundProperty | undefined {
   for (const name of [POLICY_FIELDS[field].camelCase, POLICY_FIELDS[field].snakeCase]) {
-    const found = findPropertyThroughSpreads(sourceCode, object, name);
+    const found = findPropertyThroughSpreads(sourceCode, object, name, resolve);
     if (found === null) return undefined;
-    if (found) return found.property;
+    if (found) return found;
   }
   return undefined;
 }

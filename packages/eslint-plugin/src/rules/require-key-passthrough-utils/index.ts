@@ -1,0 +1,2 @@
+export * from './keySuggestions.js';
+export * from './passthroughRule.js';

@@ -1,0 +1,233 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+
+import { createKeyNameMatcher } from '../../keys/index.js';
+import { isFunctionNode, resolveConst } from '../../ast/index.js';
+import {
+  createToolRecogniser,
+  getRunIdSource,
+  mayDeclareReconcileHook,
+  spreadsMayDeclare,
+  type ToolDefinition,
+  toolFactoriesSchema,
+  type ToolFactory,
+  toolLabel,
+  type ToolSiteNode,
+} from '../../tools/index.js';
+import {
+  createProviderRecogniser,
+  describeCallee,
+  findEnclosingHandler,
+  findNamedKeyVariable,
+  findPassedKey,
+  isForeignKey,
+  type KeyedHandler,
+  type KeyedProvider,
+  type KeyedProviderCall,
+  providersSchema,
+} from '../../effects/index.js';
+import { createTwinRule } from '../utils/index.js';
+import { getKeyAccess, insertionSite, insertKey, replaceKey } from './keySuggestions.js';
+
+// What `require-key-passthrough` and its type-aware twin share: the options, the messages, the
+// suggestions and the judgement of each call a with_key tool's handler makes. Each rule says which
+// tools are with_key: the syntactic one those whose policy the linted file shows, the twin those
+// whose policy (or a spread in it) is a `const` another file declares, and only those, so that a
+// tool is reported once with both rules on. Tools that declare nothing are the syntactic rule's.
+
+type SourceCode = Readonly<TSESLint.SourceCode>;
+
+export type Options = [
+  {
+    /** Extra functions or client methods that accept an idempotency key, and where it goes. */
+    providers?: KeyedProvider[];
+    /** Extra tool factories, as in `require-retry-policy`. */
+    toolFactories?: ToolFactory[];
+  },
+];
+
+export type MessageIds = 'bindAndPassKey' | 'bindAndUseToolKey' | 'foreignKey' | 'missingKey' | 'passKey' | 'undeclaredMissingKey' | 'useToolKey';
+
+/**
+ * Providers that dedupe on the key they are given, whatever the server behind them: Stripe, and
+ * the `providers` option. A plain HTTP request (`fetch`, axios, undici) reaches a server that may not
+ * read an `Idempotency-Key` at all, so in a tool that declares nothing it is not judged.
+ */
+const KEYED_PROVIDERS_FOR_UNDECLARED_TOOLS = new Set<KeyedProviderCall['provider']>(['stripe', 'custom']);
+const GENERIC_RUN_ID = 'durable fields such as the run id and the item id';
+
+type Fix = (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix[];
+
+/** The frameworks whose tools are `defineTool` configs, where a `reconcile` hook means the spec's. */
+const DEFINE_TOOL_SHAPED = new Set(['custom', 'retrysafe']);
+const SEED_REASON =
+  "if the tool's record-keeping fails between this call and its write, a retry repeats the call and the provider cannot tell it from a new one";
+
+
+/** What one of the two rules states: its name, its description, and how it finds the with_key tools it judges. */
+export interface PassthroughRuleSpec {
+  readonly name: string;
+  readonly description: string;
+  /** For one file: the keyed handler of a tool this rule judges, if any. */
+  readonly keyedHandlers: (context: Readonly<TSESLint.RuleContext<MessageIds, Options>>) => (tool: ToolDefinition) => KeyedHandler | undefined;
+  /** Whether this rule judges keyed providers' calls in tools that declare nothing (the syntactic rule). */
+  readonly judgesUndeclared: boolean;
+}
+
+const createTwin = createTwinRule<Options>({
+  type: 'problem',
+  schema: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: { providers: providersSchema, toolFactories: toolFactoriesSchema },
+    },
+  ],
+  defaultOptions: [{ providers: [], toolFactories: [] }],
+});
+
+/** The messages of both rules. */
+const MESSAGES: Record<MessageIds, string> = {
+  missingKey: `{{tool}} is idempotent with a key, but {{call}} does not pass it: ${SEED_REASON}. {{remedy}}`,
+  foreignKey:
+    "{{tool}} is idempotent with a key, but {{call}} passes a key that is not the tool's key (`{{value}}`): the provider then dedupes on something other than the tool's record, so a retried tool call can repeat the effect, or two different calls can be merged. Pass the tool's key, or a key built from it.",
+  undeclaredMissingKey:
+    '{{tool}} declares no retry policy, and {{call}} passes no idempotency key: a repeated tool call (transport retry, loop retry, resumed run) repeats the effect, and the provider cannot tell it from a new one. Pass a key derived from {{runId}} as {{where}}, and declare the tool `idempotent: \'with_key\'`.',
+  passKey: "Pass the tool's key `{{key}}` as {{where}}.",
+  bindAndPassKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it as {{where}}.",
+  useToolKey: "Pass the tool's key `{{key}}` instead.",
+  bindAndUseToolKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it instead.",
+};
+
+/** Creates `require-key-passthrough` or `require-key-passthrough-type-checked`. */
+export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typeof createTwin<MessageIds>> {
+  return createTwin<MessageIds>({
+    name: spec.name,
+    description: spec.description,
+    hasSuggestions: true,
+    messages: MESSAGES,
+    create(context, [options]) {
+      const sourceCode = context.sourceCode;
+      const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
+      // Only a keyed tool's handler is judged: a file that defines no tool has nothing to report.
+      if (!tools.mayDefineTools) return {};
+      const keyedHandlerOf = spec.keyedHandlers(context);
+      const matchKeyName = createKeyNameMatcher();
+      const recogniseProvider = createProviderRecogniser(sourceCode, options.providers ?? []);
+      const handlers = new Map<TSESTree.Node, KeyedHandler>();
+      /** The handlers of tools that declare nothing: a keyed provider's create call there with no key is reported. */
+      const undeclared = new Map<TSESTree.Node, ToolDefinition>();
+      const callNodes: TSESTree.CallExpression[] = [];
+
+      function check(call: KeyedProviderCall, handler: KeyedHandler): void {
+        const passed = findPassedKey(call, sourceCode, matchKeyName);
+        const data = { tool: toolLabel(handler.tool), call: describeCall(call, sourceCode), where: describeWhere(call) };
+        if (passed.kind === 'missing') {
+        // A `reconcile` hook (a defineTool-shaped config's) answers the crash window the key would:
+        // the runner asks it before a lost attempt runs again.
+        if (DEFINE_TOOL_SHAPED.has(handler.tool.framework) && mayDeclareReconcileHook(sourceCode, handler.tool.config)) return;
+          const insertion = passed.insertion;
+          const access = insertion && getKeyAccess(handler, insertionSite(insertion), sourceCode, matchKeyName);
+          const unbound = handler.key.kind === 'named' && !findNamedKeyVariable(call.node, handler, sourceCode, matchKeyName);
+          const remedy = unbound
+            ? `Pass the key this tool is idempotent with as ${data.where}; the handler has no variable for it yet (such as \`idempotencyKey\`), so there is no suggestion.`
+            : `Pass the tool's key as ${data.where}.`;
+          const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
+          if (insertion && access) {
+            const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), insertKey(fixer, call, insertion, access.text, sourceCode)];
+            suggest.push({ messageId: access.bind ? 'bindAndPassKey' : 'passKey', data: { key: access.text, where: data.where }, fix });
+          }
+          const loc = { start: call.node.loc.start, end: call.node.callee.loc.end };
+          context.report({ loc, messageId: 'missingKey', data: { ...data, remedy }, suggest });
+          return;
+        }
+        if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler, sourceCode, matchKeyName)) return;
+        const access = getKeyAccess(handler, passed.value, sourceCode, matchKeyName);
+        const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
+        if (access) {
+          const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, passed.value, access.text)];
+          suggest.push({ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix });
+        }
+        const value = sourceCode.getText(passed.value).replace(/\s+/g, ' ');
+        const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+        context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shown }, suggest });
+      }
+
+      /** A keyed provider's call in the handler of a tool that declares nothing: reported only when it visibly passes no key. */
+      function checkUndeclared(call: KeyedProviderCall, tool: ToolDefinition): void {
+        if (findPassedKey(call, sourceCode, matchKeyName).kind !== 'missing') return;
+        const loc = { start: call.node.loc.start, end: call.node.callee.loc.end };
+        const data = { tool: toolLabel(tool), call: describeCall(call, sourceCode), where: describeWhere(call), runId: getRunIdSource(tool.framework) ?? GENERIC_RUN_ID };
+        context.report({ loc, messageId: 'undeclaredMissingKey', data });
+      }
+
+      function visit(node: ToolSiteNode): void {
+        for (const tool of tools.definitionsAt(node)) {
+          const handler = keyedHandlerOf(tool);
+          if (handler) handlers.set(handler.fn, handler);
+          else if (spec.judgesUndeclared && declaresNothing(tool, sourceCode) && tool.handler) {
+            const fn = resolveConst(sourceCode, tool.handler);
+            if (isFunctionNode(fn)) undeclared.set(fn, tool);
+          }
+        }
+        if (node.type === AST_NODE_TYPES.CallExpression) callNodes.push(node);
+      }
+
+      return {
+        CallExpression: visit,
+        NewExpression: visit,
+        ClassDeclaration: visit,
+        ClassExpression: visit,
+        // A handler may be declared before the tool that uses it, so calls are judged at the end. A
+        // provider is recognised only inside a keyed handler: most files have none, and recognising
+        // every call was this rule's cost on real code (bench/lint.mjs, docs/performance.md).
+        'Program:exit'(): void {
+          if (handlers.size === 0 && undeclared.size === 0) return;
+          for (const node of callNodes) {
+            const handler = handlers.size === 0 ? undefined : findEnclosingHandler(node, handlers);
+            if (handler) {
+              const call = recogniseProvider(node);
+              if (call) check(call, handler);
+              continue;
+            }
+            const tool = undeclared.size === 0 ? undefined : findEnclosingTool(node, undeclared);
+            const call = tool && recogniseProvider(node);
+            if (call && KEYED_PROVIDERS_FOR_UNDECLARED_TOOLS.has(call.provider)) checkUndeclared(call, tool);
+          }
+        },
+      };
+    },
+  });
+}
+
+/**
+ * A tool that declares no policy at all, and whose config shows it: no declaration, no MCP
+ * annotations, and a config that is visible and spreads nothing (which could bring a declaration).
+ */
+function declaresNothing(tool: ToolDefinition, sourceCode: SourceCode): boolean {
+  if (tool.policy || tool.annotationsNode) return false;
+  if (tool.configNode && (!tool.config || spreadsMayDeclare(sourceCode, tool.config))) return false;
+  return true;
+}
+
+/** The innermost handler among `tools` that `node` sits in. */
+function findEnclosingTool(node: TSESTree.Node, tools: ReadonlyMap<TSESTree.Node, ToolDefinition>): ToolDefinition | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    const tool = tools.get(current);
+    if (tool) return tool;
+  }
+  return undefined;
+}
+
+function describeCall(call: KeyedProviderCall, sourceCode: SourceCode): string {
+  const callee = `\`${describeCallee(call, sourceCode)}(...)\``;
+  return call.carrier.kind === 'header' && call.provider !== 'custom' ? `the ${call.carrier.method} request ${callee}` : callee;
+}
+
+function describeWhere(call: KeyedProviderCall): string {
+  const { carrier } = call;
+  if (carrier.kind === 'header') return `the \`${carrier.header}\` header`;
+  if (call.provider === 'stripe') return `the \`${carrier.property}\` request option`;
+  return `the \`${carrier.property}\` option (argument ${call.argument + 1})`;
+}
+
