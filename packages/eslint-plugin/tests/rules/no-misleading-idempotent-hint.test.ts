@@ -236,9 +236,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [postMess
 // registers; the hints are the element's, under the name the wrapper reads them from.
 const REGISTER_FIELDS = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 declare const server: McpServer;
-function registerAll(list: Tool[]) {
-  for (const t of list) server.registerTool(t.name, { description: t.description, annotations: t.hints }, t.handler);
-}`;
+const registerAll = (list: Tool[]) => list.forEach((t) => server.registerTool(t.name, { description: t.description, annotations: t.hints }, t.handler));
+`;
 
 ruleTester.run('no-misleading-idempotent-hint: a wrapper that rebuilds the config field by field', rule, {
   valid: [
@@ -253,7 +252,7 @@ registerAll([{ name: 'send_invoice', description: 'Send', annotations: { destruc
       name: 'send_invoice registered through the wrapper with idempotentHint: true in its hints',
       code: `${REGISTER_FIELDS}
 registerAll([{ name: 'send_invoice', description: 'Send', hints: { destructiveHint: false, idempotentHint: true }, handler: async () => ({ content: [] }) }]);`,
-      errors: [{ messageId: 'idempotentHintOnCreate', line: 6, column: 92, data: { tool: 'Tool `send_invoice`', where: 'name', verb: 'send' } }],
+      errors: [{ messageId: 'idempotentHintOnCreate', line: 5, column: 92, data: { tool: 'Tool `send_invoice`', where: 'name', verb: 'send' } }],
     },
   ],
 });

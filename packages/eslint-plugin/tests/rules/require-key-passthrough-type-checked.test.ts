@@ -1,19 +1,14 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type InvalidTestCase, RuleTester, type ValidTestCase } from '@typescript-eslint/rule-tester';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/require-key-passthrough-type-checked.js';
 import syntacticRule from '../../src/rules/require-key-passthrough.js';
+import { createCrossFileTester } from '../support/crossFileTester.js';
 
 // The linted code is tests/fixtures/cross-file/file.ts; the policies its tools import are in
 // policies.ts (`keyed`, `KEYED_POLICY`, the look-alike `notKeyed`) and re-exported, renamed, by
 // policies-barrel.ts. The twin judges only the with_key tools whose policy is read in another file:
 // require-key-passthrough stays silent on them (a spread it cannot see), and judges the rest.
-const crossFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/cross-file');
-
-const typedTester = new RuleTester({
-  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: crossFile } },
-});
+const typedTester = createCrossFileTester();
 const syntacticTester = new RuleTester();
 
 type Valid = ValidTestCase<Options>;

@@ -1,19 +1,14 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type InvalidTestCase, RuleTester, type ValidTestCase } from '@typescript-eslint/rule-tester';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/require-retry-policy-type-checked.js';
 import requireRetryPolicy from '../../src/rules/require-retry-policy.js';
+import { createCrossFileTester } from '../support/crossFileTester.js';
 
 // The linted code is tests/fixtures/cross-file/file.ts. tools.ts and servers.ts next to it hand out the
 // frameworks' factories under other names; the frameworks themselves are the type-only stand-ins in
 // tests/fixtures/stand-ins (ai re-exports `tool` from @ai-sdk/provider-utils, @openai/agents from
 // @openai/agents-core, as the real packages do), mapped with `paths`; `agent-kit-lite` is a look-alike.
-const crossFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/cross-file');
-
-const typedTester = new RuleTester({
-  languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: crossFile } },
-});
+const typedTester = createCrossFileTester();
 const syntacticTester = new RuleTester();
 
 type Valid = ValidTestCase<Options>;
