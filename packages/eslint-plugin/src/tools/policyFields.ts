@@ -101,7 +101,12 @@ export function hasDeclaringProperty(sourceCode: Readonly<TSESLint.SourceCode>, 
 /** Whether a config property can carry a declaration (see {@link hasDeclaringProperty}): by its key, or a key that is not known. */
 export function isDeclaringProperty(sourceCode: Readonly<TSESLint.SourceCode>, property: TSESTree.Property): boolean {
   const name = getPropertyKeyName(property, sourceCode);
-  return name === undefined || DECLARING_CONFIG_KEYS.has(name);
+  return name === undefined || isDeclaringKey(name);
+}
+
+/** Whether a config property named `name` can carry a declaration. */
+export function isDeclaringKey(name: string): boolean {
+  return DECLARING_CONFIG_KEYS.has(name);
 }
 
 /**

@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type FunctionNode, getPropertyKeyName, resolveObject, walk } from '../ast/index.js';
 import { declaresPolicyInConfig, type ToolFramework } from './frameworks/index.js';
-import { hasDeclaringProperty, isDeclaringProperty, spreadsMayDeclare } from './policyFields.js';
+import { hasDeclaringProperty, isDeclaringKey, isDeclaringProperty, spreadsMayDeclare } from './policyFields.js';
 import { elementOrArgument, type ParameterPath, parameterPath, readPathStrictly, type WrapperItem } from './wrapperParameters.js';
 
 // How the config of a tool definition inside a project's own wrapper comes from the wrapper's
@@ -21,8 +21,8 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 type ConfigField =
   /** Written by the wrapper without its parameters (`description: 'Refund'`): the same at every call. */
   | { readonly kind: 'own'; readonly property: TSESTree.Property }
-  /** `annotations: t.hints`: the registered config's `annotations` is the element's `hints`. */
-  | { readonly kind: 'read'; readonly property: TSESTree.Property; readonly from: ParameterPath }
+  /** `annotations: t.hints`: the registered config's `annotations` (`name`) is the element's `hints`. */
+  | { readonly kind: 'read'; readonly property: TSESTree.Property; readonly name: string; readonly from: ParameterPath }
   /** `...t.extra`: the element's `extra`, spread. */
   | { readonly kind: 'spread'; readonly from: ParameterPath };
 
@@ -60,8 +60,9 @@ export function readWrapperConfig(sourceCode: SourceCode, configNode: TSESTree.N
       else if (ownSpreadMayDeclare(sourceCode, property.argument)) opaque = true;
       continue;
     }
-    const from = getPropertyKeyName(property, sourceCode) === undefined ? undefined : parameterPath(sourceCode, property.value, fn);
-    if (from) fields.push({ kind: 'read', property, from });
+    const name = getPropertyKeyName(property, sourceCode);
+    const from = name === undefined ? undefined : parameterPath(sourceCode, property.value, fn);
+    if (from && name !== undefined) fields.push({ kind: 'read', property, name, from });
     else if (isDeclaringProperty(sourceCode, property) && mentionsParameter(sourceCode, property.value, fn)) opaque = true;
     else fields.push({ kind: 'own', property });
   }
@@ -73,7 +74,7 @@ export function readWrapperConfig(sourceCode: SourceCode, configNode: TSESTree.N
   if (reads.length === 0 && spreads.length === 1) return { kind: 'passed', from: spreads[0]!.from };
   // Where a framework's policy is declared around the call (AI SDK, OpenAI Agents), fields read from
   // the parameters carry none: such a definition is a tool of the wrapper's own, as before.
-  const carries = spreads.length > 0 || (declaresPolicyInConfig(framework) && reads.some((field) => isDeclaringProperty(sourceCode, field.property)));
+  const carries = spreads.length > 0 || (declaresPolicyInConfig(framework) && reads.some((field) => isDeclaringKey(field.name)));
   if (!carries) return undefined;
   // Every element read must be of the same array parameter: the call's tools are its elements.
   const each = fromParameters.filter((field) => field.from.each);
@@ -119,23 +120,27 @@ export function rebuildConfig(
     const value = readPathStrictly(sourceCode, elementOrArgument(sourceCode, call, field.from, item), field.from.path);
     if (value === 'absent') continue;
     if (value === 'unknown') {
-      if (field.kind === 'spread' || isDeclaringProperty(sourceCode, field.property)) return undefined;
+      if (field.kind === 'spread' || isDeclaringKey(field.name)) return undefined;
       continue;
     }
-    properties.push(field.kind === 'spread' ? spreadOf(value, object) : propertyOf(field.property, value, object));
+    properties.push(field.kind === 'spread' ? spreadOf(value, object) : propertyOf(field.name, value, object));
   }
   (object as { properties: TSESTree.ObjectLiteralElement[] }).properties = properties;
   return object;
 }
 
-/** A property under the wrapper's key with the call's value, located where the value is written (with its own key, if any). */
-function propertyOf(wrapperProperty: TSESTree.Property, value: TSESTree.Node, parent: TSESTree.ObjectExpression): TSESTree.Property {
+/**
+ * A property named as the wrapper names it with the call's value, located where the value is written
+ * (with its own key, if any). The key is a plain name: the wrapper's key node may be of another file.
+ */
+function propertyOf(name: string, value: TSESTree.Node, parent: TSESTree.ObjectExpression): TSESTree.Property {
   const written = value.parent?.type === AST_NODE_TYPES.Property && value.parent.value === value ? value.parent : value;
-  return {
+  const key = { type: AST_NODE_TYPES.Identifier, name, range: written.range, loc: written.loc, decorators: [], optional: false, typeAnnotation: undefined };
+  const property = {
     type: AST_NODE_TYPES.Property,
-    key: wrapperProperty.key,
+    key,
     value,
-    computed: wrapperProperty.computed,
+    computed: false,
     method: false,
     shorthand: false,
     kind: 'init',
@@ -144,6 +149,8 @@ function propertyOf(wrapperProperty: TSESTree.Property, value: TSESTree.Node, pa
     loc: written.loc,
     parent,
   } as unknown as TSESTree.Property;
+  (key as { parent?: TSESTree.Node }).parent = property;
+  return property;
 }
 
 function spreadOf(argument: TSESTree.Node, parent: TSESTree.ObjectExpression): TSESTree.SpreadElement {
