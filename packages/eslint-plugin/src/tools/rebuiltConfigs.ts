@@ -50,31 +50,38 @@ export function readWrapperConfig(sourceCode: SourceCode, configNode: TSESTree.N
   const direct = parameterPath(sourceCode, configNode, fn);
   if (direct) return { kind: 'passed', from: direct };
   if (configNode.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  // Where a framework's policy is declared around the call (AI SDK, OpenAI Agents), no field of the
+  // config declares: only where the config can are the wrapper's own fields and spreads weighed.
+  const inConfig = declaresPolicyInConfig(framework);
   const fields: ConfigField[] = [];
-  let opaque = false;
+  // A declaring field computed from the parameters (`annotations: hintsFor(t)`): not readable at the call.
+  let computed = false;
+  // The wrapper's own spread that may declare (not a visible object that states nothing): the call's
+  // fields are not all there is.
+  let unseenSpread = false;
   for (const property of configNode.properties) {
     if (property.type === AST_NODE_TYPES.SpreadElement) {
       const from = parameterPath(sourceCode, property.argument, fn);
       if (from) fields.push({ kind: 'spread', from });
-      // The wrapper's own spread: a visible object that declares nothing adds nothing to judge.
-      else if (ownSpreadMayDeclare(sourceCode, property.argument)) opaque = true;
+      else if (inConfig && ownSpreadMayDeclare(sourceCode, property.argument)) unseenSpread = true;
       continue;
     }
     const name = getPropertyKeyName(property, sourceCode);
     const from = name === undefined ? undefined : parameterPath(sourceCode, property.value, fn);
     if (from && name !== undefined) fields.push({ kind: 'read', property, name, from });
-    else if (isDeclaringProperty(sourceCode, property) && mentionsParameter(sourceCode, property.value, fn)) opaque = true;
+    else if (inConfig && isDeclaringProperty(sourceCode, property) && mentionsParameter(sourceCode, property.value, fn)) computed = true;
     else fields.push({ kind: 'own', property });
   }
   const fromParameters = fields.filter((field) => field.kind !== 'own');
-  if (fromParameters.length === 0) return opaque ? { kind: 'opaque' } : undefined;
-  if (opaque) return { kind: 'opaque' };
+  // Nothing read from the parameters: the definition is the wrapper's own (an unseen spread gets the
+  // benefit of the doubt where it is judged), unless a declaring field is computed from them.
+  if (fromParameters.length === 0) return computed ? { kind: 'opaque' } : undefined;
+  if (computed || unseenSpread) return { kind: 'opaque' };
   const reads = fromParameters.filter((field) => field.kind === 'read');
   const spreads = fromParameters.filter((field) => field.kind === 'spread');
   if (reads.length === 0 && spreads.length === 1) return { kind: 'passed', from: spreads[0]!.from };
-  // Where a framework's policy is declared around the call (AI SDK, OpenAI Agents), fields read from
-  // the parameters carry none: such a definition is a tool of the wrapper's own, as before.
-  const carries = spreads.length > 0 || (declaresPolicyInConfig(framework) && reads.some((field) => isDeclaringKey(field.name)));
+  // Fields read from the parameters carry a declaration only where the config can hold one.
+  const carries = spreads.length > 0 || (inConfig && reads.some((field) => isDeclaringKey(field.name)));
   if (!carries) return undefined;
   // Every element read must be of the same array parameter: the call's tools are its elements.
   const each = fromParameters.filter((field) => field.from.each);

@@ -1421,6 +1421,14 @@ export function register(t: Tool) {
 }`,
     },
     {
+      name: 'look-alike: a config that spreads an object built from the parameter is not readable, where it is judged',
+      code: `${MCP_HEADER}
+export function register(t: Tool) {
+  server.registerTool(t.name, { ...(t.hints ? { annotations: t.hints } : {}), description: 'x' }, t.handler);
+}
+register({ name: 'refund', handler: async () => ({ content: [] }) });`,
+    },
+    {
       name: 'a defineTool helper that passes each policy field on from its argument',
       code: `import { defineTool } from '@retrysafe/spec';
 function makeTool(spec: Spec) {
@@ -1480,6 +1488,16 @@ function registerAll(target: McpServer, list: Tool[]) {
 }
 registerAll(server, [{ name: 'get_order', description: 'Get', annotations: { readOnlyHint: true }, handler: async () => ({ content: [] }) }]);`,
       errors: [{ messageId: 'missingPolicy', line: 4, column: 25, data: { tool: 'This tool', remedy: MCP_REMEDY } }],
+    },
+    {
+      // packages/spec/src/adapters/ai-sdk.ts: an AI SDK tool declares around the call, so a spread the
+      // config builds from the wrapper's parameter carries no declaration: judged where it is.
+      name: 'an exported AI SDK wrapper whose config spreads an object built from its parameter is judged where it is',
+      code: `import { tool } from 'ai';
+export function toAiSdkTool(spec: Spec) {
+  return tool({ ...(spec.description !== undefined ? { description: spec.description } : {}), inputSchema, execute: spec.run });
+}`,
+      errors: [{ messageId: 'missingPolicy', line: 3, column: 10, data: { tool: 'This tool', remedy: AI_REMEDY } }],
     },
     {
       name: 'a defineTool helper that passes each policy field on: the call that leaves retry out',
