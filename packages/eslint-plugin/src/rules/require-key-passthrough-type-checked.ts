@@ -20,12 +20,16 @@ export default createPassthroughRule({
   keyedHandlers: (context) => {
     const sourceCode = context.sourceCode;
     const services = ESLintUtils.getParserServices(context);
-    let resolve: ObjectResolver | undefined;
-    return (tool) => {
-      // A with_key policy this file shows is the syntactic rule's to judge.
-      if (!tool.policy || getKeyedHandler(tool, sourceCode)) return undefined;
-      resolve ??= createImportedObjectResolver(sourceCode, context.filename, services);
-      return getKeyedHandler(tool, sourceCode, resolve);
+    let imported: ObjectResolver | undefined;
+    // Created at the first tool that needs it.
+    const resolve: ObjectResolver = (code, node) => (imported ??= createImportedObjectResolver(sourceCode, context.filename, services))(code, node);
+    return {
+      resolve,
+      handlerOf: (tool) => {
+        // A with_key policy this file shows is the syntactic rule's to judge.
+        if (!tool.policy || getKeyedHandler(tool, sourceCode)) return undefined;
+        return getKeyedHandler(tool, sourceCode, resolve);
+      },
     };
   },
 });

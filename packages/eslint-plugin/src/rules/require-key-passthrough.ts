@@ -9,5 +9,5 @@ export default createPassthroughRule({
   judgesUndeclared: true,
   // The with_key tools whose policy this file shows (through spreads of its own `const`s); one whose
   // policy is, or spreads, a `const` of another file is the type-aware twin's.
-  keyedHandlers: (context) => (tool) => getKeyedHandler(tool, context.sourceCode),
+  keyedHandlers: (context) => ({ handlerOf: (tool) => getKeyedHandler(tool, context.sourceCode) }),
 });

@@ -142,8 +142,8 @@ export function spreadsMayDeclare(
  * key), read through spreads of visible consts: `true` for a `reconcile` property whose value is
  * not `undefined`, and for a spread the analysis cannot see (it may bring one); `false` otherwise.
  */
-export function mayDeclareReconcileHook(sourceCode: Readonly<TSESLint.SourceCode>, config: TSESTree.ObjectExpression | undefined): boolean {
-  const found = findPropertyThroughSpreads(sourceCode, config, 'reconcile');
+export function mayDeclareReconcileHook(sourceCode: Readonly<TSESLint.SourceCode>, config: TSESTree.ObjectExpression | undefined, resolve?: ObjectResolver): boolean {
+  const found = findPropertyThroughSpreads(sourceCode, config, 'reconcile', resolve);
   if (found === null) return true;
   const value = found?.property.value;
   return value !== undefined && !(value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');

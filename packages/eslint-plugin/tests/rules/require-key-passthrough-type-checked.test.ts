@@ -38,6 +38,10 @@ const valid: Valid[] = [
     code: refundTool("import { keyed } from './policies.js';", 'keyed', 'async ({ charge }, { key }) => stripe.refunds.create({ charge }, { idempotencyKey: key })'),
   },
   {
+    name: 'look-alike: an imported with_key policy, and the config declares a reconcile hook (the runner asks it before a lost attempt runs again)',
+    code: refundTool("import { keyed } from './policies.js';", 'keyed, reconcile: async () => undefined', NO_KEY),
+  },
+  {
     name: 'a with_key policy const of the linted file is require-key-passthrough’s to report, not this rule’s',
     code: `${HEADER}
 const keyed = { sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } as const;

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { createKeyNameMatcher } from '../../keys/index.js';
-import { isFunctionNode, resolveConst } from '../../ast/index.js';
+import { isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
 import {
   createToolRecogniser,
   getRunIdSource,
@@ -68,8 +68,14 @@ const SEED_REASON =
 export interface PassthroughRuleSpec {
   readonly name: string;
   readonly description: string;
-  /** For one file: the keyed handler of a tool this rule judges, if any. */
-  readonly keyedHandlers: (context: Readonly<TSESLint.RuleContext<MessageIds, Options>>) => (tool: ToolDefinition) => KeyedHandler | undefined;
+  /**
+   * For one file: the keyed handler of a tool this rule judges, if any, and the reader of objects of
+   * other files it reads the tool's config with (the twin's; a `reconcile` hook spread from one).
+   */
+  readonly keyedHandlers: (context: Readonly<TSESLint.RuleContext<MessageIds, Options>>) => {
+    readonly handlerOf: (tool: ToolDefinition) => KeyedHandler | undefined;
+    readonly resolve?: ObjectResolver;
+  };
   /** Whether this rule judges keyed providers' calls in tools that declare nothing (the syntactic rule). */
   readonly judgesUndeclared: boolean;
 }
@@ -111,7 +117,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
       const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
       // Only a keyed tool's handler is judged: a file that defines no tool has nothing to report.
       if (!tools.mayDefineTools) return {};
-      const keyedHandlerOf = spec.keyedHandlers(context);
+      const { handlerOf: keyedHandlerOf, resolve } = spec.keyedHandlers(context);
       const matchKeyName = createKeyNameMatcher();
       const recogniseProvider = createProviderRecogniser(sourceCode, options.providers ?? []);
       const handlers = new Map<TSESTree.Node, KeyedHandler>();
@@ -125,7 +131,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
         if (passed.kind === 'missing') {
         // A `reconcile` hook (a defineTool-shaped config's) answers the crash window the key would:
         // the runner asks it before a lost attempt runs again.
-        if (DEFINE_TOOL_SHAPED.has(handler.tool.framework) && mayDeclareReconcileHook(sourceCode, handler.tool.config)) return;
+        if (DEFINE_TOOL_SHAPED.has(handler.tool.framework) && mayDeclareReconcileHook(sourceCode, handler.tool.config, resolve)) return;
           const insertion = passed.insertion;
           const access = insertion && getKeyAccess(handler, insertionSite(insertion), sourceCode, matchKeyName);
           const unbound = handler.key.kind === 'named' && !findNamedKeyVariable(call.node, handler, sourceCode, matchKeyName);
