@@ -1,5 +1,5 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { createKeyNameMatcher } from '../../keys/index.js';
 import { isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
