@@ -1,7 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { describeNode, getMemberChain, getStaticPropertyName, isIncrementTarget } from '../ast/index.js';
+import {
+  describeNode,
+  getMemberChain,
+  getPropertyKeyName,
+  getStaticPropertyName,
+  getThisParameterCount,
+  isIncrementTarget,
+  type ParameterReference,
+  resolveReference,
+} from '../ast/index.js';
 import { isBumpedOnFailure, isRetryLoopCounter } from './retryLoops.js';
 import type { NondeterministicSource } from './sourceTypes.js';
 
@@ -26,7 +35,117 @@ export const PER_ATTEMPT_NAMES: ReadonlySet<string> = new Set([
   'retryNumber',
   'toolCallId',
   'tool_call_id',
+  // SQS: a new receipt handle on every delivery of the same message (its `MessageId` is the durable one).
+  'ReceiptHandle',
 ]);
+
+/**
+ * Imported values that are new on every attempt of a step: DBOS's `DBOS.stepID` (a step's position,
+ * new per step) and `DBOS.executorID` (the process). `DBOS.workflowID` is the durable one.
+ */
+const PER_ATTEMPT_IMPORTS: readonly { readonly from: string; readonly name: string }[] = [
+  { from: '@dbos-inc/dbos-sdk', name: 'DBOS.stepID' },
+  { from: '@dbos-inc/dbos-sdk', name: 'DBOS.executorID' },
+];
+
+/** Where a framework hands a tool's handler its per-invocation config: a parameter of which function. */
+type HandlerPosition =
+  /** `tool(fn, config)`: the function at `argument` of a call to `export`. */
+  | { readonly call: string; readonly argument: number }
+  /** `new DynamicStructuredTool({ func })`: the function at `property` of the first argument of `new`. */
+  | { readonly construct: string; readonly property: string }
+  /** `class X extends StructuredTool { _call(input, runManager, config) }`: a method of a subclass. */
+  | { readonly extendsOneOf: readonly string[]; readonly method: string };
+
+/**
+ * A property of a framework handler's parameter that is new on every invocation of the tool
+ * (docs/frameworks.md, "Durable runs", the "not durable" column). Matched only where the function is
+ * that framework's handler (by its import), so a user's own `runId` (a retrysafe `run.id`, an input
+ * field) is not one.
+ */
+export interface PerInvocationParameter {
+  /** The catalogue id of the framework (tools/frameworks); tests check `modules` against it. */
+  readonly framework: string;
+  /** The modules the factory or class is imported from, as in the catalogue's `modules`. */
+  readonly modules: readonly string[];
+  readonly handler: HandlerPosition;
+  /** Index of the parameter (without a `this` parameter). */
+  readonly parameter: number;
+  /** The property read on it, or destructured from it. */
+  readonly property: string;
+}
+
+const LANGCHAIN_MODULES = ['@langchain/core/tools', 'langchain', 'langchain/tools'];
+const LANGCHAIN_TOOL_CLASSES = ['DynamicStructuredTool', 'DynamicTool', 'StructuredTool', 'Tool'];
+
+/**
+ * LangChain's `RunnableConfig.runId` (new per invocation) in `tool(fn)`'s `config`, a
+ * `DynamicStructuredTool` / `DynamicTool` `func`'s `(input, runManager, config)` and a tool class's
+ * `_call(input, runManager, config)`, and the run manager's `runId` (the callback run, new per call).
+ */
+export const PER_INVOCATION_PARAMETERS: readonly PerInvocationParameter[] = [
+  { framework: 'langchain', modules: LANGCHAIN_MODULES, handler: { call: 'tool', argument: 0 }, parameter: 1, property: 'runId' },
+  ...['DynamicStructuredTool', 'DynamicTool'].flatMap((construct) =>
+    [1, 2].map((parameter) => ({
+      framework: 'langchain',
+      modules: LANGCHAIN_MODULES,
+      handler: { construct, property: 'func' },
+      parameter,
+      property: 'runId',
+    })),
+  ),
+  ...[1, 2].map((parameter) => ({
+    framework: 'langchain',
+    modules: LANGCHAIN_MODULES,
+    handler: { extendsOneOf: LANGCHAIN_TOOL_CLASSES, method: '_call' },
+    parameter,
+    property: 'runId',
+  })),
+];
+
+/**
+ * `config.runId` in a LangChain tool's handler (also `{ runId }` destructured from that parameter): a
+ * property of a framework handler's parameter that is new on every invocation (see
+ * {@link PER_INVOCATION_PARAMETERS}). `undefined` for any other parameter.
+ */
+export function getPerInvocationParameterSource(
+  parameter: ParameterReference,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+): NondeterministicSource | undefined {
+  const [property] = parameter.path;
+  if (property === undefined || parameter.path.length > 1 || parameter.rest) return undefined;
+  const entry = PER_INVOCATION_PARAMETERS.find(
+    (candidate) =>
+      candidate.parameter === parameter.index &&
+      candidate.property === property &&
+      isHandlerAt(parameter.fn, candidate.handler, candidate.modules, sourceCode),
+  );
+  if (!entry) return undefined;
+  const node = parameter.fn.params[parameter.index + getThisParameterCount(parameter.fn)];
+  if (!node) return undefined;
+  const description = node.type === AST_NODE_TYPES.Identifier ? `${node.name}.${property}` : property;
+  return { kind: 'perAttempt', description, node };
+}
+
+function isHandlerAt(fn: ParameterReference['fn'], position: HandlerPosition, modules: readonly string[], sourceCode: Readonly<TSESLint.SourceCode>): boolean {
+  const isFrom = (node: TSESTree.Node, names: readonly string[]): boolean => {
+    const reference = resolveReference(sourceCode, node);
+    return reference !== undefined && modules.includes(reference.source) && names.includes(reference.path.join('.'));
+  };
+  const parent = fn.parent;
+  if ('call' in position) {
+    return parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[position.argument] === fn && isFrom(parent.callee, [position.call]);
+  }
+  if ('construct' in position) {
+    if (parent?.type !== AST_NODE_TYPES.Property || parent.value !== fn || getPropertyKeyName(parent) !== position.property) return false;
+    const config = parent.parent;
+    const created = config.parent;
+    return created?.type === AST_NODE_TYPES.NewExpression && created.arguments[0] === config && isFrom(created.callee, [position.construct]);
+  }
+  if (parent?.type !== AST_NODE_TYPES.MethodDefinition || parent.value !== fn || getPropertyKeyName(parent) !== position.method) return false;
+  const superClass = parent.parent.parent.superClass;
+  return superClass !== null && superClass !== undefined && isFrom(superClass, position.extendsOneOf);
+}
 
 /** Objects that stand for one tool call: their `id` / `callId` is per call (OpenAI Agents, LangChain). */
 const TOOL_CALL_OBJECT_NAMES = new Set(['toolCall', 'tool_call', 'toolCallPart']);
@@ -55,7 +174,9 @@ export function getPerAttemptMemberSource(
   const property = getStaticPropertyName(node);
   if (property === undefined) return undefined;
   const objectName = getLastName(node.object);
+  const imported = resolveReference(sourceCode, node);
   const isPerAttempt =
+    (imported !== undefined && PER_ATTEMPT_IMPORTS.some((entry) => entry.from === imported.source && entry.name === imported.path.join('.'))) ||
     isPerAttemptProperty(node, property) ||
     (TOOL_CALL_ID_PROPERTIES.has(property) && objectName !== undefined && TOOL_CALL_OBJECT_NAMES.has(objectName)) ||
     (PER_ATTEMPT_SUBFIELDS.has(property) &&

@@ -9,13 +9,14 @@ import {
   getStaticPropertyName,
   GLOBAL_SOURCE,
   isFunctionNode,
+  type ParameterReference,
   type PropertyPath,
   resolveLocalFunction,
   resolveReference,
   skipWrappers,
 } from '../ast/index.js';
 import { getNondeterministicSource } from './nondeterministicSources.js';
-import { getBindingSource, isPerAttemptSubfield } from './perAttemptSources.js';
+import { getBindingSource, getPerInvocationParameterSource, isPerAttemptSubfield } from './perAttemptSources.js';
 import { isPersistedBeforeUse } from './persistence.js';
 import { isGeneratedIdCallee } from './randomAndClockSources.js';
 import { isAllowedSource } from './replayStableSources.js';
@@ -112,9 +113,12 @@ class Trace extends ExpressionWalk<NondeterministicSource> {
     return def?.type === 'Variable' ? this.variable(variable, path) : undefined;
   }
 
-  /** Where the trace started: a parameter is a value from the caller, not a source. */
-  protected unfollowedParameter(): Found {
-    return undefined;
+  /**
+   * Where the trace started: a parameter is a value from the caller, not a source, except a
+   * framework's per-invocation id handed to a tool's handler (`config.runId` in a LangChain tool).
+   */
+  protected unfollowedParameter(parameter: ParameterReference): Found {
+    return getPerInvocationParameterSource(parameter, this.sourceCode);
   }
 
   protected thisMember(node: TSESTree.MemberExpression, name: string, path: PropertyPath): Found {

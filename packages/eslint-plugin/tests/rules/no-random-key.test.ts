@@ -710,8 +710,82 @@ export const t = defineTool({ name: 't', sideEffects: 'money_out', idempotent: '
 cache.set({ key: randomUUID(), value: 1 });
 `,
     },
+    {
+      name: "look-alikes of LangChain's config.runId: a durable run.id, an input field runId, a runId of a function that is no LangChain handler",
+      code: `
+import { tool } from '@langchain/core/tools';
+import { defineTool, key } from '@retrysafe/spec';
+export const a = tool(async ({ runId }: { runId: string }, config) => api.refund({ idempotencyKey: \`r:\${runId}\` }), { name: 'a' });
+export const b = tool(async (input: { o: string }, config) => api.refund({ idempotencyKey: \`r:\${config.configurable.thread_id}\` }), { name: 'b' });
+export const c = defineTool({ name: 'c', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ run }) => key\`\${run.id}:refund\`, execute });
+export async function d(input: { o: string }, config: { runId: string }) {
+  await api.refund({ idempotencyKey: \`r:\${config.runId}\` });
+}
+export const e = mastraTool({ execute: async (input: unknown, context: any) => api.refund({ idempotencyKey: context.workflow.runId }) });
+export const f = notLangchain.tool(async (input: unknown, config: any) => api.refund({ idempotencyKey: config.runId }));
+`,
+    },
+    {
+      name: 'look-alikes of DBOS.stepID and an SQS ReceiptHandle: DBOS.workflowID, a MessageId, a local DBOS',
+      code: `
+import { DBOS } from '@dbos-inc/dbos-sdk';
+export async function step(message: { MessageId: string }) {
+  await api.refund({ idempotencyKey: \`dbos:\${DBOS.workflowID}\`, dedupeKey: message.MessageId });
+}
+export async function other(dbos: { stepID: string }) {
+  await api.refund({ idempotencyKey: dbos.stepID });
+}
+`,
+    },
   ],
   invalid: [
+    {
+      name: "LangChain: config.runId in tool(fn)'s config, also destructured and renamed (new per invocation)",
+      code: `
+import { tool } from '@langchain/core/tools';
+export const q5 = tool(async ({ o }: { o: string }, config) => stripe.refunds.create({ payment_intent: o }, { idempotencyKey: \`r:\${config.runId}\` }), { name: 'q5' });
+export const q6 = tool(async (input: { o: string }, { runId }) => api.refund({ idempotencyKey: runId }), { name: 'q6' });
+export const q7 = tool(async (input: { o: string }, { runId: id }) => api.refund({ idempotencyKey: \`\${id}:\${input.o}\` }), { name: 'q7' });
+`,
+      errors: [
+        report('perAttemptKey', 3, 127, 'config.runId', 3, adviceIn('langchain')),
+        report('perAttemptKey', 4, 96, 'runId', 4, adviceIn('langchain')),
+        report('perAttemptKey', 5, 100, 'runId', 5, adviceIn('langchain')),
+      ],
+    },
+    {
+      name: "LangChain: RunnableConfig.runId and the run manager's runId in a tool class's _call and a DynamicStructuredTool func",
+      code: `
+import { DynamicStructuredTool, StructuredTool } from '@langchain/core/tools';
+export class Refund extends StructuredTool {
+  name = 'refund';
+  async _call(input: { o: string }, runManager?: any, config?: any) {
+    return api.refund({ idempotencyKey: config.runId, dedupeKey: runManager.runId });
+  }
+}
+export const r = new DynamicStructuredTool({ name: 'r', func: async (input: { o: string }, runManager, config) => api.refund({ idempotencyKey: config?.runId }) });
+`,
+      errors: [
+        report('perAttemptKey', 6, 41, 'config.runId', 5, adviceIn('langchain')),
+        report('perAttemptKey', 6, 66, 'runManager.runId', 5, adviceIn('langchain')),
+        report('perAttemptKey', 9, 144, 'config.runId', 9, adviceIn('langchain')),
+      ],
+    },
+    {
+      name: 'DBOS: DBOS.stepID and DBOS.executorID; SQS: a ReceiptHandle (new per delivery)',
+      code: `
+import { DBOS } from '@dbos-inc/dbos-sdk';
+export async function step(message: { ReceiptHandle: string }) {
+  await api.refund({ idempotencyKey: \`s:\${DBOS.stepID}\`, dedupeKey: \`e:\${DBOS.executorID}\` });
+  await api.refund({ idempotencyKey: message.ReceiptHandle });
+}
+`,
+      errors: [
+        report('perAttemptKey', 4, 38, 'DBOS.stepID', 4),
+        report('perAttemptKey', 4, 69, 'DBOS.executorID', 4),
+        report('perAttemptKey', 5, 38, 'message.ReceiptHandle', 5),
+      ],
+    },
     {
       name: 'AI SDK: toolCallId from the execute options',
       code: `
