@@ -51,6 +51,7 @@ export {
   type SeedPolicyFields,
 } from './tools.js';
 export type { AllowedSource, KeyPositionKind, SourceKind } from '../keys/index.js';
+export { findPolicyContradiction, POLICY_CONTRADICTIONS, type PolicyContradiction, type StaticPolicy } from '../tools/index.js';
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
 export { analyseToolEffects, type ToolEffects } from './effects.js';
 export { createCrossFileEffects, type EffectsProgramContext } from '../program/index.js';

@@ -17,6 +17,7 @@ import {
 import {
   createToolRecogniser,
   findPolicyProperty,
+  findPolicyContradiction,
   findPolicyPropertyThroughSpreads,
   type PolicyField,
   isDeclarePolicyCall,
@@ -32,7 +33,7 @@ import {
 import { createRule } from './utils/index.js';
 
 export type Options = [ToolRuleOptions];
-export type MessageIds = 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'withKeyUnused';
+export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'withKeyUnused';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Context = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
@@ -52,6 +53,8 @@ export default createRule<Options, MessageIds>({
       requiresTypeChecking: false,
     },
     messages: {
+      policyContradiction:
+        '{{tool}} declares a policy that contradicts itself, which `@retrysafe/spec` rejects (tsc with `Contradiction<...>`, the runtime with a ToolPolicyError): {{contradiction}}.',
       retriesNotRepeatable:
         "{{tool}} is declared not safely repeatable (`idempotent: false`) but also declares automatic retries (`{{retry}}`): every transport or loop-level retry repeats its side effect. Declare `retry: 'never'` with one attempt, or make the tool idempotent with a deterministic key.",
       readOnlyAndDestructive:
@@ -74,14 +77,16 @@ export default createRule<Options, MessageIds>({
     // once, and report a field that several policies spread from one `const` once.
     const checkedPolicies = new Set<TSESTree.ObjectExpression>();
     const reported = new Set<TSESTree.Node>();
-    const checkPolicyOnce = (policy: TSESTree.ObjectExpression | undefined, tool: string): void => {
+    // `keyedConfig`: a `defineTool` config, whose `key` function (or its absence) is part of the policy.
+    const checkPolicyOnce = (policy: TSESTree.ObjectExpression | undefined, tool: string, keyedConfig?: TSESTree.ObjectExpression): void => {
       if (!policy || checkedPolicies.has(policy)) return;
       checkedPolicies.add(policy);
-      checkPolicy(context, policy, tool, reported);
+      if (!checkPolicy(context, policy, tool, reported)) checkContradiction(context, policy, tool, reported, keyedConfig);
     };
 
     function checkTool(tool: ToolDefinition): void {
-      checkPolicyOnce(tool.policy?.object, toolLabel(tool));
+      const keyedConfig = tool.framework === 'retrysafe' && tool.policy?.object === tool.config ? tool.config : undefined;
+      checkPolicyOnce(tool.policy?.object, toolLabel(tool), keyedConfig);
       checkAnnotations(context, tool);
       if (tool.framework === 'retrysafe' || tool.framework === 'custom') {
         checkWithKey(context, tool.config, toolLabel(tool), ['execute']);
@@ -117,21 +122,55 @@ export default createRule<Options, MessageIds>({
   },
 });
 
-/** `idempotent: false` with a `retry` that retries, or with more than one attempt. */
-function checkPolicy(context: Context, policy: TSESTree.ObjectExpression, tool: string, reported: Set<TSESTree.Node>): void {
+/** `idempotent: false` with a `retry` that retries, or with more than one attempt. Whether it reported (or had). */
+function checkPolicy(context: Context, policy: TSESTree.ObjectExpression, tool: string, reported: Set<TSESTree.Node>): boolean {
   const sourceCode = context.sourceCode;
   // Read through spreads of `const` objects: `{ ...NOT_REPEATABLE, retry: 'safe' }` is judged as written inline.
   const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, policy, name);
-  if (getStaticValueOf(sourceCode, field('idempotent')?.value) !== false) return;
+  if (getStaticValueOf(sourceCode, field('idempotent')?.value) !== false) return false;
   const retry = field('retry');
   const maxAttempts = field('maxAttempts');
   const offending = retry && retriesAutomatically(sourceCode, retry.value) ? retry : maxAttempts;
-  if (!offending || (offending !== retry && !isNumberAbove(sourceCode, maxAttempts?.value, 1))) return;
-  if (reported.has(offending)) return;
+  if (!offending || (offending !== retry && !isNumberAbove(sourceCode, maxAttempts?.value, 1))) return false;
+  if (reported.has(offending)) return true;
   reported.add(offending);
   const text = sourceCode.getText(offending).replace(/\s+/g, ' ');
   const retryText = text.length > MAX_RETRY_TEXT_LENGTH ? `${text.slice(0, MAX_RETRY_TEXT_LENGTH - 3)}...` : text;
   context.report({ node: offending, messageId: 'retriesNotRepeatable', data: { tool, retry: retryText } });
+  return true;
+}
+
+/**
+ * The other contradictions `@retrysafe/spec` rejects (tools/policyContradictions.ts, the spec's own
+ * table as data), judged from static values only, through spreads of visible `const`s. A
+ * `defineTool` config's `key` counts where the config shows whether it has one (no hidden spread).
+ */
+function checkContradiction(
+  context: Context,
+  policy: TSESTree.ObjectExpression,
+  tool: string,
+  reported: Set<TSESTree.Node>,
+  keyedConfig: TSESTree.ObjectExpression | undefined,
+): void {
+  const sourceCode = context.sourceCode;
+  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, policy, name);
+  const value = (name: PolicyField): unknown => getStaticValueOf(sourceCode, field(name)?.value);
+  // `null`: a spread that is not visible may set it.
+  const foundKey = keyedConfig && findPropertyThroughSpreads(sourceCode, keyedConfig, 'key');
+  const keyProperty = foundKey?.property;
+  const hasKey = keyedConfig === undefined || foundKey === null ? undefined : keyProperty !== undefined;
+  const contradiction = findPolicyContradiction({
+    sideEffects: value('sideEffects'),
+    idempotent: value('idempotent'),
+    retry: value('retry'),
+    maxAttempts: value('maxAttempts'),
+    hasKey,
+  });
+  if (!contradiction) return;
+  const node = contradiction.at === 'key' ? keyProperty : field(contradiction.at);
+  if (!node || reported.has(node)) return;
+  reported.add(node);
+  context.report({ node, messageId: 'policyContradiction', data: { tool, contradiction: contradiction.message } });
 }
 
 /** MCP annotations that claim both `readOnlyHint: true` and `destructiveHint: true`. */

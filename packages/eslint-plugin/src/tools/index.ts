@@ -13,6 +13,7 @@ export * from './langchainClassTools.js';
 export { fromWrapperCall, isConfigFromParameter, type LocalWrapper } from './localWrappers.js';
 export * from './mcpLowLevelTools.js';
 export * from './mcpTools.js';
+export * from './policyContradictions.js';
 export * from './policyFields.js';
 export * from './recogniser.js';
 export * from './toolDefinition.js';

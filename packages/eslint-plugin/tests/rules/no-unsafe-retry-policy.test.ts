@@ -2,6 +2,12 @@ import { RuleTester } from '@typescript-eslint/rule-tester';
 
 import rule from '../../src/rules/no-unsafe-retry-policy.js';
 import { readCase } from '../support/cases.js';
+import { POLICY_CONTRADICTIONS } from '../../src/tools/index.js';
+
+/** The spec's message for a contradiction (POLICY_CONTRADICTIONS, checked against the spec in packages/spec/tests). */
+const contradiction = (id: string): string => POLICY_CONTRADICTIONS.find((entry) => entry.id === id)?.message ?? id;
+const contradicts = (tool: string, id: string, line: number, column: number) =>
+  ({ messageId: 'policyContradiction', line, column, data: { tool, contradiction: contradiction(id) } }) as const;
 
 // Sources are flush left so that the line and column in each case read straight off the code.
 // Cases B08, B10, B11, B12, B13 and B15 are the files in /work/shared/cases, read from tests/cases.
@@ -114,13 +120,13 @@ registry.registerTool('create_user', { annotations: { idempotentHint: true, read
       name: 'with_key: execute is a function declared elsewhere in the file that reads key',
       code: `import { defineTool } from '@retrysafe/spec';
 async function refund(input: unknown, { key }: { key: string }) { return pay(input, key); }
-export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', execute: refund });`,
+export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', key: ({ run }) => run.id, execute: refund });`,
     },
     {
       name: 'with_key: an execute imported from elsewhere is not judged',
       code: `import { defineTool } from '@retrysafe/spec';
 import { refund } from './handlers';
-export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', execute: refund });`,
+export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', key: ({ run }) => run.id, execute: refund });`,
     },
     {
       name: '.js: a consistent defineTool in plain JavaScript',
@@ -128,8 +134,59 @@ export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', id
       code: `const { defineTool } = require('@retrysafe/spec');
 module.exports = defineTool({ name: 'get_order', sideEffects: 'none', idempotent: true, retry: 'safe', execute: async (input) => input });`,
     },
+    {
+      name: "contradiction look-alikes: the spec's accepted pairs, a policy a hidden spread completes, a declarePolicy with_key (its key is the caller's), values no spec uses",
+      code: `import { declarePolicy, defineTool, key } from '@retrysafe/spec';
+import { SHARED } from './policies';
+export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', key: ({ run }) => key\`\${run.id}\`, execute });
+export const b = defineTool({ name: 'b', sideEffects: 'none', idempotent: true, retry: 'safe', maxAttempts: 5, execute });
+export const c = defineTool({ name: 'c', sideEffects: 'message_out', idempotent: false, retry: 'never', maxAttempts: 1, execute });
+export const d = defineTool({ name: 'd', sideEffects: 'money_out', idempotent: 'with_key', retry: 'never', ...SHARED, execute });
+export const e = declarePolicy(refund, { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
+export const f = defineTool({ name: 'f', sideEffects: 'external', idempotent: 'maybe', retry: 'safe_with_same_key', execute });
+export const g = defineTool({ name: 'g', sideEffects: 'none', idempotent: true, retry: process.env.RETRY, maxAttempts: 0n ? 1 : 2, execute });`,
+    },
   ],
   invalid: [
+    {
+      name: "contradictions the spec rejects: with_key retried 'safe', side effects 'none' not repeatable, idempotent: true with safe_with_same_key (defineTool, declarePolicy, LangChain metadata, MCP _meta)",
+      code: `import { declarePolicy, defineTool, key } from '@retrysafe/spec';
+import { tool } from '@langchain/core/tools';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+declare const server: McpServer;
+export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe', key: ({ run }) => key\`\${run.id}\`, execute });
+export const b = declarePolicy(lookup, { side_effects: 'none', idempotent: false, retry: 'never' });
+export const c = tool(async () => 1, { name: 'c', metadata: { retrysafe: { side_effects: 'internal_write', idempotent: true, retry: 'safe_with_same_key' } } });
+server.registerTool('d', { _meta: { 'io.github.retrysafe/policy': { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe' } } }, async () => ({ content: [] }));`,
+      errors: [
+        contradicts('Tool `a`', 'keyedRetrySafe', 5, 92),
+        contradicts('Tool `lookup`', 'noSideEffectsNotRepeatable', 6, 64),
+        contradicts('Tool `c`', 'sameKeyWithoutKey', 7, 126),
+        contradicts('Tool `d`', 'keyedRetrySafe', 8, 120),
+      ],
+    },
+    {
+      name: "contradictions of a defineTool's key and attempts: with_key without a key, a key on idempotent: true / false, 'never' with 3 attempts, 0 attempts, through a const spread",
+      code: `import { defineTool, key } from '@retrysafe/spec';
+const KEYED = { sideEffects: 'money_out', idempotent: 'with_key' } as const;
+export const a = defineTool({ name: 'a', ...KEYED, retry: 'safe_with_same_key', execute });
+export const b = defineTool({ name: 'b', sideEffects: 'internal_write', idempotent: true, retry: 'safe', key: ({ run }) => key\`\${run.id}\`, execute });
+export const c = defineTool({ name: 'c', sideEffects: 'none', idempotent: true, retry: 'never', maxAttempts: 3, execute });
+export const d = defineTool({ name: 'd', sideEffects: 'none', idempotent: true, retry: 'safe', maxAttempts: 0, execute });`,
+      errors: [
+        contradicts('Tool `a`', 'keyRequired', 2, 43),
+        contradicts('Tool `b`', 'keyOnNaturallyIdempotent', 4, 106),
+        contradicts('Tool `c`', 'neverRetriedMaxAttempts', 5, 97),
+        contradicts('Tool `d`', 'maxAttemptsNotPositiveInteger', 6, 96),
+      ],
+    },
+    {
+      name: ".js: plain JavaScript defineTool with_key retried 'safe' (the trial's scripts/plain.mjs)",
+      filename: 'plain.mjs',
+      code: `import { defineTool } from '@retrysafe/spec';
+export const pay = defineTool({ name: 'pay', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe', maxAttempts: 2, key: ({ run }) => run.id, execute: async (input, { key }) => charge(input, key) });`,
+      errors: [contradicts('Tool `pay`', 'keyedRetrySafe', 2, 96)],
+    },
     // --- a policy read through a const (trial: app/src/probe/spread.ts), judged as if written inline ---
     {
       name: 'declarePolicy: the policy spreads a const that is not repeatable but retries; two tools, one report',
@@ -310,15 +367,15 @@ server.tool('create_note', Schema.shape, { readOnlyHint: true, destructiveHint: 
       name: 'with_key: execute is a function declared elsewhere in the file that ignores key',
       code: `import { defineTool } from '@retrysafe/spec';
 const refund = async (input: unknown) => pay(input);
-export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', execute: refund });`,
-      errors: [{ messageId: 'withKeyUnused', line: 3, column: 132 }],
+export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', key: ({ run }) => run.id, execute: refund });`,
+      errors: [{ messageId: 'withKeyUnused', line: 3, column: 158 }],
     },
     {
       name: '.js: with_key in plain JavaScript, CommonJS',
       filename: 'tools.js',
       code: `const spec = require('@retrysafe/spec');
-module.exports = spec.defineTool({ name: 'send_invoice', sideEffects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key', execute: async (input) => mail(input) });`,
-      errors: [{ messageId: 'withKeyUnused', line: 2, column: 139 }],
+module.exports = spec.defineTool({ name: 'send_invoice', sideEffects: 'message_out', idempotent: 'with_key', retry: 'safe_with_same_key', key: ({ run }) => run.id, execute: async (input) => mail(input) });`,
+      errors: [{ messageId: 'withKeyUnused', line: 2, column: 165 }],
     },
   ],
 });
