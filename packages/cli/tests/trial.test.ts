@@ -132,6 +132,15 @@ describe('a provider record answers only a repeat that carries the same key', ()
   it('the key the runner passes downstream keeps its yes', async () => {
     expect((await tool('refundOrder')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('the provider keeps its own record') });
   });
+
+  it('a key sent to a plain fetch POST is unknown: the server may not read an Idempotency-Key header at all', async () => {
+    expect((await tool('sendMail')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringMatching(/^`fetch\(…\)` \(line 12\) passes the key in an `Idempotency-Key` header; whether that server keeps a record of it is not in the code$/),
+      evidence: [{ file: 'src/fetch-key.ts', line: 12 }],
+    });
+    expect((await tool('refundOrder')).questions.q4.reason).toContain('(Stripe keeps keys for at least 24 hours)');
+  });
 });
 
 describe('tools made by wrappers and factories are named', () => {

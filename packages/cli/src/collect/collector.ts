@@ -187,6 +187,7 @@ class FileCollector {
       providerKeys: findProviderKeys(sourceCode, tool, keyOptions).map(({ call, passed, foreign }) => ({
         ...this.site(call.node),
         passed: passed.kind,
+        provider: call.provider,
         ...(foreign && passed.kind === 'passed' ? { foreignKey: describeNode(passed.value, this.sourceCode) } : {}),
       })),
       effects: this.effectsFact(tool),

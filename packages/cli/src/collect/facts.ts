@@ -88,6 +88,12 @@ export interface ReplayFact {
 
 export interface ProviderKeyFact extends Site {
   readonly passed: 'missing' | 'passed' | 'unknown';
+  /**
+   * Who is called: Stripe and a provider configured in `providers` dedupe by the key (a record of
+   * their own); fetch, axios and undici send it in an `Idempotency-Key` header to a server that may
+   * not read it at all.
+   */
+  readonly provider: 'axios' | 'custom' | 'fetch' | 'stripe' | 'undici';
   /** The key passed, in a few words of code, when it is visibly not the tool's key (require-key-passthrough's `foreignKey`). */
   readonly foreignKey?: string;
 }

@@ -290,6 +290,16 @@ function judgeRunner({ file, runner, storeFile }: RunnerAt, context: JudgeContex
 
 const STORE_NAMES: Readonly<Record<string, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', redis: 'Redis', memory: 'memory' };
 
+/**
+ * The providers that keep a record of the key they are given, with how long: Stripe, and a provider
+ * the project configured in `providers` as taking a key. fetch, axios and undici are absent: the
+ * server they call is not known to read the header.
+ */
+const KEEPS_KEYS: Readonly<Partial<Record<ToolFact['providerKeys'][number]['provider'], string>>> = {
+  stripe: 'Stripe keeps keys for at least 24 hours',
+  custom: 'a provider configured in `providers` as taking a key; how long it keeps keys is that provider\'s',
+};
+
 function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
   const here = (line: number, text: string): Evidence => ({ file: context.relative(context.at.file), line, text });
   const passing = tool.providerKeys.filter((call) => call.passed === 'passed');
@@ -311,7 +321,15 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     if (tool.key.status === 'nondeterministic') {
       return no('error', `${calls} passes a key the provider keeps a record of, but the key is new on every attempt (question 2): a repeat carries a different key, so the record never matches it`, passing.map((call) => here(call.line, call.text)));
     }
-    return answer('yes', `the provider keeps its own record of the key: ${calls} passes it (Stripe keeps keys for at least 24 hours)`, passing.map((call) => here(call.line, call.text)));
+    // Only a provider known to dedupe by the key keeps a record of it: a generic HTTP endpoint may
+    // not read an `Idempotency-Key` header at all (require-key-passthrough's doc).
+    const keeping = passing.filter((call) => KEEPS_KEYS[call.provider] !== undefined);
+    if (keeping.length > 0) {
+      const kept = keeping.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
+      const retention = [...new Set(keeping.map((call) => KEEPS_KEYS[call.provider]))].join('; ');
+      return answer('yes', `the provider keeps its own record of the key: ${kept} passes it (${retention})`, keeping.map((call) => here(call.line, call.text)));
+    }
+    return answer('unknown', `${calls} passes the key in an \`Idempotency-Key\` header; whether that server keeps a record of it is not in the code`, passing.map((call) => here(call.line, call.text)));
   }
   const [testUse] = context.links.testUses;
   // A `defineTool` tool runs only through a runner: where no source file runs it, the runner calls in files read as tests are what is known.
