@@ -91,6 +91,13 @@ export interface DeclaredPolicy {
    */
   readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   readonly evidence: Evidence;
+  /**
+   * The same run shows the declaration is not true: a `no-contradicted-policy` or
+   * `no-unsafe-retry-policy` finding on it, a combination `@retrysafe/spec`'s `ToolPolicy` type
+   * rejects (`idempotent: 'with_key'` with `retry: 'safe'`), or question 1's handler effects against
+   * it. The reason names the finding and its line. A loop must not act on such a policy.
+   */
+  readonly contradicted?: { readonly reason: string; readonly evidence: Evidence };
 }
 
 /** The kinds of effect the effects analysis (issue 10) tells apart. */

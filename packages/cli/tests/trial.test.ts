@@ -304,3 +304,19 @@ describe('max_attempts the runtime defaults', () => {
     expect(DEFAULT_MAX_ATTEMPTS).toEqual(fromSpec);
   });
 });
+
+describe('a declaration the same run contradicts is marked in the YAML and the JSON', () => {
+  it('idempotent: false with retry: safe, a read-only tool that INSERTs, with_key with retry: safe', async () => {
+    const report = await auditFixture('trial');
+    const policyOf = (name: string) => report.tools.find((candidate) => candidate.name === name)?.policy;
+    expect(policyOf('deleteAccount')?.contradicted).toMatchObject({ reason: expect.stringMatching(/no-unsafe-retry-policy` reports it at src\/contradicted-yaml\.ts:16/), evidence: { file: 'src/contradicted-yaml.ts', line: 16 } });
+    expect(policyOf('logNote')?.contradicted).toMatchObject({ reason: expect.stringMatching(/no-contradicted-policy` reports it at src\/contradicted-yaml\.ts:25/) });
+    expect(policyOf('p5')?.contradicted).toMatchObject({ reason: expect.stringContaining("`idempotent: 'with_key'` with `retry: 'safe'` (src/contradicted-yaml.ts:34) is not a policy `@retrysafe/spec` accepts") });
+    expect(policyOf('saveDraft')?.contradicted).toBeUndefined();
+    const yaml = formatReport(report, 'yaml');
+    for (const name of ['deleteAccount', 'logNote', 'p5']) {
+      expect(yaml).toMatch(new RegExp(`\\n${name}:\\n(  .*\\n)*  contradicted: true\\n(  .*\\n)*  reason: "the same run shows this declaration is not true`));
+    }
+    expect(yaml).not.toMatch(/\nsaveDraft:\n(  .*\n)*  contradicted/);
+  });
+});

@@ -12,14 +12,16 @@ import type { AuditReport, ToolAudit } from '../report.js';
 //     max_attempts: 3
 //
 // No field is ever `null`: a field the code does not state is left out, and a declared policy with
-// a required field left out lists it under `unknown` with the `reason`. A loop should treat a tool
-// without `retry` as not safe to retry.
+// a required field left out lists it under `unknown` with the `reason`; a declaration the same run
+// contradicts (a rule finding on it, a combination tsc rejects) is marked `contradicted: true` with
+// the `reason`. A loop should treat a tool without `retry`, or contradicted, as not safe to retry.
 
 /** The seed's required policy fields: a declared policy that does not state one lists it under `unknown`. */
 const REQUIRED = ['side_effects', 'idempotent', 'retry'] as const;
 
 const UNKNOWN_REASON = 'declared, but not stated statically (a spread, or a value the audit does not follow): treat the tool as not safe to retry';
 const HINTS_REASON = 'declared by MCP annotations, whose hints do not say which side effects the tool has';
+const CONTRADICTED_REASON = 'the same run shows this declaration is not true, so treat the tool as not safe to retry';
 const CONFLICT_REASON = 'defined more than once with different policies (listed under conflicts): treat the tool as not safe to retry';
 
 interface PolicyEntry {
@@ -29,6 +31,7 @@ interface PolicyEntry {
   max_attempts?: number;
   max_attempts_default?: true;
   declared: boolean;
+  contradicted?: true;
   unknown?: string[];
   reason?: string;
   framework: string;
@@ -54,7 +57,7 @@ export function formatYaml(report: AuditReport): string {
   document.commentBefore = [
     ` retrysafe audit: every tool's declared retry policy, in the seed's shape.`,
     ` A field the code does not state is left out (never null); a declared policy lists the required fields it does not state under unknown, with the reason.`,
-    ` Treat a tool without retry as not safe to retry. A name defined twice with different policies lists its definitions under conflicts.`,
+    ` Treat a tool without retry, or marked contradicted, as not safe to retry. A name defined twice with different policies lists its definitions under conflicts.`,
     ...(unnamed.length > 0 ? [` Tools without a static name, not listed: ${unnamed.join(', ')}`] : []),
   ].join('\n');
   return entries.size === 0 ? `${document.commentBefore.split('\n').map((line) => `#${line}`).join('\n')}\n{}\n` : document.toString({ lineWidth: 0 });
@@ -70,14 +73,25 @@ function toEntry(tool: ToolAudit): PolicyEntry {
     ...(policy?.max_attempts != null ? { max_attempts: policy.max_attempts } : {}),
     ...(policy?.max_attempts_default ? { max_attempts_default: true as const } : {}),
     declared: policy !== null,
-    ...(unknown.length > 0 ? { unknown: [...unknown], reason: policy?.via === 'annotations' ? HINTS_REASON : UNKNOWN_REASON } : {}),
+    ...(policy?.contradicted ? { contradicted: true as const } : {}),
+    ...(unknown.length > 0 ? { unknown: [...unknown] } : {}),
+    ...(reasonOf(policy, unknown.length > 0) ?? {}),
     framework: tool.framework,
     source: `${tool.file}:${tool.line}`,
   };
 }
 
+/** Why a loop must not act on the entry: a contradicted declaration, required fields not stated, or both. */
+function reasonOf(policy: ToolAudit['policy'], unknown: boolean): { reason: string } | undefined {
+  const reasons = [
+    ...(policy?.contradicted ? [`${CONTRADICTED_REASON}: ${policy.contradicted.reason}`] : []),
+    ...(unknown ? [policy?.via === 'annotations' ? HINTS_REASON : UNKNOWN_REASON] : []),
+  ];
+  return reasons.length > 0 ? { reason: reasons.join('; ') } : undefined;
+}
+
 function samePolicy(a: PolicyEntry, b: PolicyEntry): boolean {
-  return a.declared === b.declared && a.side_effects === b.side_effects && a.idempotent === b.idempotent && a.retry === b.retry && a.max_attempts === b.max_attempts;
+  return a.declared === b.declared && a.contradicted === b.contradicted && a.side_effects === b.side_effects && a.idempotent === b.idempotent && a.retry === b.retry && a.max_attempts === b.max_attempts;
 }
 
 function conflict(existing: PolicyEntry, added: PolicyEntry): PolicyEntry {

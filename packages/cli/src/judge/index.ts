@@ -64,7 +64,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
   const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
   const { tool } = at;
   const file = relative(at.file);
-  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file) : null;
+  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, questions.q1)) : null;
   return {
     id: `${file}:${tool.line}:${tool.column}`,
     name: tool.name,
@@ -99,11 +99,51 @@ const EFFECT_KINDS: Readonly<Record<string, Effect['kind']>> = { read: 'read', a
  */
 export const DEFAULT_MAX_ATTEMPTS: Readonly<Record<string, number>> = { safe: 3, safe_with_same_key: 3, never: 1 };
 
-function toDeclaredPolicy(policy: PolicyFact, file: string): DeclaredPolicy {
+function toDeclaredPolicy(policy: PolicyFact, file: string, contradicted: DeclaredPolicy['contradicted']): DeclaredPolicy {
   const { side_effects, idempotent, retry, via, line, text } = policy;
   const fallback = policy.max_attempts === null && !policy.statesMaxAttempts && via !== 'annotations' && retry !== null ? DEFAULT_MAX_ATTEMPTS[retry] : undefined;
   const max_attempts = fallback ?? policy.max_attempts;
-  return { side_effects, idempotent, retry, max_attempts, ...(fallback !== undefined ? { max_attempts_default: true as const } : {}), via, evidence: { file, line, text } };
+  return {
+    side_effects,
+    idempotent,
+    retry,
+    max_attempts,
+    ...(fallback !== undefined ? { max_attempts_default: true as const } : {}),
+    via,
+    evidence: { file, line, text },
+    ...(contradicted ? { contradicted } : {}),
+  };
+}
+
+/** The rules whose finding on a declaration says the declaration is not true. */
+const CONTRADICTING_RULES = /\/(no-contradicted-policy(-type-checked)?|no-unsafe-retry-policy)$/;
+
+/** The retry classes `@retrysafe/spec`'s `ToolPolicy` allows for each idempotency class. */
+const ALLOWED_RETRY: Readonly<Record<string, readonly string[]>> = { true: ['safe', 'never'], with_key: ['safe_with_same_key', 'never'], false: ['never'] };
+
+/**
+ * Why the same run shows a declared policy is not true, if it does: a contradicting rule's finding
+ * within the declaration, a combination `ToolPolicy` rejects (what tsc reports on a typed
+ * declaration), or question 1 finding the handler's effects against it.
+ */
+function contradictionOfPolicy(policy: PolicyFact, file: string, findings: readonly RuleFinding[], q1: Answer): DeclaredPolicy['contradicted'] {
+  const evidence = { file, line: policy.line, text: policy.text };
+  const finding = findings.find((candidate) => CONTRADICTING_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine);
+  if (finding) return { reason: `\`${finding.ruleId}\` reports it at ${file}:${finding.line}: ${finding.message}`, evidence: { file, line: finding.line, text: policy.text } };
+  const { idempotent, retry, max_attempts, side_effects } = policy;
+  if (idempotent !== null && retry !== null && policy.via !== 'annotations') {
+    const allowed = ALLOWED_RETRY[String(idempotent)] ?? [];
+    const shown = `\`idempotent: ${idempotent === 'with_key' ? "'with_key'" : String(idempotent)}\``;
+    if (!allowed.includes(retry)) {
+      return { reason: `${shown} with \`retry: '${retry}'\` (${file}:${policy.line}) is not a policy \`@retrysafe/spec\` accepts (its \`ToolPolicy\` type allows ${allowed.map((r) => `'${r}'`).join(' or ')}; tsc rejects it)`, evidence };
+    }
+    if (idempotent === false && ((max_attempts !== null && max_attempts !== 1) || side_effects === 'none')) {
+      const what = side_effects === 'none' ? "`side_effects: 'none'`" : `\`max_attempts: ${max_attempts}\``;
+      return { reason: `${shown} with ${what} (${file}:${policy.line}) is not a policy \`@retrysafe/spec\` accepts (its \`ToolPolicy\` type; tsc rejects it)`, evidence };
+    }
+  }
+  if (q1.reason.includes('which contradicts the declared')) return { reason: `question 1: ${q1.reason}`, evidence };
+  return undefined;
 }
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };
