@@ -57,8 +57,20 @@ describe('Q2 knows the runner\'s key', () => {
 });
 
 describe('Q2 says where currentCall() is set', () => {
-  it('unguarded: still yes, but the reason says the key is undefined outside a guarded call', async () => {
-    expect((await tool('refundOrder')).questions.q2).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('no guard of this tool is visible in the scanned code: called outside one, the key is `undefined`') });
+  it('unguarded: still yes, but the reason says the key is undefined outside a guarded call, naming every call that sets it (enableIdempotency too)', async () => {
+    expect((await tool('refundOrder')).questions.q2).toMatchObject({
+      verdict: 'yes',
+      reason: expect.stringContaining(
+        '`currentCall()` is set only inside a call one of `guardAiSdkTools`, `guardOpenAIAgentsTools`, `guardLangChainTools`, `guardMastraTools`, `enableIdempotency` runs, and none of them runs this tool in the scanned code: called outside one, the key is `undefined`',
+      ),
+    });
+  });
+
+  it("on an MCP server with enableIdempotency: the reason names the server's enableIdempotency, which sets it", async () => {
+    expect((await tool('refund_mcp')).questions.q2).toMatchObject({
+      verdict: 'yes',
+      reason: expect.stringContaining("`currentCall()` is set by its server's `enableIdempotency` (src/mcp-runner-key.ts:14)"),
+    });
   });
 
   it('guarded: the reason names the guard that sets it', async () => {

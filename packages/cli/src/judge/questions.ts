@@ -1,3 +1,4 @@
+import { CURRENT_CALL_SETTERS } from '../collect/analysis.js';
 import type { PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
@@ -137,15 +138,19 @@ export function judgeKey(context: JudgeContext): Answer {
 }
 
 /**
- * `currentCall()?.key` is the guard's key for the call: `currentCall()` is set only inside a guarded
- * tool's `execute` (and what it awaits), and is `undefined` anywhere else, so a tool run without its
- * guard passes no key at all. Said in Q2's reason, with the guard when one is linked.
+ * `currentCall()?.key` is the guard's key for the call: `currentCall()` is set only inside a call a
+ * guard or an MCP server's `enableIdempotency` runs (`CURRENT_CALL_SETTERS`, the same data that
+ * recognises them), and is `undefined` anywhere else, so a tool run without one passes no key at
+ * all. Said in Q2's reason, with the guard or the server when one is linked.
  */
 function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text: string }[]): string {
   if (!parts.some((part) => /^currentCall\(\)/.test(part.text))) return '';
   const guard = anyGuardOf(context);
   if (guard) return `; \`currentCall()\` is set by the guard (\`${guard.text}\`, ${guard.file}:${guard.line}) for each call it runs`;
-  return '; but `currentCall()` is set only inside a guarded call (`guardAiSdkTools`, `guardOpenAIAgentsTools`, `guardLangChainTools`, `guardMastraTools`), and no guard of this tool is visible in the scanned code: called outside one, the key is `undefined` and the provider gets none';
+  const wire = wireOf(context);
+  if (wire) return `; \`currentCall()\` is set by its server's \`enableIdempotency\` (${wire.file}:${wire.line}) for each call it runs`;
+  const setters = CURRENT_CALL_SETTERS.map((name) => `\`${name}\``).join(', ');
+  return `; but \`currentCall()\` is set only inside a call one of ${setters} runs, and none of them runs this tool in the scanned code: called outside one, the key is \`undefined\` and the provider gets none`;
 }
 
 /** Q3: the runner's `replayed`, or a replay flag in what the handler returns. */

@@ -63,6 +63,7 @@ export {
   type CalledTwiceTarget,
   type CalledTwiceTest,
   createValueSummariser,
+  CURRENT_CALL_SETTERS,
   findCalledTwiceTests,
   findReplaySignal,
   getIdempotentServer,

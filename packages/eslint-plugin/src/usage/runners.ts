@@ -77,6 +77,11 @@ const GUARDS: Readonly<Record<string, string>> = {
   guardLangChainTools: `${SPEC}/adapters/langchain`,
   guardMastraTools: `${SPEC}/adapters/mastra`,
 };
+/**
+ * The spec calls that set `currentCall()` for each tool call they run: the guards, and an MCP
+ * server's `enableIdempotency` (docs/mcp.md). Anywhere else `currentCall()` is `undefined`.
+ */
+export const CURRENT_CALL_SETTERS: readonly string[] = [...Object.keys(GUARDS), 'enableIdempotency'];
 const RUNNER_METHODS = new Set(['call', 'callOutcome']);
 /** A receiver named like a runner (`runner`, `this.runner`, `dedupRunner`) in a file that imports the spec. */
 const RUNNER_NAME = /runner$/i;
