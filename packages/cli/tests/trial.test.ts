@@ -332,3 +332,17 @@ describe('a declaration the same run contradicts is marked in the YAML and the J
     expect(yaml).not.toMatch(/\nsaveDraft:\n(  .*\n)*  contradicted/);
   });
 });
+
+describe('Q4 follows an options object chosen by a conditional', () => {
+  it('both branches name the same module runner: its store is judged (yes)', async () => {
+    expect((await tool('save_note_both')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('durable store (SQLite)') });
+  });
+
+  it('branches that do not name the same runner: unknown, saying a conditional was seen rather than claiming a parameter', async () => {
+    for (const name of ['save_note_fallback', 'save_note_split']) {
+      const { q4 } = (await tool(name)).questions;
+      expect(q4).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('its options are chosen by a conditional (`') });
+      expect(q4.reason).not.toContain('a parameter');
+    }
+  });
+});

@@ -139,6 +139,7 @@ class FileCollector {
           tool: values.valueOf(use.tool),
           collection: use.collection,
           runner: use.runner ? values.valueOf(use.runner) : null,
+          ...(use.runnerConditional ? { runnerConditional: describeNode(use.runnerConditional, this.sourceCode) } : {}),
         })),
         ...this.wireIdempotency(values.valueOf),
       ],
@@ -158,7 +159,8 @@ class FileCollector {
       const enabling = server && this.idempotentServers.find((candidate) => candidate.server === server);
       if (!enabling) return [];
       const runner = enabling.runner ? valueOf(enabling.runner) : null;
-      return [{ ...this.site(enabling.node), via: 'enableIdempotency', tool: { k: 'tool', index }, collection: false, runner }];
+      const conditional = enabling.runnerConditional ? { runnerConditional: describeNode(enabling.runnerConditional, this.sourceCode) } : {};
+      return [{ ...this.site(enabling.node), via: 'enableIdempotency', tool: { k: 'tool', index }, collection: false, runner, ...conditional }];
     });
   }
 

@@ -123,6 +123,8 @@ export interface UseFact extends Site {
   /** A guard: `tool` is a set of tools (an object or an array), each run through the runner. */
   readonly collection: boolean;
   readonly runner: Value | null;
+  /** Options chosen by a conditional whose branches do not name the same runner, in a few words of code (`flag ? {…} : {…}`). */
+  readonly runnerConditional?: string;
 }
 
 /** A test that calls something twice with identical arguments. */

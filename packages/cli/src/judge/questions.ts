@@ -228,9 +228,13 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
   const runners = context.links.uses.flatMap((use) => use.runners);
   if (runners.length > 0) return judgeRunners(runners, context);
   if (context.links.uses.length > 0) {
-    const use = context.links.uses[0];
+    const use = context.links.uses.find((candidate) => candidate.use.runnerConditional !== undefined) ?? context.links.uses[0];
     const where = use ? `${context.relative(use.file)}:${use.use.line}` : '';
-    return answer('unknown', `a runner call of it exists (\`${use?.use.via ?? 'a runner'}\`, ${where}), but its runner is not one the audit can follow to its construction (a parameter, or a value from outside the scanned code), so its store cannot be seen`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
+    const conditional = use?.use.runnerConditional;
+    const why = conditional
+      ? `its options are chosen by a conditional (\`${conditional}\`) whose branches do not name the same runner binding`
+      : 'its runner is not one the audit can follow to its construction (a parameter, or a value from outside the scanned code)';
+    return answer('unknown', `a runner call of it exists (\`${use?.use.via ?? 'a runner'}\`, ${where}), but ${why}, so its store cannot be seen`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
   }
   return judgeProviderRecord(tool, context);
 }

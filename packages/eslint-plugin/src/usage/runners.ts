@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, findPropertyThroughSpreads, getImportedModules, getMemberChain, getStaticPropertyName, getStaticValueOf, resolveConst, resolveObject, resolveReference, skipWrappers, staticString } from '../ast/index.js';
+import { findProperty, findPropertyThroughSpreads, findVariableOf, getImportedModules, getMemberChain, getStaticPropertyName, getStaticValueOf, resolveConst, resolveObject, resolveReference, skipWrappers, staticString } from '../ast/index.js';
 
 // Where a tool meets @retrysafe/spec's runtime: runners (`createRunner({ store })`), the dedup store
 // each one keeps its records in, and the calls that hand a tool to a runner (`runner.call(tool, …)`,
@@ -50,6 +50,8 @@ export interface RunnerUse {
   readonly collection: boolean;
   /** The runner expression, when the call names one. */
   readonly runner: TSESTree.Node | undefined;
+  /** Options chosen by a conditional (`flag ? { runner } : { runner: other }`, `??`, `||`) whose branches do not name the same runner. */
+  readonly runnerConditional?: TSESTree.Node;
 }
 
 const SPEC = '@retrysafe/spec';
@@ -92,6 +94,8 @@ export interface IdempotentServer {
   /** The server, followed through `const`s (compare it with {@link getRegisteringServer}). */
   readonly server: TSESTree.Node;
   readonly runner: TSESTree.Node | undefined;
+  /** Options chosen by a conditional whose branches do not name the same runner (see {@link RunnerUse}). */
+  readonly runnerConditional?: TSESTree.Node;
 }
 
 /** `enableIdempotency(server, { runner })`, if `node` is one. */
@@ -99,7 +103,37 @@ export function getIdempotentServer(sourceCode: SourceCode, node: TSESTree.CallE
   const exported = specExport(sourceCode, node.callee);
   const [server, options] = node.arguments;
   if (exported?.module !== `${SPEC}/adapters/mcp` || exported.name !== 'enableIdempotency' || !server) return undefined;
-  return { node, server: resolveConst(sourceCode, server), runner: findProperty(resolveObject(sourceCode, options), 'runner')?.value };
+  return { node, server: resolveConst(sourceCode, server), ...findRunnerOption(sourceCode, options) };
+}
+
+/**
+ * The `runner` of an options argument, followed through `const`s. Options chosen by a conditional
+ * (`flag ? { runner, scope } : { runner }`) or by `??` / `||` name it when every branch names the
+ * same runner binding; otherwise the runner is not known, and the conditional is returned so that
+ * a reason can name what was seen.
+ */
+function findRunnerOption(sourceCode: SourceCode, options: TSESTree.Node | undefined, depth = 0): { runner: TSESTree.Node | undefined; runnerConditional?: TSESTree.Node } {
+  const value = options && resolveConst(sourceCode, options);
+  const branches =
+    value?.type === AST_NODE_TYPES.ConditionalExpression ? [value.consequent, value.alternate]
+    : value?.type === AST_NODE_TYPES.LogicalExpression && value.operator !== '&&' ? [value.left, value.right]
+    : undefined;
+  if (!value || !branches) return { runner: findProperty(resolveObject(sourceCode, options), 'runner')?.value };
+  const found = depth < 4 ? branches.map((branch) => findRunnerOption(sourceCode, branch, depth + 1)) : [];
+  const runners = found.map((branch) => (branch.runnerConditional ? undefined : branch.runner));
+  const [first] = runners;
+  const same = first !== undefined && runners.length === branches.length && runners.every((runner) => runner !== undefined && isSameBinding(sourceCode, runner, first));
+  return same ? { runner: first } : { runner: undefined, runnerConditional: value };
+}
+
+/** Whether two expressions name one binding (`runner` and `runner`), or resolve to one construction. */
+function isSameBinding(sourceCode: SourceCode, a: TSESTree.Node, b: TSESTree.Node): boolean {
+  if (resolveConst(sourceCode, a) === resolveConst(sourceCode, b)) return true;
+  const left = skipWrappers(a);
+  const right = skipWrappers(b);
+  if (left.type !== AST_NODE_TYPES.Identifier || right.type !== AST_NODE_TYPES.Identifier) return false;
+  const variable = findVariableOf(left, sourceCode);
+  return variable !== undefined && variable === findVariableOf(right, sourceCode);
 }
 
 /**
@@ -181,15 +215,13 @@ export function getRunnerUse(sourceCode: SourceCode, node: TSESTree.CallExpressi
   }
   const exported = specExport(sourceCode, callee);
   if (exported && GUARDS[exported.name] === exported.module && node.arguments[0]) {
-    const runner = findProperty(resolveObject(sourceCode, node.arguments[1]), 'runner')?.value;
-    return { via: exported.name, node, tool: node.arguments[0], collection: true, runner };
+    return { via: exported.name, node, tool: node.arguments[0], collection: true, ...findRunnerOption(sourceCode, node.arguments[1]) };
   }
   const adapter = exported && ADAPTERS[exported.name];
   if (!adapter || adapter.module !== exported.module) return undefined;
   const tool = node.arguments[adapter.toolArgument];
   if (!tool) return undefined;
-  const runner = findProperty(resolveObject(sourceCode, node.arguments[adapter.toolArgument + 1]), 'runner')?.value;
-  return { via: exported.name, node, tool, collection: false, runner };
+  return { via: exported.name, node, tool, collection: false, ...findRunnerOption(sourceCode, node.arguments[adapter.toolArgument + 1]) };
 }
 
 /** A `createRunner(...)` result (followed through `const`s), or a value named like a runner. */
