@@ -25,7 +25,7 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 /** One part a key is built from. */
 export interface KeyPart {
   readonly node: TSESTree.Node;
-  /** Whether the part is visibly derived from the work (a literal, a parameter, a `key` template part). */
+  /** Whether the part is visibly derived from the work (a literal, a parameter or a field of one, a `const` holding one, `vouchDurable(…)`; a `key` template part is judged the same way). */
   readonly derived: boolean;
 }
 
@@ -75,7 +75,9 @@ export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefiniti
     .filter((position) => !isPersistedAt(position.value, sourceCode))
     .map((position) => tracer.findSource(position.value))
     .filter((found) => found !== undefined);
-  const parts = positions.map((position) => ({ node: position.value, derived: position.kind === 'specKey' || isDerived(sourceCode, position.value, 0) }));
+  // A part of the spec's `key` tag is judged like any other: tsc checks that it is `Durable`, but a
+  // module value (`process.env.SUFFIX ?? 'x'`) is not, and without types the audit cannot say it is.
+  const parts = positions.map((position) => ({ node: position.value, derived: isDerived(sourceCode, position.value, 0) }));
   const status = sources.length > 0 ? 'nondeterministic' : parts.every((part) => part.derived) ? 'deterministic' : 'unknown';
   return { status, positions: dedupe(positions), parts, sources };
 }
