@@ -121,7 +121,11 @@ export function judgeKey(context: JudgeContext): Answer {
   if (key.status === 'unknown') {
     const hidden = key.parts.filter((part) => !part.derived);
     const named = hidden.map((part) => `\`${part.text}\` (line ${part.line})`).join(', ');
-    return answer('unknown', `the key comes from ${named}, which the audit cannot follow`, hidden.map((part) => here(part.line, part.text)));
+    return answer(
+      'unknown',
+      `the key comes from ${named}, which is not visibly derived from the work (a literal, a parameter or a field of one, \`vouchDurable(…)\`, or a \`const\` of those): whether it is the same on a retry is not in the code the audit can follow`,
+      hidden.map((part) => here(part.line, part.text)),
+    );
   }
   if (policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat needs no key');
   const refused = refusingGuardOf(context);
