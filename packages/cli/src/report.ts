@@ -93,9 +93,9 @@ export interface DeclaredPolicy {
   readonly evidence: Evidence;
   /**
    * The same run shows the declaration is not true: a `no-contradicted-policy` or
-   * `no-unsafe-retry-policy` finding on it, a combination `@retrysafe/spec`'s `ToolPolicy` type
-   * rejects (`idempotent: 'with_key'` with `retry: 'safe'`), or question 1's handler effects against
-   * it. The reason names the finding and its line. A loop must not act on such a policy.
+   * `no-unsafe-retry-policy` finding on it, a combination `@retrysafe/spec` rejects that no finding
+   * covers (the spec's table of contradictions, `findPolicyContradiction`), or question 1's handler
+   * effects against it. The reason names the finding and its line. A loop must not act on such a policy.
    */
   readonly contradicted?: { readonly reason: string; readonly evidence: Evidence };
 }

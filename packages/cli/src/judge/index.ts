@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { findPolicyContradiction } from '../collect/analysis.js';
 import type { FileFacts, PolicyFact } from '../collect/facts.js';
 import {
   type Answer,
@@ -118,30 +119,22 @@ function toDeclaredPolicy(policy: PolicyFact, file: string, contradicted: Declar
 /** The rules whose finding on a declaration says the declaration is not true. */
 const CONTRADICTING_RULES = /\/(no-contradicted-policy(-type-checked)?|no-unsafe-retry-policy)$/;
 
-/** The retry classes `@retrysafe/spec`'s `ToolPolicy` allows for each idempotency class. */
-const ALLOWED_RETRY: Readonly<Record<string, readonly string[]>> = { true: ['safe', 'never'], with_key: ['safe_with_same_key', 'never'], false: ['never'] };
-
 /**
  * Why the same run shows a declared policy is not true, if it does: a contradicting rule's finding
- * within the declaration, a combination `ToolPolicy` rejects (what tsc reports on a typed
- * declaration), or question 1 finding the handler's effects against it.
+ * within the declaration, a combination the spec rejects (the plugin's `findPolicyContradiction`,
+ * the spec's table as data: what tsc reports on a typed declaration), or question 1 finding the
+ * handler's effects against it.
  */
 function contradictionOfPolicy(policy: PolicyFact, file: string, findings: readonly RuleFinding[], q1: Answer): DeclaredPolicy['contradicted'] {
   const evidence = { file, line: policy.line, text: policy.text };
   const finding = findings.find((candidate) => CONTRADICTING_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine);
   if (finding) return { reason: `\`${finding.ruleId}\` reports it at ${file}:${finding.line}: ${finding.message}`, evidence: { file, line: finding.line, text: policy.text } };
-  const { idempotent, retry, max_attempts, side_effects } = policy;
-  if (idempotent !== null && retry !== null && policy.via !== 'annotations') {
-    const allowed = ALLOWED_RETRY[String(idempotent)] ?? [];
-    const shown = `\`idempotent: ${idempotent === 'with_key' ? "'with_key'" : String(idempotent)}\``;
-    if (!allowed.includes(retry)) {
-      return { reason: `${shown} with \`retry: '${retry}'\` (${file}:${policy.line}) is not a policy \`@retrysafe/spec\` accepts (its \`ToolPolicy\` type allows ${allowed.map((r) => `'${r}'`).join(' or ')}; tsc rejects it)`, evidence };
-    }
-    if (idempotent === false && ((max_attempts !== null && max_attempts !== 1) || side_effects === 'none')) {
-      const what = side_effects === 'none' ? "`side_effects: 'none'`" : `\`max_attempts: ${max_attempts}\``;
-      return { reason: `${shown} with ${what} (${file}:${policy.line}) is not a policy \`@retrysafe/spec\` accepts (its \`ToolPolicy\` type; tsc rejects it)`, evidence };
-    }
-  }
+  // Without the rule's finding (the rule off, or the policy not visible to it): the spec's own table
+  // of contradictions (what tsc and ToolPolicyError reject), from the same static values.
+  const rejected = policy.via === 'annotations'
+    ? undefined
+    : findPolicyContradiction({ sideEffects: policy.side_effects ?? undefined, idempotent: policy.idempotent ?? undefined, retry: policy.retry ?? undefined, maxAttempts: policy.max_attempts ?? undefined });
+  if (rejected) return { reason: `the policy at ${file}:${policy.line} is one \`@retrysafe/spec\` rejects (tsc, and a ToolPolicyError at run time): ${rejected.message}`, evidence };
   if (q1.reason.includes('which contradicts the declared')) return { reason: `question 1: ${q1.reason}`, evidence };
   return undefined;
 }
