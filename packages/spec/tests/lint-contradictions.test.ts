@@ -2,7 +2,7 @@ import { findPolicyContradiction, POLICY_CONTRADICTIONS } from '@retrysafe/eslin
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { CONTRADICTIONS, declarePolicy, defineTool, key } from '../src/index.js';
+import { CONTRADICTIONS, declarePolicy, defineTool, key, type RunContext } from '../src/index.js';
 
 // no-unsafe-retry-policy judges a policy from the plugin's own table (the plugin does not import the
 // spec at runtime): for every combination of values, it must reject exactly what the spec rejects,
@@ -27,7 +27,7 @@ function specRejection(policy: Record<string, unknown>, hasKey: boolean | undefi
         retry: policy['retry'],
         maxAttempts: policy['max_attempts'],
         input: z.object({ id: z.string() }),
-        ...(hasKey ? { key: ({ run }: { run: { id: string } }) => key`${run.id}` } : {}),
+        ...(hasKey ? { key: ({ run }: { run: RunContext }) => key`${run.id}` } : {}),
         execute: async () => 1,
       } as never);
     }
