@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findVariableOf, getStaticPropertyName, GLOBAL_SOURCE, resolveConst, resolveReference } from '../ast/index.js';
-import { classifySql, isSqlTag, SQL_TEXT_METHODS, sqlTextParts } from '../sql/index.js';
+import { classifySql, isSqlTag, SQL_TEXT_METHODS, sqlStatementNode, sqlTextParts } from '../sql/index.js';
 
 // Get-or-create: a random or per-attempt value that is stored before it is used as a key (in session
 // storage, a queue job, a database row) is read back unchanged on the retry, so it is durable. A
@@ -116,14 +116,9 @@ function isSerializingCall(node: TSESTree.CallExpression, sourceCode: SourceCode
  */
 function isSqlWriteParameter(call: TSESTree.CallExpression, sourceCode: SourceCode): boolean {
   const prepared = call.callee.type === AST_NODE_TYPES.MemberExpression ? resolveConst(sourceCode, call.callee.object) : undefined;
-  if (prepared?.type === AST_NODE_TYPES.CallExpression && isSqlTextCall(prepared) && writesSql(sourceCode, prepared.arguments[0])) return true;
+  if (prepared?.type === AST_NODE_TYPES.CallExpression && writesSql(sourceCode, sqlStatementNode(sourceCode, prepared))) return true;
   // Argument 0 is the text: a value there is a hole of it or in a config's `values`.
   return writesSql(sourceCode, call.arguments[0]);
-}
-
-function isSqlTextCall(call: TSESTree.CallExpression): boolean {
-  const name = call.callee.type === AST_NODE_TYPES.MemberExpression ? getStaticPropertyName(call.callee) : undefined;
-  return name !== undefined && SQL_TEXT_METHODS.has(name);
 }
 
 /** Does the SQL text `node` holds have a statement that writes (INSERT, REPLACE, UPDATE, MERGE)? */

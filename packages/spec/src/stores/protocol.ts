@@ -158,7 +158,7 @@ export function createDedupStore(backend: DedupStoreBackend): DedupStore {
   return {
     info: backend.info,
     ready: () => backend.ready(),
-    claim: async (request) => claim(backend, checkedId(request)),
+    claim: (request) => claim(backend, request),
     complete: (held, request) => backend.writeIfHeld(held, completeRecord(held, request)),
     release: (held, { now, error }) => backend.writeIfHeld(held, releaseRecord(held, now, error)),
     renew: (held, { now, lockMs }) => backend.writeIfHeld(held, renewRecord(held, now, lockMs)),
@@ -200,6 +200,7 @@ function checkedId<T extends RecordId>(id: T): T {
 }
 
 async function claim(backend: DedupStoreBackend, request: ClaimRequest): Promise<ClaimResult> {
+  checkedId(request);
   const fresh = decideClaim(undefined, request).result;
   for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
     const found = await backend.insertOrRead(fresh.record);
