@@ -134,7 +134,14 @@ function isHandlerAt(fn: ParameterReference['fn'], position: HandlerPosition, mo
   };
   const parent = fn.parent;
   if ('call' in position) {
-    return parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments[position.argument] === fn && isFrom(parent.callee, [position.call]);
+    const passedAt = (node: TSESTree.Node): boolean =>
+      node.parent?.type === AST_NODE_TYPES.CallExpression && node.parent.arguments[position.argument] === node && isFrom(node.parent.callee, [position.call]);
+    if (passedAt(fn)) return true;
+    // A handler declared apart and passed by name: `function h(input, config) {}` or
+    // `const h = async (input, config) => …`, then `tool(h, …)`.
+    const declaration = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn : parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === fn ? parent : undefined;
+    if (declaration === undefined) return false;
+    return sourceCode.getDeclaredVariables(declaration).some((variable) => variable.references.some((reference) => passedAt(reference.identifier)));
   }
   if ('construct' in position) {
     if (parent?.type !== AST_NODE_TYPES.Property || parent.value !== fn || getPropertyKeyName(parent) !== position.property) return false;

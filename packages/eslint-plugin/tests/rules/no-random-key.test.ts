@@ -723,6 +723,9 @@ export async function d(input: { o: string }, config: { runId: string }) {
 }
 export const e = mastraTool({ execute: async (input: unknown, context: any) => api.refund({ idempotencyKey: context.workflow.runId }) });
 export const f = notLangchain.tool(async (input: unknown, config: any) => api.refund({ idempotencyKey: config.runId }));
+const g = async (input: { o: string }, config: { runId: string }) => api.refund({ idempotencyKey: config.runId });
+export const h = wrap(g, { name: 'h' });
+export const i = tool(async () => d({ o: 'x' }, { runId: 'r' }), { name: 'i' });
 `,
     },
     {
@@ -751,6 +754,21 @@ export const q7 = tool(async (input: { o: string }, { runId: id }) => api.refund
         report('perAttemptKey', 3, 127, 'config.runId', 3, adviceIn('langchain')),
         report('perAttemptKey', 4, 96, 'runId', 4, adviceIn('langchain')),
         report('perAttemptKey', 5, 100, 'runId', 5, adviceIn('langchain')),
+      ],
+    },
+    {
+      name: 'LangChain: a handler declared apart and passed to tool() by name (a function declaration, a const arrow) (the third new-user trial)',
+      code: `
+import { tool } from '@langchain/core/tools';
+async function refundHandler({ o }: { o: string }, config: { runId?: string }) { return api.refund({ idempotencyKey: \`\${config.runId}-\${o}\` }); }
+const handler = async (input: { o: string }, { runId }: { runId?: string }) => api.refund({ idempotencyKey: runId });
+export const a = tool(refundHandler, { name: 'a' });
+export const b = tool(handler, { name: 'b' });
+`,
+      errors: [
+        // The generic advice: the key is not written inside the tool() call, where the framework's is given.
+        report('perAttemptKey', 3, 118, 'config.runId', 3),
+        report('perAttemptKey', 4, 109, 'runId', 4),
       ],
     },
     {
