@@ -44,7 +44,7 @@ export function buildRuleLevels(
   namespace: string,
 ): Record<string, TSESLint.SharedConfig.RuleLevel> {
   const levels: Record<string, TSESLint.SharedConfig.RuleLevel> = {};
-  for (const [id, rule] of Object.entries(rules).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [id, rule] of Object.entries(rules).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const docs = rule.meta.docs ?? {};
     const typeAware = docs.requiresTypeChecking === true;
     const recommended = docs.recommended === 'recommended';
