@@ -21,7 +21,7 @@ import {
 } from '../report.js';
 import { describePolicy } from '../format/verdicts.js';
 import { linkProject, type ProjectLinks, type ToolAt } from './links.js';
-import { JUDGES } from './questions.js';
+import { type EffectsContradiction, findEffectsContradiction, JUDGES } from './questions.js';
 
 /** What {@link buildReport} needs besides the facts. */
 export interface ReportInput {
@@ -61,11 +61,13 @@ export function buildReport(input: ReportInput): AuditReport {
 }
 
 function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string, findings: readonly RuleFinding[]): ToolAudit {
-  const context = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, relative, findings };
+  const facts = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, relative, findings };
+  const contradiction = findEffectsContradiction(facts);
+  const context = { ...facts, contradiction };
   const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
   const { tool } = at;
   const file = relative(at.file);
-  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, questions.q1)) : null;
+  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, contradiction, questions.q1)) : null;
   return {
     id: `${file}:${tool.line}:${tool.column}`,
     name: tool.name,
@@ -125,7 +127,7 @@ const CONTRADICTING_RULES = /\/(no-contradicted-policy(-type-checked)?|no-unsafe
  * the spec's table as data: what tsc reports on a typed declaration), or question 1 finding the
  * handler's effects against it.
  */
-function contradictionOfPolicy(policy: PolicyFact, file: string, findings: readonly RuleFinding[], q1: Answer): DeclaredPolicy['contradicted'] {
+function contradictionOfPolicy(policy: PolicyFact, file: string, findings: readonly RuleFinding[], effects: EffectsContradiction | undefined, q1: Answer): DeclaredPolicy['contradicted'] {
   const evidence = { file, line: policy.line, text: policy.text };
   const finding = findings.find((candidate) => CONTRADICTING_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine);
   if (finding) return { reason: `\`${finding.ruleId}\` reports it at ${file}:${finding.line}: ${finding.message}`, evidence: { file, line: finding.line, text: policy.text } };
@@ -135,7 +137,8 @@ function contradictionOfPolicy(policy: PolicyFact, file: string, findings: reado
     ? undefined
     : findPolicyContradiction({ sideEffects: policy.side_effects ?? undefined, idempotent: policy.idempotent ?? undefined, retry: policy.retry ?? undefined, maxAttempts: policy.max_attempts ?? undefined });
   if (rejected) return { reason: `the policy at ${file}:${policy.line} is one \`@retrysafe/spec\` rejects (tsc, and a ToolPolicyError at run time): ${rejected.message}`, evidence };
-  if (q1.reason.includes('which contradicts the declared')) return { reason: `question 1: ${q1.reason}`, evidence };
+  // Q1 names the contradiction where it judges the handler's effects (not where a guard or the runner answers).
+  if (effects && q1.reason.includes(effects.text)) return { reason: `question 1: ${q1.reason}`, evidence };
   return undefined;
 }
 

@@ -15,6 +15,17 @@ export interface JudgeContext {
   readonly relative: (file: string) => string;
   /** The plugin's findings of the same run (Q1 names a no-contradicted-policy finding on the tool's declaration). */
   readonly findings: readonly RuleFinding[];
+  /** The declaration the handler's effects contradict ({@link findEffectsContradiction}), worked out once per tool. */
+  readonly contradiction: EffectsContradiction | undefined;
+}
+
+/** A declaration the handler's effects contradict: Q1's words for it and the evidence (the declaration, or the rule's finding on it). */
+export interface EffectsContradiction {
+  /** The declared claim, in the report's words (`` `idempotent: true` ``, `` read-only `readOnlyHint: true` ``). */
+  readonly claim: string;
+  /** What Q1 appends to its reason: the claim, the declaration's line and the rule's finding on it, if any. */
+  readonly text: string;
+  readonly evidence: Evidence;
 }
 
 const answer = (verdict: Answer['verdict'], reason: string, evidence: readonly Evidence[] = []): Answer => ({ verdict, reason, evidence });
@@ -51,13 +62,11 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   }
   const effects = tool.effects;
   if (!effects) return answer('unknown', 'the handler is not in this file, so what it does is not visible');
-  const found = effects.inferred;
-  // The plugin's reason names a line; an operation in another file is named with its file.
-  const inferred = found?.at ? { ...found, reason: found.reason.replace(`line ${found.at.line}`, `${context.relative(found.at.file)}:${found.at.line}`) } : found;
+  const inferred = inferredPolicyOf(context);
   const evidence = effects.operations
     .slice(0, 5)
     .map((operation) => (operation.file !== undefined ? { file: context.relative(operation.file), line: operation.line, text: operation.text } : here(operation.line, operation.text)));
-  const contradiction = contradictionOf(context, inferred);
+  const { contradiction } = context;
   const withClaim = contradiction ? [...evidence, contradiction.evidence] : evidence;
   if (inferred && !inferred.idempotent) {
     const honest = tool.policy?.idempotent === false;
@@ -70,6 +79,12 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
 
 const WRITES = new Set(['absolute', 'create', 'relative', 'write']);
 
+/** The policy the effects analysis infers for the handler; its reason names an operation in another file with its file. */
+function inferredPolicyOf(context: Pick<JudgeContext, 'at' | 'relative'>): NonNullable<ToolFact['effects']>['inferred'] | undefined {
+  const found = context.at.tool.effects?.inferred;
+  return found?.at ? { ...found, reason: found.reason.replace(`line ${found.at.line}`, `${context.relative(found.at.file)}:${found.at.line}`) } : found;
+}
+
 /**
  * The declaration the handler's effects contradict, as `no-contradicted-policy` judges it: declared
  * read-only (`side_effects: 'none'`, MCP `readOnlyHint: true`) while the handler writes, or declared
@@ -77,8 +92,9 @@ const WRITES = new Set(['absolute', 'create', 'relative', 'write']);
  * handler looks no deduplication key up). The rule's finding on the declaration, when the run has
  * one, is named with its line.
  */
-function contradictionOf(context: JudgeContext, inferred: NonNullable<ToolFact['effects']>['inferred']): { text: string; evidence: Evidence } | undefined {
+export function findEffectsContradiction(context: Omit<JudgeContext, 'contradiction'>): EffectsContradiction | undefined {
   const { tool } = context.at;
+  const inferred = inferredPolicyOf(context);
   const { policy, effects } = tool;
   if (!policy || !effects) return undefined;
   let claim: string | undefined;
@@ -94,6 +110,7 @@ function contradictionOf(context: JudgeContext, inferred: NonNullable<ToolFact['
   );
   const reported = finding ? `; \`${finding.ruleId}\` reports it at line ${finding.line}` : '';
   return {
+    claim,
     text: `, which contradicts the declared ${claim} (line ${policy.line}${reported})`,
     evidence: { file, line: finding?.line ?? policy.line, text: policy.text },
   };
