@@ -153,6 +153,14 @@ describe('a provider record answers only a repeat that carries the same key', ()
     });
     expect((await tool('refundOrder')).questions.q4.reason).toContain('(Stripe keeps keys for at least 24 hours)');
   });
+
+  it('a key new on every attempt sent to a plain fetch POST is Q4 no, without claiming that server keeps a record', async () => {
+    const { q4 } = (await tool('sendPing')).questions;
+    expect(q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/fetch-key.ts', line: 24 }] });
+    expect(q4.reason).toMatch(/^`fetch\(…\)` \(line 24\) passes a key \(whether the server keeps a record of it is not in the code\), but the key is new on every attempt/);
+    expect(q4.reason).not.toContain('the provider keeps');
+    expect((await tool('chargeCard')).questions.q4.reason).toContain('passes a key the provider keeps a record of, but the key is new on every attempt');
+  });
 });
 
 describe('tools made by wrappers and factories are named', () => {

@@ -349,7 +349,9 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     // The provider's record answers only a repeat that carries the same key: a key new on every
     // attempt (question 2) never matches it.
     if (tool.key.status === 'nondeterministic') {
-      return no('error', `${calls} passes a key the provider keeps a record of, but the key is new on every attempt (question 2): a repeat carries a different key, so the record never matches it`, passing.map((call) => here(call.line, call.text)));
+      // Whether a generic endpoint keeps a record at all is not known (below); a record it might keep matches no repeat either way.
+      const record = passing.every((call) => KEEPS_KEYS[call.provider] !== undefined) ? 'a key the provider keeps a record of' : 'a key (whether the server keeps a record of it is not in the code)';
+      return no('error', `${calls} passes ${record}, but the key is new on every attempt (question 2): a repeat carries a different key, so no record of it matches the repeat`, passing.map((call) => here(call.line, call.text)));
     }
     // Only a provider known to dedupe by the key keeps a record of it: a generic HTTP endpoint may
     // not read an `Idempotency-Key` header at all (require-key-passthrough's doc).
