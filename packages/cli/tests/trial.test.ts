@@ -335,8 +335,11 @@ describe('a declaration the same run contradicts is marked in the YAML and the J
     // A policy from another module, which the rule does not see: the spec's own table (findPolicyContradiction).
     expect(policyOf('p6')?.contradicted).toMatchObject({ reason: expect.stringContaining("is one `@retrysafe/spec` rejects (tsc, and a ToolPolicyError at run time): idempotent: 'with_key' is retried only with the same key") });
     expect(policyOf('saveDraft')?.contradicted).toBeUndefined();
+    // with_key and retry: 'safe_with_same_key', but the key is new on every attempt (question 2 no).
+    expect(policyOf('chargeCard')?.contradicted).toMatchObject({ reason: expect.stringMatching(/^question 2: the key is built from `randomUUID\(\)` \(line 17\)/), evidence: { file: 'src/random-provider-key.ts', line: 17 } });
+    expect(policyOf('refundOrder')?.contradicted).toBeUndefined();
     const yaml = formatReport(report, 'yaml');
-    for (const name of ['deleteAccount', 'logNote', 'p5', 'p6']) {
+    for (const name of ['deleteAccount', 'logNote', 'p5', 'p6', 'chargeCard']) {
       expect(yaml).toMatch(new RegExp(`\\n${name}:\\n(  .*\\n)*  contradicted: true\\n(  .*\\n)*  reason: "the same run shows this declaration is not true`));
     }
     expect(yaml).not.toMatch(/\nsaveDraft:\n(  .*\n)*  contradicted/);

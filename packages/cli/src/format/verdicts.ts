@@ -50,7 +50,9 @@ export function verdictEmoji(answer: Answer): string {
 export function describePolicy(policy: DeclaredPolicy | null): string {
   if (!policy) return 'undeclared';
   const show = (value: unknown): string => (value === null ? '?' : String(value));
-  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ') + (policy.max_attempts_default ? ' (default)' : '');
+  // A contradicted declaration says so wherever it is shown (table, Markdown, each tool's summary
+  // line), not only in the YAML and the JSON's `policy.contradicted`: a loop must not act on it.
+  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ') + (policy.max_attempts_default ? ' (default)' : '') + (policy.contradicted ? ' (contradicted)' : '');
 }
 
 /**

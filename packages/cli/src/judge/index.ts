@@ -67,7 +67,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
   const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
   const { tool } = at;
   const file = relative(at.file);
-  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, contradiction, questions.q1)) : null;
+  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, contradiction, questions)) : null;
   return {
     id: `${file}:${tool.line}:${tool.column}`,
     name: tool.name,
@@ -127,7 +127,8 @@ const CONTRADICTING_RULES = /\/(no-contradicted-policy(-type-checked)?|no-unsafe
  * the spec's table as data: what tsc reports on a typed declaration), or question 1 finding the
  * handler's effects against it.
  */
-function contradictionOfPolicy(policy: PolicyFact, file: string, findings: readonly RuleFinding[], effects: EffectsContradiction | undefined, q1: Answer): DeclaredPolicy['contradicted'] {
+function contradictionOfPolicy(policy: PolicyFact, file: string, findings: readonly RuleFinding[], effects: EffectsContradiction | undefined, questions: Readonly<Record<QuestionId, Answer>>): DeclaredPolicy['contradicted'] {
+  const { q1, q2 } = questions;
   const evidence = { file, line: policy.line, text: policy.text };
   const finding = findings.find((candidate) => CONTRADICTING_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine);
   if (finding) return { reason: `\`${finding.ruleId}\` reports it at ${file}:${finding.line}: ${finding.message}`, evidence: { file, line: finding.line, text: policy.text } };
@@ -139,6 +140,13 @@ function contradictionOfPolicy(policy: PolicyFact, file: string, findings: reado
   if (rejected) return { reason: `the policy at ${file}:${policy.line} is one \`@retrysafe/spec\` rejects (tsc, and a ToolPolicyError at run time): ${rejected.message}`, evidence };
   // Q1 names the contradiction where it judges the handler's effects (not where a guard or the runner answers).
   if (effects && q1.reason.includes(effects.text)) return { reason: `question 1: ${q1.reason}`, evidence };
+  // A declaration that a repeat is made safe by its key, while question 2 finds the key new on every
+  // attempt: the repeat carries a different key, so the claim does not hold (the seed: "a random key
+  // generated per call is a new key on the retry, which defeats the entire mechanism").
+  if ((policy.idempotent === 'with_key' || policy.retry === 'safe_with_same_key') && q2.verdict === 'no' && q2.severity === 'error') {
+    const [source] = q2.evidence;
+    return { reason: `question 2: ${q2.reason}`, evidence: source ?? evidence };
+  }
   return undefined;
 }
 
