@@ -13,4 +13,5 @@ export * from './localFunctions.js';
 export * from './nodes.js';
 export * from './specModule.js';
 export * from './staticValues.js';
+export * from './textTests.js';
 export * from './variables.js';

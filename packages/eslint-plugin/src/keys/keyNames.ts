@@ -1,6 +1,6 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
-import { importsSpecPackage } from '../ast/index.js';
+import { createWordsTest, importsSpecPackage } from '../ast/index.js';
 import { DURABLE_ENGINE_WORDS } from './durableEngines.js';
 
 // The names a deduplication key goes by, and the cheap tests built from them: a matcher for a
@@ -98,18 +98,17 @@ function buildKeyNameMatcher(extraKeyNames: readonly string[]): KeyNameMatcher {
 /**
  * A test of whether a text spells any key name (the defaults and `extraKeyNames`) or any of
  * `alsoWords`, in any letter case: a cheap test of whether a file can hold a key position at all,
- * before anything in it is looked at. The text is lower-cased once and searched with
- * `String#includes` for each word: a case-insensitive regular expression of the same words cost
- * about twenty times as much on real code (docs/performance.md). Lower-casing can only find more
- * than that expression did (a few non-ASCII letters lower-case to ASCII), never less, and the test
- * only decides whether a file is looked at.
+ * before anything in it is looked at. The text is lower-cased once and searched for the lower-cased
+ * words in one scan (`createWordsTest`: the answer of `String#includes` for each word, without a
+ * scan per absent word; a case-insensitive regular expression of the same words cost about twenty
+ * times as much on real code, docs/performance.md). Lower-casing can only find more than that
+ * expression did (a few non-ASCII letters lower-case to ASCII), never less, and the test only
+ * decides whether a file is looked at. The answer for the last text is kept: every rule of a file
+ * that shares the test asks about the same text.
  */
 export function createKeyTextTest(extraKeyNames: readonly string[] = [], alsoWords: readonly string[] = []): (text: string) => boolean {
-  const words = [...new Set([...DEFAULT_KEY_NAMES, ...KEY_TEXT_WORDS, ...extraKeyNames, ...alsoWords].map((word) => word.toLowerCase()))];
-  return (text) => {
-    const lower = lowerCased(text);
-    return words.some((word) => lower.includes(word));
-  };
+  const test = createWordsTest([...DEFAULT_KEY_NAMES, ...KEY_TEXT_WORDS, ...extraKeyNames, ...alsoWords].map((word) => word.toLowerCase()));
+  return (text) => test(lowerCased(text));
 }
 
 /** The last text lower-cased: every rule of a file asks about the same text. */

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { type EffectLibrary, effectLibrariesSchema, fromKeyedProviders, type KeyedProvider, providersSchema } from '../../effects/index.js';
 import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema, type ToolSiteNode } from '../../tools/index.js';
-import type { ObjectResolver } from '../../ast/index.js';
+import { createWordsTest, type ObjectResolver } from '../../ast/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import type { Contradiction, ContradictionId } from './contradictions.js';
 import { type Claims, getClaims } from './declarations.js';
@@ -87,8 +87,7 @@ export function createContradictionRule(
       const judge = spec.create(context);
       const sourceCode = context.sourceCode;
       // Reports hang on a claim written in this file: a file that never spells one has nothing to report.
-      const words = spec.resolveObjects ? [...CLAIM_WORDS, ...DECLARATION_WORDS] : CLAIM_WORDS;
-      if (!words.some((word) => sourceCode.text.includes(word))) return {};
+      if (!(spec.resolveObjects ? spellsClaimOrDeclaration : spellsClaim)(sourceCode.text)) return {};
       const tools = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
       if (!tools.mayDefineTools) return {};
       const libraries = librariesOf(options.libraries ?? [], options.providers ?? []);
@@ -112,6 +111,8 @@ export function createContradictionRule(
 const CLAIM_WORDS = ['idempotent', 'readOnlyHint', 'side_effects', 'sideEffects'];
 /** The words a file must contain to place a policy or hints that another file spells (`annotations: READ_ONLY_HINTS`). */
 const DECLARATION_WORDS = ['annotations', 'retrysafe', 'declarePolicy', 'defineTool'];
+const spellsClaim = createWordsTest(CLAIM_WORDS);
+const spellsClaimOrDeclaration = createWordsTest([...CLAIM_WORDS, ...DECLARATION_WORDS]);
 
 const librariesByOptions = new WeakMap<readonly EffectLibrary[], WeakMap<readonly KeyedProvider[], readonly EffectLibrary[]>>();
 
