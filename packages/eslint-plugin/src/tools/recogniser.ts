@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getImportedModules } from '../ast/index.js';
+import { type FunctionNode, getImportedModules, walk } from '../ast/index.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { mcpLowLevel } from './frameworks/index.js';
@@ -79,6 +79,10 @@ export function createToolRecogniser(
   /** The wrapper `fn` is (its inner definitions take their config from its parameters), if any. */
   function wrapperOf(fn: FunctionNode): LocalWrapper | undefined {
     let wrapper = wrappers.get(fn);
+    if (wrapper === undefined && isInFile(fn) && !getWrapperCandidates().has(fn)) {
+      // No call inside `fn` defines a tool: its body need not be walked to know it wraps none.
+      wrappers.set(fn, (wrapper = null));
+    }
     if (wrapper === undefined) {
       wrappers.set(fn, null); // a wrapper that calls itself
       wrapper = readLocalWrapper(sourceCode, fn, recogniseDirectCall) ?? null;
@@ -109,7 +113,44 @@ export function createToolRecogniser(
     return definition;
   }
 
+  /** What `node` defines by itself (a factory call, a registration), once per node for every rule and wrapper of the file. */
   function recogniseDirectCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const known = answers.direct.get(node);
+    if (known !== undefined) return known ?? undefined;
+    const definition = recogniseDirectCallUncached(node);
+    answers.direct.set(node, definition ?? null);
+    return definition;
+  }
+
+  /**
+   * The functions of the file that hold a call defining a tool by itself (at any depth): the only
+   * ones `readLocalWrapper` can find a wrapped definition in, since it looks at no other call. One
+   * walk of the file, at the first function asked about, instead of a walk of the body of every
+   * function the file calls (nested bodies again for each function around them).
+   */
+  function getWrapperCandidates(): ReadonlySet<FunctionNode> {
+    let candidates = answers.wrapperCandidates;
+    if (!candidates) {
+      const found = new Set<FunctionNode>();
+      walk(sourceCode.ast, sourceCode, (node) => {
+        if ((node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) && recogniseDirectCall(node)) {
+          for (let fn = getEnclosingFunction(node); fn && !found.has(fn); fn = getEnclosingFunction(fn)) found.add(fn);
+        }
+        return true;
+      });
+      answers.wrapperCandidates = candidates = found;
+    }
+    return candidates;
+  }
+
+  /** Whether `node` is part of this file's tree (a function another file's recogniser was handed is read as before). */
+  function isInFile(node: TSESTree.Node): boolean {
+    let root = node;
+    while (root.parent) root = root.parent;
+    return root === sourceCode.ast;
+  }
+
+  function recogniseDirectCallUncached(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
     if (factory) return fromFactory(sourceCode, node, factory);
     if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
@@ -153,7 +194,8 @@ export function createToolRecogniser(
     // Every rule asks this of every call: the callee's scope lookup is done once per file.
     let viaWrapper = answers.wrapperCalls.get(node);
     if (viaWrapper === undefined) {
-      const called = getCalledLocalFunction(node, sourceCode);
+      // A file none of whose functions holds a tool definition has no wrapper: no callee is looked up.
+      const called = node.callee.type === AST_NODE_TYPES.Identifier && getWrapperCandidates().size > 0 ? getCalledLocalFunction(node, sourceCode) : undefined;
       const wrapper = called && wrapperOf(called);
       viaWrapper = wrapper ? fromWrapperCall(sourceCode, node, wrapper) : null;
       answers.wrapperCalls.set(node, viaWrapper);
@@ -182,6 +224,10 @@ interface SharedAnswers {
   readonly wrapperCalls: Map<TSESTree.Node, readonly ToolDefinition[] | null>;
   /** The wrapper a function is (`null`: it is none, or it is being read). */
   readonly wrappers: Map<FunctionNode, LocalWrapper | null>;
+  /** What a call or `new` defines by itself, not through a wrapper (`null`: nothing). */
+  readonly direct: Map<TSESTree.Node, ToolDefinition | null>;
+  /** The functions that hold a call defining a tool by itself; built at the first wrapper question. */
+  wrapperCandidates?: ReadonlySet<FunctionNode>;
 }
 
 const answersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], SharedAnswers>>();
@@ -191,7 +237,7 @@ function getSharedAnswers(sourceCode: Readonly<TSESLint.SourceCode>, factories: 
   if (!byFactories) answersByFile.set(sourceCode, (byFactories = new Map()));
   let answers = byFactories.get(factories);
   if (!answers) {
-    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map(), wrappers: new Map() };
+    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map(), wrappers: new Map(), direct: new Map() };
     byFactories.set(factories, answers);
   }
   return answers;
