@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { hasMember, matchOperation } from '../../src/effects/index.js';
 import { type EffectLibrary, effectLibrariesSchema } from '../../src/effects/index.js';
 import { BUILT_IN_LIBRARIES } from '../../src/effects/index.js';
+import plugin from '../../src/index.js';
 
 const library = (name: string): EffectLibrary => {
   const found = BUILT_IN_LIBRARIES.find((candidate) => candidate.name === name);
@@ -25,6 +26,34 @@ describe('the built-in catalogue', () => {
     expect(linter.verify('x;', config)).toEqual([]);
     const bad = { ...config, rules: { 'test/catalogue': ['error', { libraries: [{ name: 'x', modules: ['x'], clients: [], operations: [{ call: 'a', kind: 'sideways' }] }] }] } };
     expect(() => linter.verify('x;', bad as unknown as Linter.Config)).toThrow(/should be equal to one of the allowed values/);
+  });
+
+  // The schema's key slots and kind sources are `$ref`s to its own definitions, resolved against the
+  // schema's `id`; ESLint's ajv ignores a reference it cannot resolve (`missingRefs: 'ignore'`), so a
+  // broken one would accept anything there. Each rule that takes `libraries`, with the others enabled
+  // in the same process, rejects a bad value behind every reference and accepts the built-in catalogue.
+  it.each(['no-contradicted-policy', 'require-retry-policy', 'no-misleading-idempotent-hint'])('is checked behind its references by %s', (ruleName) => {
+    const linter = new Linter({ configType: 'flat' });
+    const withLibraries = (libraries: unknown) =>
+      ({
+        plugins: { '@retrysafe': plugin },
+        rules: {
+          '@retrysafe/no-contradicted-policy': 'error',
+          '@retrysafe/require-retry-policy': 'error',
+          '@retrysafe/no-misleading-idempotent-hint': 'error',
+          [`@retrysafe/${ruleName}`]: ['error', { libraries }],
+        },
+      }) as unknown as Linter.Config;
+    expect(linter.verify('x;', withLibraries(BUILT_IN_LIBRARIES))).toEqual([]);
+    const operation = (op: object) => [{ name: 'x', modules: ['x'], clients: [], operations: [{ call: 'a', ...op }] }];
+    const bad: [unknown, RegExp][] = [
+      [operation({ from: { from: 'update', argument: 0, style: 'sideways' } }), /Value "sideways" should be equal to one of the allowed values/],
+      [operation({ from: { from: 'sql', argument: -1 } }), /Value -1 should be >= 0/],
+      [operation({ key: { header: 'Idempotency-Key', argument: 'one' } }), /Value "one" should be integer/],
+      [operation({ chain: { merge: { from: 'http', method: '' } } }), /Value "" should NOT be shorter than 1 characters/],
+      [[{ name: 'x', modules: ['x'], clients: [], operations: [{ call: 'a' }], commands: [{ name: 'C', kind: 'create', key: { property: [] } }] }], /Value \[\] should NOT have fewer than 1 items/],
+    ];
+    for (const [libraries, message] of bad) expect(() => linter.verify('x;', withLibraries(libraries))).toThrow(message);
   });
 
   it('names each module in one library only, so an import decides the library', () => {
