@@ -1,5 +1,6 @@
 // What the benches share: their command-line flags (Node's util.parseArgs), the files below a
 // folder, the median, and the Markdown tables they print.
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -68,4 +69,25 @@ export function engagementProbe(plugin) {
       return answer;
     },
   };
+}
+
+/**
+ * Runs `node --predictable <args>` under valgrind (`--tool=cachegrind --cache-sim=no`: the
+ * instruction count alone) and resolves with valgrind's "I refs" total and the process's stdout;
+ * rejects, with the end of its stderr, when the process fails.
+ */
+export function countInstructionsOf(args, label = args.join(' ')) {
+  return new Promise((resolvePromise, reject) => {
+    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk) => { stdout += chunk; });
+    run.stderr.on('data', (chunk) => { stderr += chunk; });
+    run.on('error', reject);
+    run.on('close', (status) => {
+      const collected = /I\s+refs:\s*([\d,]+)/.exec(stderr);
+      if (status !== 0 || !collected) reject(new Error(`${label} failed (exit ${status}):\n${stderr.slice(-3000)}`));
+      else resolvePromise({ instructions: Number(collected[1].replaceAll(',', '')), stdout });
+    });
+  });
 }

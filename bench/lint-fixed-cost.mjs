@@ -16,14 +16,13 @@
 //           what the options' schemas cost to compile, beyond ajv itself (a diagnostic only: the
 //           rules then take no options);
 //   b:none  the same with `meta.schema: false`: ajv is never loaded (a diagnostic only).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { formatLoad, median, readFlags, table } from './lib.mjs';
+import { countInstructionsOf, formatLoad, median, readFlags, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
@@ -52,21 +51,10 @@ async function child(variant) {
   console.log(JSON.stringify({ variant, messages: results.flatMap((r) => r.messages.map((m) => `${m.ruleId} ${m.message}`)) }));
 }
 
-function countInstructions(variant, dir) {
-  return new Promise((resolvePromise, reject) => {
-    const args = [fileURLToPath(import.meta.url), '--child', variant, '--dir', dir, ...(flags.plugin ? ['--plugin', flags.plugin] : [])];
-    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    run.stdout.on('data', (chunk) => { stdout += chunk; });
-    run.stderr.on('data', (chunk) => { stderr += chunk; });
-    run.on('error', reject);
-    run.on('close', (status) => {
-      const collected = /I\s+refs:\s*([\d,]+)/.exec(stderr);
-      if (status !== 0 || !collected) return reject(new Error(`variant ${variant} failed (exit ${status}):\n${stderr.slice(-3000)}`));
-      resolvePromise({ variant, instructions: Number(collected[1].replaceAll(',', '')), out: JSON.parse(stdout.trim().split('\n').pop()) });
-    });
-  });
+async function countInstructions(variant, dir) {
+  const args = [fileURLToPath(import.meta.url), '--child', variant, '--dir', dir, ...(flags.plugin ? ['--plugin', flags.plugin] : [])];
+  const { instructions, stdout } = await countInstructionsOf(args, `variant ${variant}`);
+  return { variant, instructions, out: JSON.parse(stdout.trim().split('\n').pop()) };
 }
 
 async function parent() {
