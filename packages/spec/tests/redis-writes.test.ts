@@ -88,6 +88,31 @@ describe('the Redis store on the wire', () => {
     expect(await store.get(first, T0 + LOCK + 21)).toMatchObject({ status: 'in_progress', owner: 'tok-2', attempts: 2 });
   });
 
+  it('stores each record as JSON.stringify writes it, times first (the encoding is written by hand)', async () => {
+    const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
+    const { sent, stop } = recordSends(client);
+    try {
+      const claimed = (await request(store)).record;
+      const failed = { attempt: 1, at: T0 + 1, name: 'TypeError', message: 'quote " backslash \\ é 😀 \u2028' };
+      const released = (await store.release(claimed, { now: T0 + 1, error: failed })) as DedupRecord;
+      const again = await store.claim({ ...released, owner: 'tok-2', now: T0 + 2, lockMs: LOCK, ttlMs: TTL, maxAttempts: 3 });
+      expect(again.outcome).toBe('claimed');
+      await store.complete(again.record, { now: T0 + 3, ttlMs: TTL, result: JSON.stringify({ note: 'a "b" \\ c' }), resultError: '$.x is a Map' });
+    } finally {
+      stop();
+    }
+    const records = sent.flatMap((command) => command.slice(1)).filter((arg) => arg.startsWith('{"createdAt":'));
+    // claim, release, reclaim (expected and next), completion: with and without owner, result, errors.
+    expect(records.length).toBeGreaterThanOrEqual(4);
+    expect(records.some((text) => text.includes('"owner"'))).toBe(true);
+    expect(records.some((text) => !text.includes('"owner"') && text.includes('"resultError"'))).toBe(true);
+    for (const text of records) {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      expect(text).toBe(JSON.stringify(parsed));
+      expect(Object.keys(parsed).slice(0, 4)).toEqual(['createdAt', 'updatedAt', 'expiresAt', 'lockExpiresAt']);
+    }
+  });
+
   it('sends a holder write of about the size of the new record (no copy of the old one)', async () => {
     const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
     const held = (await request(store)).record;

@@ -616,19 +616,23 @@ function withTimes(next: DedupRecord, createdAt: number, updatedAt: number, expi
  */
 function encodeRecord(r: DedupRecord): string {
   // The times first and always present (lockExpiresAt as null), for the scripts' RECORD_TIMES.
-  return JSON.stringify({
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    expiresAt: r.expiresAt,
-    lockExpiresAt: r.lockExpiresAt ?? null,
-    fingerprint: r.fingerprint,
-    status: r.status,
-    result: r.result,
-    resultError: r.resultError,
-    errors: r.errors,
-    attempts: r.attempts,
-    owner: r.owner,
-  });
+  // Written out rather than JSON.stringify of an object literal (one object and one property walk
+  // fewer per write, twice per first call): the text is the one JSON.stringify gives for the same
+  // fields in this order (tests/redis-writes.test.ts compares them), undefined fields left out.
+  // Times and attempts are finite numbers (JSON.stringify spells them as String does; a NaN or
+  // infinite one would be a bug upstream, and is refused here rather than stored as `null`).
+  let text = `{"createdAt":${num(r.createdAt)},"updatedAt":${num(r.updatedAt)},"expiresAt":${num(r.expiresAt)},"lockExpiresAt":${r.lockExpiresAt === undefined ? 'null' : num(r.lockExpiresAt)},"fingerprint":${JSON.stringify(r.fingerprint)},"status":${JSON.stringify(r.status)}`;
+  if (r.result !== undefined) text += `,"result":${JSON.stringify(r.result)}`;
+  if (r.resultError !== undefined) text += `,"resultError":${JSON.stringify(r.resultError)}`;
+  text += `,"errors":${r.errors.length === 0 ? '[]' : JSON.stringify(r.errors)},"attempts":${num(r.attempts)}`;
+  if (r.owner !== undefined) text += `,"owner":${JSON.stringify(r.owner)}`;
+  return `${text}}`;
+}
+
+/** A record's number as JSON writes it; a number JSON cannot hold is a bug, refused before it is stored. */
+function num(n: number): string {
+  if (!Number.isFinite(n)) throw new TypeError(`retrysafe: a dedup record's time or attempt count is ${n}`);
+  return String(n);
 }
 
 /**
