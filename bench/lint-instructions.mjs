@@ -25,7 +25,6 @@
 // Rounds alternate the order of the variants. The ratios are per round, (x - a) / a, and the report
 // gives each round's, so the spread is visible; the files the rules engage (at least one rule's
 // `create` returned listeners) are counted in an uninstrumented pass.
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -33,7 +32,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { buildAgentCorpus, corpusFiles, countLines } from './agentCorpus.mjs';
-import { engagementProbe, formatLoad, median, readFlags, table } from './lib.mjs';
+import { countInstructionsOf, engagementProbe, formatLoad, median, readFlags, table } from './lib.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
@@ -115,29 +114,12 @@ async function engagedFiles() {
 }
 
 /** One variant under valgrind, in a child process; resolves with its count. */
-function countInstructions(variant, childPasses = 1) {
+async function countInstructions(variant, childPasses = 1) {
   const started = Date.now();
-  return new Promise((resolvePromise, reject) => {
-    const run = spawn(
-      'valgrind',
-      ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, '--child-passes', String(childPasses), ...(flags.plugin ? ['--plugin', flags.plugin] : [])],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    run.stdout.on('data', (chunk) => { stdout += chunk; });
-    run.stderr.on('data', (chunk) => { stderr += chunk; });
-    run.on('error', reject);
-    run.on('close', (status) => {
-      const collected = /I\s+refs:\s*([\d,]+)/.exec(stderr);
-      if (status !== 0 || !collected) {
-        reject(new Error(`variant ${variant} failed (exit ${status}):\n${stderr.slice(-3000)}`));
-        return;
-      }
-      const out = JSON.parse(stdout.trim().split('\n').pop());
-      resolvePromise({ variant, passes: childPasses, instructions: Number(collected[1].replaceAll(',', '')), files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() });
-    });
-  });
+  const args = [fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, '--child-passes', String(childPasses), ...(flags.plugin ? ['--plugin', flags.plugin] : [])];
+  const { instructions, stdout } = await countInstructionsOf(args, `variant ${variant}`);
+  const out = JSON.parse(stdout.trim().split('\n').pop());
+  return { variant, passes: childPasses, instructions, files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() };
 }
 
 async function parent() {
