@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createWordsTest } from '../../src/ast/index.js';
-import { createKeyTextTest } from '../../src/keys/keyNames.js';
+import { createKeyTextTest } from '../../src/keys/index.js';
 
 // createWordsTest replaces `words.some((word) => text.includes(word))` in the file gates: the same
 // answer for every text, in one scan. These cases pin the equivalence where a regular expression
