@@ -37,6 +37,7 @@ import { startRedisCluster, startValkey } from './servers.mjs';
 import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';
 
 import { formatLoad as fmtLoad, median, readFlags, table } from './lib.mjs';
+import { ioredisCacheClient, LAMBDA_CONTEXT, refundOf, refundTool } from './runtimeShared.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const PG_URL = process.env.RETRYSAFE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -110,34 +111,10 @@ const handler = async (input) => {
   effects += 1;
   effectsByOrder.set(input.orderId, (effectsByOrder.get(input.orderId) ?? 0) + 1);
   if (handlerDelayMs > 0) await sleep(handlerDelayMs);
-  return { refundId: `re_${input.orderId}`, amountCents: input.amountCents, status: 'succeeded' };
+  return refundOf(input);
 };
 
-// A hand-written Standard Schema check, so the figures are the runner's and the store's, not a
-// validation library's (zod or valibot add their own, identical for every store).
-const refundInput = {
-  '~standard': {
-    version: 1,
-    vendor: 'retrysafe-bench',
-    validate(value) {
-      const ok =
-        typeof value === 'object' && value !== null && typeof value.orderId === 'string' && Number.isInteger(value.amountCents);
-      return ok ? { value: { orderId: value.orderId, amountCents: value.amountCents } } : { issues: [{ message: 'expected { orderId, amountCents }' }] };
-    },
-  },
-};
-
-const issueRefund = defineTool({
-  name: 'issue_refund',
-  description: 'Refund part of an order (benchmark: the effect is a no-op)',
-  sideEffects: 'money_out',
-  idempotent: 'with_key',
-  retry: 'safe_with_same_key',
-  maxAttempts: 1,
-  input: refundInput,
-  key: ({ run, input }) => key`${run.id}:${input.orderId}:refund`,
-  execute: (input) => handler(input),
-});
+const issueRefund = refundTool({ defineTool, key }, handler);
 
 // ---------------------------------------------------------------------------------------------
 // Targets: each gives `call(input)` and, where it has one, the counter of its round trips.
@@ -271,15 +248,6 @@ async function setUpTargets(names, tag) {
   return { targets, cleanup: async () => { for (const c of cleanups.reverse()) await c(); } };
 }
 
-/**
- * Outside Lambda there is no context to say how long an invocation may still run. Without one,
- * powertools writes no in-progress expiry (and warns on every call), so a second call on a key that
- * is still in progress is taken for an orphan and runs the effect again. The measured setup stands
- * in Lambda's context with 30 s left, like retrysafe's 30 s lock; the duplicate check also runs the
- * default setup (`lambdaContext: false`).
- */
-const LAMBDA_CONTEXT = { getRemainingTimeInMillis: () => 30_000 };
-
 function powertoolsCall(client, keyPrefix, { lambdaContext = true } = {}) {
   const persistenceStore = new CachePersistenceLayer({ client });
   const config = new IdempotencyConfig(lambdaContext ? { lambdaContext: LAMBDA_CONTEXT } : {});
@@ -294,7 +262,6 @@ function powertoolsCall(client, keyPrefix, { lambdaContext = true } = {}) {
   };
 }
 
-/** The CacheClient interface powertools needs (get, set with EX/NX, del), over ioredis. */
 /** A with_key call made on the store directly: claim; on a fresh claim run the effect and complete. */
 function storeOnlyCall(store, tag) {
   const FINGERPRINT = '0'.repeat(64);
@@ -309,19 +276,6 @@ function storeOnlyCall(store, tag) {
     const result = await handler(input);
     await store.complete(record, { now: Date.now(), ttlMs: 86_400_000, result: JSON.stringify(result), resultError: undefined });
     return false;
-  };
-}
-
-function ioredisCacheClient(client) {
-  return {
-    get: (k) => client.get(k),
-    set: (k, value, options = {}) => {
-      const args = [k, value];
-      if (options.EX !== undefined) args.push('EX', options.EX);
-      if (options.NX) args.push('NX');
-      return client.set(...args);
-    },
-    del: (keys) => client.del(...keys),
   };
 }
 

@@ -32,7 +32,7 @@ import { indeterminateAttempt, readReconcileAnswer, RECONCILE_UNKNOWN, type Reco
 import type { ClaimRequest, ClaimResult, DedupRecord, DedupStore, RecordId } from './stores/types.js';
 import { createCallTelemetry, type TelemetryOptions } from './telemetry/otel.js';
 import type { AnyKeyedTool, AnyTool } from './tool.js';
-import { validateInput } from './validate.js';
+import { validateInput, validateInputNow } from './validate.js';
 
 /** Default record TTL: 24 hours, as long as Stripe keeps idempotency keys. */
 export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -219,11 +219,19 @@ export function createRunner(options: RunnerOptions): Runner {
     }
   };
 
-  async function prepare(tool: AnyKeyedTool, rawInput: unknown, options: CallOptions) {
-    // Checked here, for every store alike, before the store sees them (issue 13).
+  /**
+   * The call's identity and fingerprint. Identifiers are checked here, for every store alike,
+   * before the store sees them (issue 13), and before the input is validated.
+   */
+  function prepare(tool: AnyKeyedTool, rawInput: unknown, options: CallOptions) {
     const namespace = options.namespace === undefined ? runnerNamespace : assertStorableIdentifier('namespace', options.namespace);
     assertStorableIdentifier('tool', tool.name);
-    const input: unknown = await validateInput(tool, rawInput);
+    // A synchronous schema (the common case) costs no promise: the input is identified at once.
+    const validated = validateInputNow(tool, rawInput);
+    return validated instanceof Promise ? validated.then((input: unknown) => identify(tool, input, namespace, options)) : identify(tool, validated, namespace, options);
+  }
+
+  function identify(tool: AnyKeyedTool, input: unknown, namespace: string, options: CallOptions) {
     const key = assertStorableIdentifier('key', tool.deriveKey(input, options.run));
     let print: string;
     try {
@@ -236,7 +244,8 @@ export function createRunner(options: RunnerOptions): Runner {
   }
 
   async function callKeyed(tool: AnyKeyedTool, rawInput: unknown, callOptions: CallOptions): Promise<CallResult> {
-    const { input, key, print, id } = await prepare(tool, rawInput, callOptions);
+    const prepared = prepare(tool, rawInput, callOptions);
+    const { input, key, print, id } = prepared instanceof Promise ? await prepared : prepared;
     maybePurge();
     // Written out rather than spread from `id`: on Node 20 an object spread followed by new
     // properties costs about 0.5 µs per property, on every keyed call (bench/runtime.mjs).
@@ -251,8 +260,7 @@ export function createRunner(options: RunnerOptions): Runner {
       ttlMs,
       maxAttempts: tool.policy.max_attempts,
     };
-    const claimGuarded = (claimRequest: ClaimRequest) =>
-      guard(claimOnce(claimRequest), 'claim', `The effect of ${tool.name} did not run (fail closed); retrying once the store is back is safe.`);
+    const claimGuarded = (claimRequest: ClaimRequest) => claimOnce(claimRequest, tool.name);
     let claim: ClaimResult = await claimGuarded(request);
     let sentAt = request.now;
     let retryAfterMs: number | undefined;
@@ -280,7 +288,7 @@ export function createRunner(options: RunnerOptions): Runner {
       case 'claimed': {
         const lost = claim.reclaimed && tool.reconcile !== undefined ? indeterminateAttempt(record) : undefined;
         if (lost !== undefined) return reconcileClaimed(tool, input, callOptions.run, key, record, lost, sentAt);
-        return runClaimed(tool, input, callOptions.run, key, record, sentAt);
+        return await runClaimed(tool, input, callOptions.run, key, record, sentAt);
       }
     }
   }
@@ -290,9 +298,10 @@ export function createRunner(options: RunnerOptions): Runner {
    * and only its reply been lost (a dropped connection), and the store then recognises the record
    * as this claim's own. When both fail, the claim may still stand in the store with an effect
    * that never started: it is abandoned in the background once the store answers again, so that
-   * it neither blocks the key for `lockMs` nor counts as an attempt.
+   * it neither blocks the key for `lockMs` nor counts as an attempt, and the call fails closed
+   * (`StoreUnavailableError`, as `guard` words it; one async frame for both, on every keyed call).
    */
-  async function claimOnce(request: ClaimRequest) {
+  async function claimOnce(request: ClaimRequest, toolName: string) {
     try {
       return await store.claim(request);
     } catch {
@@ -300,7 +309,9 @@ export function createRunner(options: RunnerOptions): Runner {
         return await store.claim({ ...request, now: now() });
       } catch (error) {
         abandonLater(request);
-        throw error;
+        // A store's own refusal (a volatile Redis: DurabilityConfigError) is not an outage.
+        if (isRetrysafeError(error)) throw error;
+        throw new StoreUnavailableError(store.info, 'claim', error, `The effect of ${toolName} did not run (fail closed); retrying once the store is back is safe.`);
       }
     }
   }
@@ -372,7 +383,8 @@ export function createRunner(options: RunnerOptions): Runner {
       if (typeof error === 'object' && error !== null) failedAttempts.set(error, { attempt: held.attempts, key });
       throw error;
     }
-    return recordResult(tool, key, await heartbeat.stop(), value, false);
+    const stopped = heartbeat.stop();
+    return await recordResult(tool, key, stopped instanceof Promise ? await stopped : stopped, value, false);
   }
 
   /**
@@ -412,11 +424,17 @@ export function createRunner(options: RunnerOptions): Runner {
   const runner: Runner = {
     namespace: runnerNamespace,
     ttlMs,
-    async call(tool, rawInput, callOptions) {
-      assertCallOptions('call', tool, callOptions);
-      const call = () => (isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions));
-      const observed = telemetry ? telemetry.observe(tool, callOptions.namespace ?? runnerNamespace, call, failureFacts) : call();
-      return observed as Promise<CallResult<ResultOf<typeof tool>>>;
+    // Not an async method: the call's own promise is returned as it is (an async method adds one
+    // that settles two microtasks later), and a misuse still rejects rather than throws.
+    call(tool, rawInput, callOptions) {
+      try {
+        assertCallOptions('call', tool, callOptions);
+        const call = () => (isKeyed(tool) ? callKeyed(tool, rawInput, callOptions) : callDirect(tool, rawInput, callOptions));
+        const observed = telemetry ? telemetry.observe(tool, callOptions.namespace ?? runnerNamespace, call, failureFacts) : call();
+        return observed as Promise<CallResult<ResultOf<typeof tool>>>;
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     async tryCall(tool, rawInput, callOptions) {
       assertCallOptions('tryCall', tool, callOptions);
@@ -577,12 +595,18 @@ function startLease(
     lostWith: () => lostWith,
     /** When the lease was last confirmed by the store (the claim's or a renewal's send time), by `now`. */
     confirmedAt: () => confirmedAt,
-    async stop(): Promise<DedupRecord> {
+    /** The latest held record, once no renewal is in flight: at once when none is (the common case). */
+    stop(): DedupRecord | Promise<DedupRecord> {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
-      await inflight;
-      stopped = true;
-      return held;
+      if (inflight === undefined) {
+        stopped = true;
+        return held;
+      }
+      return inflight.then(() => {
+        stopped = true;
+        return held;
+      });
     },
   };
 }

@@ -45,6 +45,23 @@ export async function validateInput<T extends { readonly name: string; readonly 
   return result.value as StandardSchemaV1.InferOutput<T['input']>;
 }
 
+/**
+ * {@link validateInput} without a promise when the schema answers synchronously (most do: zod,
+ * valibot and arktype without async refinements), so the runner awaits only an asynchronous one:
+ * the value, or a promise of it. Throws (or rejects with) {@link InputValidationError}, as
+ * `validateInput` does.
+ */
+export function validateInputNow(tool: { readonly name: string; readonly input: StandardSchemaV1 }, raw: unknown): unknown {
+  const result = tool.input['~standard'].validate(raw);
+  if (result instanceof Promise) return result.then((settled) => outputOf(tool.name, settled));
+  return outputOf(tool.name, result);
+}
+
+function outputOf(tool: string, result: StandardSchemaV1.Result<unknown>): unknown {
+  if (result.issues !== undefined) throw new InputValidationError(tool, result.issues);
+  return result.value;
+}
+
 function formatPath(path: StandardSchemaV1.Issue['path']): string {
   if (path === undefined || path.length === 0) return '';
   let text = '';

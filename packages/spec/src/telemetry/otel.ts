@@ -96,7 +96,9 @@ export function createCallTelemetry(options: TelemetryOptions | false | undefine
   if (options === false) return undefined;
   const api = loadApi();
   if (api === null) return undefined;
-  const tracer = ((options?.tracerProvider as OtelApi.TracerProvider | undefined) ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+  const tracerProvider = (options?.tracerProvider as OtelApi.TracerProvider | undefined) ?? api.trace.getTracerProvider();
+  const tracer = tracerProvider.getTracer(INSTRUMENTATION_SCOPE);
+  const unsampled = noSdkTest(api, tracerProvider);
   // The global meter provider is read per call: unlike the tracer, the API hands out no proxy,
   // so a meter taken before the application registers its SDK would stay a no-op for good.
   let meterProvider: OtelApi.MeterProvider | undefined;
@@ -113,8 +115,11 @@ export function createCallTelemetry(options: TelemetryOptions | false | undefine
 
   return {
     observe(tool, namespace, call, failure) {
-      const span = tracer.startSpan(`execute_tool ${tool.name}`, { kind: SpanKind.INTERNAL });
       const meters = instrumentsNow();
+      // No SDK registered and no trace to carry: the no-op tracer would hand out an invalid span,
+      // so the call runs as without telemetry, without making the span (the same answer as below).
+      if (meters.noop && unsampled?.() === true) return call();
+      const span = tracer.startSpan(`execute_tool ${tool.name}`, { kind: SpanKind.INTERNAL });
       // Nobody listens (the API's no-op tracer and meter): the call runs as without telemetry.
       if (!api.trace.isSpanContextValid(span.spanContext()) && meters.noop) return call();
       const observed = () => record(span, meters, tool, namespace, call, failure);
@@ -175,6 +180,21 @@ export function createCallTelemetry(options: TelemetryOptions | false | undefine
     span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
     if (error instanceof Error) span.recordException(error);
   }
+}
+
+/**
+ * A test of whether a span started now would be the API's invalid no-op span: the global tracer
+ * provider (the API's proxy) has no SDK behind it and the active context carries no span context
+ * (the root context; a propagated trace is carried even without an SDK, so it takes the full
+ * path). Undefined when the tracer is not the global proxy's (providers passed in): always the
+ * full path. The API's no-op provider is what a fresh proxy delegates to.
+ */
+function noSdkTest(api: Api, provider: OtelApi.TracerProvider): (() => boolean) | undefined {
+  const { ProxyTracerProvider } = api;
+  if (typeof ProxyTracerProvider !== 'function' || !(provider instanceof ProxyTracerProvider)) return undefined;
+  const noopProvider = new ProxyTracerProvider().getDelegate();
+  const { context, ROOT_CONTEXT } = api;
+  return () => provider.getDelegate() === noopProvider && context.active() === ROOT_CONTEXT;
 }
 
 function makeInstruments(meter: OtelApi.Meter): Instruments {
