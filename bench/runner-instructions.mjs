@@ -14,7 +14,7 @@
 // (the same ioredis, whose `instanceof Redis` the store tests, and the same @opentelemetry/api).
 //
 // Each count is one whole process under valgrind (bench/lib.mjs countInstructionsOf: cachegrind,
-// `node --predictable`). Every process sets up the same way (the build, the store, a run), warms
+// `node --predictable --no-memory-reducer`). Every process sets up the same way (the build, the store, a run), warms
 // up with `--warm` first calls and their replays, then does `--calls` of one thing (its mode):
 //   bare   the bare handler, awaited as the runner awaits it (the baseline);
 //   first  first calls on fresh keys;
@@ -140,7 +140,9 @@ async function parent() {
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const started = Date.now();
-      const args = [fileURLToPath(import.meta.url), '--child', '1', '--build', next.build, '--store', next.store, '--mode', next.mode, '--calls', String(calls), '--warm', String(warm)];
+      // --no-memory-reducer: V8's memory reducer collects on wall-clock timers, so a process that
+      // waits longer on the network would otherwise count more GC work (about 4% between two runs).
+      const args = ['--no-memory-reducer', fileURLToPath(import.meta.url), '--child', '1', '--build', next.build, '--store', next.store, '--mode', next.mode, '--calls', String(calls), '--warm', String(warm)];
       const { instructions } = await countInstructionsOf(args, `${next.store} ${next.build} ${next.mode}`);
       runs.push({ ...next, instructions, seconds: (Date.now() - started) / 1000 });
       console.log(`  round ${next.round + 1} ${next.store} ${next.build} ${next.mode}: ${(instructions / 1e6).toFixed(1)}M instructions, ${((Date.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0].toFixed(2)}`);

@@ -212,6 +212,21 @@ describe('telemetry', () => {
     expect(total(await otel.metric(METRIC_RETRYSAFE_CALLS))).toBe(1);
   });
 
+  // The runner skips the span while no SDK is registered (no tracer delegate, no meter, no
+  // active trace): registering only a tracer provider afterwards must end that, metrics or not.
+  it('records spans through a global tracer provider registered after the runner, with no meter provider', async () => {
+    const otel = sdk();
+    const runner = createRunner({ store: createNonDurableMemoryStore() });
+    const tool = refundTool(memoryProvider());
+    await runner.call(tool, { orderId: 'o_5', amountCents: 1 }, { run: freshRun() });
+    expect(otel.spans()).toEqual([]);
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    const run = freshRun();
+    await runner.call(tool, { orderId: 'o_6', amountCents: 1 }, { run });
+    await runner.call(tool, { orderId: 'o_6', amountCents: 1 }, { run });
+    expect(otel.spans().map((s) => s.attributes['retrysafe.outcome'])).toEqual(['executed', 'replayed']);
+  });
+
   it('records nothing with telemetry: false', async () => {
     const otel = sdk();
     trace.setGlobalTracerProvider(otel.tracerProvider);
