@@ -26,7 +26,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { countInstructionsOf, formatLoad, median, readFlags, table } from './lib.mjs';
-import { ioredisCacheClient, LAMBDA_CONTEXT, refundOf, refundTool } from './runtimeShared.mjs';
+import { deleteKeys, ioredisCacheClient, LAMBDA_CONTEXT, refundOf, refundTool } from './runtimeShared.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const specDir = join(benchDir, '..', 'packages', 'spec');
@@ -104,15 +104,6 @@ async function child() {
   if (effects - effectsBefore !== calls) throw new Error(`${storeName}/${mode}: ${effects - effectsBefore} effects for ${calls} inputs`);
   await cleanup();
   console.log(JSON.stringify({ build, store: storeName, mode, calls, effects: effects - effectsBefore }));
-}
-
-async function deleteKeys(client, pattern) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await client.del(...keys);
-  } while (cursor !== '0');
 }
 
 async function parent() {

@@ -37,7 +37,7 @@ import { startRedisCluster, startValkey } from './servers.mjs';
 import { createSqliteStore } from '@retrysafe/spec/stores/sqlite';
 
 import { formatLoad as fmtLoad, median, readFlags, table } from './lib.mjs';
-import { ioredisCacheClient, LAMBDA_CONTEXT, refundOf, refundTool } from './runtimeShared.mjs';
+import { deleteKeys, ioredisCacheClient, LAMBDA_CONTEXT, refundOf, refundTool } from './runtimeShared.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const PG_URL = process.env.RETRYSAFE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -277,15 +277,6 @@ function storeOnlyCall(store, tag) {
     await store.complete(record, { now: Date.now(), ttlMs: 86_400_000, result: JSON.stringify(result), resultError: undefined });
     return false;
   };
-}
-
-async function deleteKeys(client, pattern) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await client.del(...keys);
-  } while (cursor !== '0');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,3 +62,13 @@ export function ioredisCacheClient(client) {
     del: (keys) => client.del(...keys),
   };
 }
+
+/** Deletes the keys matching `pattern` (SCAN, then DEL of each batch): a bench's own keys, at its end. */
+export async function deleteKeys(client, pattern) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await client.del(...keys);
+  } while (cursor !== '0');
+}
