@@ -4,7 +4,8 @@
 //   typescript-eslint's own copies (one of each), lint works, and typescript-eslint's experimental
 //   native (TypeScript 7.1) backend gives the type-aware rules the same findings as the classic one;
 // - with TypeScript 7 as the only TypeScript, ESLint stops with the plugin's message, which spells
-//   out the side-by-side setup.
+//   out the side-by-side setup; so does `retrysafe audit` when typescript-eslint is installed too
+//   (exit code 2, no stack).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -224,6 +225,41 @@ describe('the packed plugin with TypeScript 7 as the only typescript', () => {
     // Before the parser could throw its own bare "typescript-eslint does not support TS 7.0".
     expect(stderr).not.toContain('typescript-eslint does not support TS 7');
   }, INSTALL_MS);
+});
+
+describe('the packed CLI with TypeScript 7 as the only typescript and typescript-eslint installed', () => {
+  let dir = '';
+  beforeAll(() => {
+    // The new-user trial's project: typescript-eslint beside the plugin puts its own parser where
+    // bin.js's graph loads it, and that parser throws on TypeScript 7 while it loads.
+    dir = createProject(
+      'audit-typescript-7-project',
+      {
+        '@retrysafe/cli': `file:${cliTarball}`,
+        '@retrysafe/eslint-plugin': `file:${pluginTarball}`,
+        eslint: '10.15.0',
+        typescript: '7.0.2',
+        'typescript-eslint': '8.74.0',
+      },
+      { 'src/index.ts': 'export const answer = 42;\n' },
+    );
+    // Both the plugin and typescript-eslint ask for TypeScript 6 as a peer: forced past that, as a user would.
+    const install = npmInstall(dir, ['--legacy-peer-deps']);
+    if (install.status !== 0) throw new Error(`npm install in ${dir} failed (is the npm registry reachable?):\n${install.stderr}`);
+  }, INSTALL_MS);
+
+  it("exits 2 with the plugin's explanation, without a stack", () => {
+    expect(installedCopies(dir, 'typescript')).toEqual({ 'node_modules/typescript': '7.0.2' });
+    const result = spawnSync('npx', ['--no-install', 'retrysafe', 'audit', 'src'], { cwd: dir, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain('retrysafe: @retrysafe/eslint-plugin: the typescript package is TypeScript 7.0.2, which has no JavaScript API.');
+    expect(result.stderr).toContain('"typescript": "npm:@typescript/typescript6@6.0.2",');
+    expect(result.stderr).toContain('(exit code 2: ESLint or the plugin could not be loaded)');
+    // Neither the parser's own bare message nor Node's report of an uncaught error (a stack).
+    expect(result.stderr).not.toContain('typescript-eslint does not support TS 7');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stdout).toBe('');
+  }, 120_000);
 });
 
 describe('the packed CLI in a fresh project: npx retrysafe audit', () => {
