@@ -4,6 +4,7 @@ import {
   type AllowedSource,
   createCrossFileEffects,
   createEffectsAnalyser,
+  createImportedWrappers,
   createKeyNameMatcher,
   createToolRecogniser,
   createValueSummariser,
@@ -17,6 +18,7 @@ import {
   getRunnerConstruction,
   getRunnerUse,
   type IdempotentServer,
+  type ImportedWrappers,
   inferPolicy,
   isTestFile,
   type EffectLibrary,
@@ -33,7 +35,7 @@ import {
   type TSESLint,
   type TSESTree,
 } from './analysis.js';
-import type { CalledTwiceFact, EffectsFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value } from './facts.js';
+import type { CalledTwiceFact, EffectsFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value, WrappedAt } from './facts.js';
 
 /** The options the project's config gives the plugin's rules, merged for one file. */
 export interface RuleOptionsForFile {
@@ -81,6 +83,10 @@ class FileCollector {
   private readonly recogniser;
   private readonly usesRunners: boolean;
   private readonly tools: ToolDefinition[] = [];
+  /** Per tool (by index) made at a call of a wrapper another file exports: where that wrapper's definition is. */
+  private readonly wrappedAt = new Map<number, WrappedAt>();
+  /** Calls of wrappers other files export, read through the file's relative imports; undefined when it has none. */
+  private readonly importedWrappers: ImportedWrappers | undefined;
   private readonly toolIndex = new Map<TSESTree.Node, number>();
   private readonly runners: RunnerConstruction[] = [];
   private readonly runnerIndex = new Map<TSESTree.Node, number>();
@@ -97,14 +103,18 @@ class FileCollector {
   ) {
     this.recogniser = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories });
     this.usesRunners = mayUseRunners(sourceCode);
+    this.importedWrappers = importsRelatively(sourceCode) ? createImportedWrappers(sourceCode, file, options.toolFactories) : undefined;
   }
 
   visit(node: ToolSite): void {
-    if (this.recogniser.mayDefineTools) {
-      for (const tool of this.recogniser.definitionsAt(node)) {
-        if (this.toolIndex.has(tool.node)) continue;
-        this.toolIndex.set(tool.node, this.tools.length);
-        this.tools.push(tool);
+    const found = this.recogniser.mayDefineTools ? this.recogniser.definitionsAt(node) : [];
+    for (const tool of found) this.addTool(tool);
+    // A project's wrapper in another file (`addTool(server, 'refund', handler)` with `addTool` from
+    // `../lib/register.js`): the tool is defined here, at the call, as a same-file wrapper's is.
+    if (found.length === 0 && this.importedWrappers && node.type === 'CallExpression') {
+      for (const { definition, wrapped } of this.importedWrappers.wrapperCall(node)) {
+        const index = this.addTool(definition);
+        if (index !== undefined) this.wrappedAt.set(index, { file: wrapped.fileName, line: wrapped.line, column: wrapped.column });
       }
     }
     if (!this.usesRunners || node.type !== 'CallExpression') return;
@@ -119,6 +129,14 @@ class FileCollector {
     if (server) this.idempotentServers.push(server);
   }
 
+  /** Records a tool once; its index, or undefined when its node is recorded already. */
+  private addTool(tool: ToolDefinition): number | undefined {
+    if (this.toolIndex.has(tool.node)) return undefined;
+    this.toolIndex.set(tool.node, this.tools.length);
+    this.tools.push(tool);
+    return this.tools.length - 1;
+  }
+
   facts(): FileFacts {
     const sourceCode = this.sourceCode;
     const values = createValueSummariser(sourceCode, {
@@ -130,7 +148,10 @@ class FileCollector {
     return {
       file: this.file,
       isTest,
-      tools: this.tools.map((tool) => this.toolFact(tool)),
+      tools: this.tools.map((tool, index) => {
+        const wrapped = this.wrappedAt.get(index);
+        return wrapped ? { ...this.toolFact(tool), wrappedAt: wrapped } : this.toolFact(tool);
+      }),
       runners: this.runners.map((runner) => this.runnerFact(runner, values.valueOf)),
       uses: [
         ...this.uses.map((use): UseFact => ({
@@ -280,6 +301,11 @@ class FileCollector {
   private site(node: TSESTree.Node): Site {
     return { line: node.loc.start.line, text: describeNode(node, this.sourceCode) };
   }
+}
+
+/** Whether the file imports (or re-exports from) a relative module: only then can it call another file's wrapper. */
+function importsRelatively(sourceCode: SourceCode): boolean {
+  return sourceCode.ast.body.some((statement) => statement.type === 'ImportDeclaration' && statement.importKind !== 'type' && statement.source.value.startsWith('.'));
 }
 
 /** An assertion as written, on one line; cut to its callee (`assert.equal(…)`) past 80 characters. */

@@ -32,6 +32,19 @@ export interface ToolFact {
   readonly policyLayers?: readonly PolicyLayer[];
   /** The MCP annotations' layers when they are a spread or a `const` and state no policy the plugin read. */
   readonly annotationLayers?: readonly PolicyLayer[];
+  /**
+   * Set when the tool is made at a call of a wrapper another file exports (`addTool(server,
+   * 'refund', handler)`): the definition inside that wrapper, which the linker then does not list as
+   * a tool of its own.
+   */
+  readonly wrappedAt?: WrappedAt;
+}
+
+/** Where a wrapper's own tool definition is: its file (absolute), 1-based line and column. */
+export interface WrappedAt {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /**

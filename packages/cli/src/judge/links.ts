@@ -54,8 +54,13 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
   const index = new ProjectIndex(files);
   const links = new Map<string, { uses: ToolLinks['uses'][number][]; testUses: ToolLinks['testUses'][number][]; calledTwice: TestAt[]; referencedBy: Set<string> }>();
   const tools: ToolAt[] = [];
+  // A wrapper's own definition (`server.registerTool(name, …)` inside an exported `addTool`) is the
+  // tools its calls in other files make: those are listed, at each call, instead of it.
+  const wrapped = new Set<string>();
+  for (const facts of index.all()) for (const tool of facts.tools) if (tool.wrappedAt) wrapped.add(siteId(tool.wrappedAt));
   for (const facts of index.all()) {
     facts.tools.forEach((tool, i) => {
+      if (wrapped.has(siteId({ file: facts.file, line: tool.line, column: tool.column }))) return;
       tools.push({ file: facts.file, index: i, tool: withPolicyFollowed(tool, facts.file, index) });
       links.set(refId({ file: facts.file, index: i }), { uses: [], testUses: [], calledTwice: [], referencedBy: new Set() });
     });
@@ -164,6 +169,10 @@ function merge(layers: readonly PolicyLayer[]): Record<string, string | number |
 
 function toolsNamed(tools: readonly ToolAt[], name: string): FactRef[] {
   return tools.filter((candidate) => candidate.tool.name === name).map(({ file, index }) => ({ file, index }));
+}
+
+function siteId(site: { readonly file: string; readonly line: number; readonly column: number }): string {
+  return `${site.file}:${site.line}:${site.column}`;
 }
 
 function refId(ref: FactRef): string {

@@ -54,7 +54,7 @@ export type { AllowedSource, KeyPositionKind, SourceKind } from '../keys/index.j
 export { findPolicyContradiction, POLICY_CONTRADICTIONS, type PolicyContradiction, type StaticPolicy } from '../tools/index.js';
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
 export { analyseToolEffects, type ToolEffects } from './effects.js';
-export { createCrossFileEffects, type EffectsProgramContext } from '../program/index.js';
+export { createCrossFileEffects, createImportedWrappers, type EffectsProgramContext, type ImportedWrappers, type ImportedWrapperTool } from '../program/index.js';
 export type { CrossFileResolver } from '../effects/index.js';
 export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, type HandlerEffects, inferPolicy } from '../effects/index.js';
 export { describeKeyDerivation, findProviderKeys, type KeyDerivation, type KeyDerivationOptions, type KeyPart, type ProviderKey } from './keyDerivation.js';

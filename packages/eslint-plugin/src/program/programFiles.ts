@@ -84,8 +84,8 @@ function convertProgramFile(program: ts.Program, sourceFile: ts.SourceFile): Pro
   };
 }
 
-/** ESLint links `parent` while it lints a file; a file read on the side needs the links set here. */
-function setParents(root: TSESTree.Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
+/** ESLint links `parent` while it lints a file; a file read on the side needs the links set here (also importedWrappers.ts). */
+export function setParents(root: TSESTree.Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
   const pending: TSESTree.Node[] = [root];
   for (let node = pending.pop(); node; node = pending.pop()) {
     for (const key of visitorKeys[node.type] ?? []) {
