@@ -89,9 +89,52 @@ export interface PolicyFact {
 
 export interface KeyFact {
   readonly status: 'deterministic' | 'none' | 'nondeterministic' | 'unknown';
-  /** Each part, and whether it is one of the spec's `key` template parts or a tool's `key` function result (`inKeyFunction`). */
-  readonly parts: readonly (Site & { readonly derived: boolean; readonly inKeyFunction: boolean })[];
+  /**
+   * Each part, and whether it is one of the spec's `key` template parts or a tool's `key` function
+   * result (`inKeyFunction`); `origins`: the leaves of a derived part the tool's code does not
+   * settle (a factory's parameter, a run `openRun` opens).
+   */
+  readonly parts: readonly (Site & { readonly derived: boolean; readonly inKeyFunction: boolean; readonly origins: readonly KeyOriginFact[] })[];
   readonly sources: readonly (Site & { readonly kind: string })[];
+}
+
+/** A leaf of a key part that the tool's own code does not settle. */
+export type KeyOriginFact =
+  | {
+      /** A parameter of the function that makes the tool: each call of it says what the key is. */
+      readonly kind: 'factoryParameter';
+      /** The leaf as written (`run.id`). */
+      readonly text: string;
+      /** The parameter's index, and the path below the argument the leaf reads (`null`: not readable). */
+      readonly index: number;
+      readonly path: readonly string[] | null;
+      /** The factory, by its name where it has one, and its line. */
+      readonly factory: string | null;
+      readonly factoryLine: number;
+    }
+  | (Site & { readonly kind: 'openRun' });
+
+/** What a call passes to a function that makes tools (`makeRefundTool(run)`), as the factory's parameter reads it. */
+export type FactoryArgumentFact =
+  /** The run `openRun(...)` opens, or its id: the site is the `openRun` call. */
+  | (Site & { readonly k: 'run' | 'runId' })
+  | { readonly k: 'literal'; readonly text: string }
+  | { readonly k: 'object'; readonly props: Readonly<Record<string, FactoryArgumentFact>> }
+  /** A random, clock or per-attempt source (the key tracer's). */
+  | (Site & { readonly k: 'random' })
+  | { readonly k: 'other'; readonly text: string };
+
+/** A call of something that may make tools, with its arguments as a factory's parameters read them. */
+export interface FactoryCallFact extends Site {
+  /** The call, symbolically: the linker resolves it to the tools it returns. */
+  readonly value: Value;
+  /**
+   * The function it calls, for a factory that registers its tools instead of returning them
+   * (`registerTools(server, { runId: run.id })`): a function of this file, by its line, or an
+   * import from the project, by its module and name.
+   */
+  readonly target: { readonly k: 'local'; readonly line: number } | { readonly k: 'import'; readonly from: string; readonly name: string } | null;
+  readonly args: readonly FactoryArgumentFact[];
 }
 
 export interface ReplayFact {
@@ -170,4 +213,6 @@ export interface FileFacts {
   readonly policyConsts: Readonly<Record<string, readonly PolicyLayer[]>>;
   /** `export * from '...'` specifiers. */
   readonly reexports: readonly string[];
+  /** Calls that may make tools (of a function the file defines or imports from the project), for the key's factory parameters. */
+  readonly factoryCalls: readonly FactoryCallFact[];
 }

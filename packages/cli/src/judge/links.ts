@@ -1,4 +1,4 @@
-import type { CalledTwiceFact, FileFacts, PolicyLayer, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
+import type { CalledTwiceFact, FactoryCallFact, FileFacts, PolicyLayer, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
 import { type FactRef, ProjectIndex } from '../link.js';
 
 // Every link between a tool and the rest of the scanned code, worked out once for the whole tree:
@@ -31,6 +31,8 @@ export interface ToolLinks {
   readonly calledTwice: readonly TestAt[];
   /** Test files that import something that leads to this tool. */
   readonly referencedBy: readonly string[];
+  /** Calls in source (not test) files of a function that makes this tool (`makeRefundTool(run)`): they say what its parameters are. */
+  readonly factoryCalls: readonly { readonly file: string; readonly call: FactoryCallFact }[];
 }
 
 /** A tool with its file. */
@@ -52,7 +54,7 @@ export interface ProjectLinks {
 /** Links the facts of every scanned file. */
 export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks {
   const index = new ProjectIndex(files);
-  const links = new Map<string, { uses: ToolLinks['uses'][number][]; testUses: ToolLinks['testUses'][number][]; calledTwice: TestAt[]; referencedBy: Set<string> }>();
+  const links = new Map<string, { uses: ToolLinks['uses'][number][]; testUses: ToolLinks['testUses'][number][]; calledTwice: TestAt[]; referencedBy: Set<string>; factoryCalls: ToolLinks['factoryCalls'][number][] }>();
   const tools: ToolAt[] = [];
   // A wrapper's own definition (`server.registerTool(name, …)` inside an exported `addTool`) is the
   // tools its calls in other files make: those are listed, at each call, instead of it.
@@ -62,7 +64,7 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     facts.tools.forEach((tool, i) => {
       if (wrapped.has(siteId({ file: facts.file, line: tool.line, column: tool.column }))) return;
       tools.push({ file: facts.file, index: i, tool: withPolicyFollowed(tool, facts.file, index) });
-      links.set(refId({ file: facts.file, index: i }), { uses: [], testUses: [], calledTwice: [], referencedBy: new Set() });
+      links.set(refId({ file: facts.file, index: i }), { uses: [], testUses: [], calledTwice: [], referencedBy: new Set(), factoryCalls: [] });
     });
   }
   const linkOf = (ref: FactRef) => links.get(refId(ref));
@@ -77,11 +79,20 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     const { file: storeFile, ...made } = store;
     return { file: ref.file, runner: { ...runner, store: made }, storeFile };
   };
+  const factories = indexFactories(tools, index);
   const unresolvedTests: TestAt[] = [];
   let testFiles = 0;
   for (const facts of index.all()) {
     if (facts.isTest) testFiles += 1;
     else linkUses(facts, index, linkOf, runnerAt);
+    if (!facts.isTest) {
+      for (const call of facts.factoryCalls) {
+        const targets = new Map<string, FactRef>();
+        for (const target of index.resolve(call.value, facts.file, { members: true }).tools) targets.set(refId(target), target);
+        for (const target of factories.madeBy(call, facts.file)) targets.set(refId(target), target);
+        for (const target of targets.values()) linkOf(target)?.factoryCalls.push({ file: facts.file, call });
+      }
+    }
     if (!facts.isTest) continue;
     for (const use of facts.uses) {
       for (const target of index.resolve(use.tool, facts.file, { members: use.collection }).tools) linkOf(target)?.testUses.push({ file: facts.file, use });
@@ -101,7 +112,7 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     testFiles,
     linksOf: (tool) => {
       const found = linkOf(tool);
-      return { uses: found?.uses ?? [], testUses: found?.testUses ?? [], calledTwice: found?.calledTwice ?? [], referencedBy: [...(found?.referencedBy ?? [])] };
+      return { uses: found?.uses ?? [], testUses: found?.testUses ?? [], calledTwice: found?.calledTwice ?? [], referencedBy: [...(found?.referencedBy ?? [])], factoryCalls: found?.factoryCalls ?? [] };
     },
   };
 }
@@ -117,6 +128,39 @@ function linkUses(
     const at = runners.map(runnerAt).filter((runner) => runner !== undefined);
     for (const target of index.resolve(use.tool, facts.file, { members: use.collection }).tools) linkOf(target)?.uses.push({ file: facts.file, use, runners: at });
   }
+}
+
+/**
+ * The tools a function makes whose key reads its parameters, by the function: its file and line, and
+ * its file and name (for a call through an import, matched by the imported name).
+ */
+function indexFactories(tools: readonly ToolAt[], index: ProjectIndex): { madeBy(call: FactoryCallFact, file: string): FactRef[] } {
+  const byPlace = new Map<string, FactRef[]>();
+  const add = (id: string, ref: FactRef): void => {
+    const list = byPlace.get(id);
+    if (list) list.push(ref);
+    else byPlace.set(id, [ref]);
+  };
+  for (const { file, index: i, tool } of tools) {
+    const seen = new Set<number>();
+    for (const part of tool.key.parts) {
+      for (const origin of part.origins) {
+        if (origin.kind !== 'factoryParameter' || seen.has(origin.factoryLine)) continue;
+        seen.add(origin.factoryLine);
+        add(`${file}#${origin.factoryLine}`, { file, index: i });
+        if (origin.factory) add(`${file}:${origin.factory}`, { file, index: i });
+      }
+    }
+  }
+  return {
+    madeBy(call, file) {
+      const target = call.target;
+      if (!target) return [];
+      if (target.k === 'local') return byPlace.get(`${file}#${target.line}`) ?? [];
+      const module = index.resolveModule(file, target.from);
+      return module ? (byPlace.get(`${module}:${target.name}`) ?? []) : [];
+    },
+  };
 }
 
 /**

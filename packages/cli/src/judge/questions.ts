@@ -1,6 +1,7 @@
 import { CURRENT_CALL_SETTERS } from '../collect/analysis.js';
 import type { PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
+import { judgeKeyOrigins } from './keyOrigins.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
 
 // The verdict rules for the seed's five questions (docs/audit.md lists them). Each `yes` and `no`
@@ -133,7 +134,13 @@ export function judgeKey(context: JudgeContext): Answer {
     const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
     const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
     const parts = shown.map((part) => `\`${part.text}\``).join(', ');
-    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery${runnerKeyCaveat(context, shown)}`, shown.map((part) => here(part.line, part.text)));
+    const partEvidence = shown.map((part) => here(part.line, part.text));
+    // A part that reads a factory's parameter (or a run `openRun` opens) is as durable as what it is given.
+    const origins = judgeKeyOrigins(context, shown);
+    if (origins?.verdict === 'no') return no('error', `the key comes from ${parts}: ${origins.reason}`, [...partEvidence, ...origins.evidence]);
+    if (origins?.verdict === 'unknown') return answer('unknown', `the key comes from ${parts}: ${origins.reason}`, [...partEvidence, ...origins.evidence]);
+    const suffix = origins?.verdict === 'yes' ? origins.text : '';
+    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery${suffix}${runnerKeyCaveat(context, shown)}`, [...partEvidence, ...(origins?.evidence ?? [])]);
   }
   if (key.status === 'unknown') {
     const hidden = key.parts.filter((part) => !part.derived);

@@ -13,6 +13,7 @@ import {
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
 import { createProviderRecogniser, findPassedKey, getKeyedHandler, isForeignKey, type KeyedProvider, type KeyedProviderCall, type PassedKey } from '../effects/index.js';
+import { factoryParameterOrigin, getOpenedRun, type KeyPartOrigin } from './keyOrigins.js';
 
 // How a tool derives its idempotency key, for the seed's second audit question ("Is the key derived
 // deterministically from the work?"): the key positions the tool's definition and handler fill,
@@ -25,8 +26,14 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 /** One part a key is built from. */
 export interface KeyPart {
   readonly node: TSESTree.Node;
-  /** Whether the part is visibly derived from the work (a literal, a parameter or a field of one, a `const` holding one, `vouchDurable(…)`; a `key` template part is judged the same way). */
+  /** Whether the part is visibly derived from the work (a literal, a parameter or a field of one, a `const` holding one, `vouchDurable(…)`, the `id` of a run `openRun` opens; a `key` template part is judged the same way). */
   readonly derived: boolean;
+  /**
+   * Leaves of a derived part that the tool's own code does not settle: a parameter of the factory
+   * that makes the tool (whose calls say what it is), or the id of a run `openRun(...)` opens in
+   * the file (keyOrigins.ts).
+   */
+  readonly origins: readonly KeyPartOrigin[];
 }
 
 /** What {@link describeKeyDerivation} found. */
@@ -77,7 +84,11 @@ export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefiniti
     .filter((found) => found !== undefined);
   // A part of the spec's `key` tag is judged like any other: tsc checks that it is `Durable`, but a
   // module value (`process.env.SUFFIX ?? 'x'`) is not, and without types the audit cannot say it is.
-  const parts = positions.map((position) => ({ node: position.value, derived: isDerived(sourceCode, position.value, 0) }));
+  const parts = positions.map((position): KeyPart => {
+    const origins: KeyPartOrigin[] = [];
+    const derived = isDerived({ sourceCode, tool: tool.node, origins }, position.value, [], 0);
+    return { node: position.value, derived, origins: derived ? origins : [] };
+  });
   const status = sources.length > 0 ? 'nondeterministic' : parts.every((part) => part.derived) ? 'deterministic' : 'unknown';
   return { status, positions: dedupe(positions), parts, sources };
 }
@@ -139,14 +150,23 @@ function dedupe(positions: readonly KeyPosition[]): KeyPosition[] {
 
 const MAX_DEPTH = 8;
 
+/** The tool whose key is judged, and the origins found on the way (see {@link KeyPart.origins}). */
+interface DeriveContext {
+  readonly sourceCode: SourceCode;
+  readonly tool: TSESTree.Node;
+  readonly origins: KeyPartOrigin[];
+}
+
 /**
  * Whether every leaf of `node` is a literal, a parameter or a field of one (`input.orderId`,
- * `run.id`), a spec `key`/`vouchDurable` construction, or a `const` holding one of those.
+ * `run.id`), a spec `key`/`vouchDurable` construction, the `id` of a run `openRun` opens, or a
+ * `const` holding one of those. `members` is the property path read below `expression`.
  */
-function isDerived(sourceCode: SourceCode, expression: TSESTree.Node, depth: number): boolean {
+function isDerived(context: DeriveContext, expression: TSESTree.Node, members: readonly string[], depth: number): boolean {
   if (depth > MAX_DEPTH) return false;
+  const { sourceCode } = context;
   const node = skipWrappers(expression, { optionalChains: true, awaits: true });
-  const derived = (child: TSESTree.Node): boolean => isDerived(sourceCode, child, depth + 1);
+  const derived = (child: TSESTree.Node): boolean => isDerived(context, child, [], depth + 1);
   switch (node.type) {
     case AST_NODE_TYPES.Literal:
       return true;
@@ -156,23 +176,52 @@ function isDerived(sourceCode: SourceCode, expression: TSESTree.Node, depth: num
       return isSpecKeyCallee(sourceCode, node.tag);
     case AST_NODE_TYPES.BinaryExpression:
       return node.operator === '+' && derived(node.left) && derived(node.right);
-    case AST_NODE_TYPES.MemberExpression:
-      return isRunnerKey(sourceCode, node) || (!node.computed && derived(node.object));
+    case AST_NODE_TYPES.MemberExpression: {
+      if (isRunnerKey(sourceCode, node)) return true;
+      const name = node.property.type === AST_NODE_TYPES.Identifier ? node.property.name : undefined;
+      return !node.computed && name !== undefined && isDerived(context, node.object, [name, ...members], depth + 1);
+    }
     case AST_NODE_TYPES.CallExpression:
-      return isSpecKeyCallee(sourceCode, node.callee) || isStringConversion(sourceCode, node);
+      return isSpecKeyCallee(sourceCode, node.callee) || isStringConversion(context, node, depth) || isOpenedRunId(context, node, members);
     case AST_NODE_TYPES.Identifier:
-      return isDerivedBinding(sourceCode, node, depth);
+      return isDerivedBinding(context, node, members, depth);
     default:
       return false;
   }
 }
 
-function isDerivedBinding(sourceCode: SourceCode, node: TSESTree.Identifier, depth: number): boolean {
-  const variable = ASTUtils.findVariable(sourceCode.getScope(node), node);
+function isDerivedBinding(context: DeriveContext, node: TSESTree.Identifier, members: readonly string[], depth: number): boolean {
+  const variable = ASTUtils.findVariable(context.sourceCode.getScope(node), node);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
-  if (def?.type === 'Parameter') return isFunctionNode(def.node);
+  if (def?.type === 'Parameter') {
+    if (!isFunctionNode(def.node)) return false;
+    // A parameter of a function around the definition is a factory's: its calls say what it is.
+    if (contains(def.node, context.tool)) {
+      context.origins.push(def.name.type === AST_NODE_TYPES.Identifier ? factoryParameterOrigin(node, def.name, def.node, members) : { kind: 'factoryParameter', node, text: [node.name, ...members].join('.'), factory: def.node, index: -1, path: undefined });
+    }
+    return true;
+  }
   if (def?.type !== 'Variable' || !def.node.init || def.node.parent.kind !== 'const') return false;
-  return isDerived(sourceCode, def.node.init, depth + 1);
+  const path = bindingPath(def.node.id, def.name, members);
+  if (path && isOpenedRunId(context, def.node.init, path)) return true;
+  return isDerived(context, def.node.init, path ?? [], depth + 1);
+}
+
+/** The path below a declarator's init that `name` reads: `members` for `const x = ...`, `['a', ...members]` for `const { a: x } = ...`. */
+function bindingPath(id: TSESTree.BindingName, name: TSESTree.Identifier, members: readonly string[]): readonly string[] | undefined {
+  if (id === name) return members;
+  if (id.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+  const property = id.properties.find((candidate): candidate is TSESTree.Property => candidate.type === AST_NODE_TYPES.Property && candidate.value === name);
+  return property && !property.computed && property.key.type === AST_NODE_TYPES.Identifier ? [property.key.name, ...members] : undefined;
+}
+
+/** `run.id` (read as `members` `['id']` below `node`) with `node` the run `openRun(...)` opens, or `await openRun(...)` itself. */
+function isOpenedRunId(context: DeriveContext, node: TSESTree.Node, members: readonly string[]): boolean {
+  if (members.length !== 1 || members[0] !== 'id') return false;
+  const call = getOpenedRun(context.sourceCode, node);
+  if (!call) return false;
+  context.origins.push({ kind: 'openRun', node, call });
+  return true;
 }
 
 function isSpecKeyCallee(sourceCode: SourceCode, callee: TSESTree.Node): boolean {
@@ -197,16 +246,16 @@ function isRunnerKey(sourceCode: SourceCode, node: TSESTree.MemberExpression): b
 }
 
 /** `String(x)` and `x.toString()` of a derived value. */
-function isStringConversion(sourceCode: SourceCode, call: TSESTree.CallExpression): boolean {
+function isStringConversion(context: DeriveContext, call: TSESTree.CallExpression, depth: number): boolean {
   const callee = call.callee;
   if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'String' && call.arguments[0]) {
-    return isDerived(sourceCode, call.arguments[0], 1);
+    return isDerived(context, call.arguments[0], [], depth + 1);
   }
   return (
     callee.type === AST_NODE_TYPES.MemberExpression &&
     !callee.computed &&
     callee.property.type === AST_NODE_TYPES.Identifier &&
     callee.property.name === 'toString' &&
-    isDerived(sourceCode, callee.object, 1)
+    isDerived(context, callee.object, [], depth + 1)
   );
 }

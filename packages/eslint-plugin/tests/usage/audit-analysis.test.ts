@@ -7,6 +7,7 @@ import {
   createKeyNameMatcher,
   createToolRecogniser,
   createValueSummariser,
+  describeFactoryArgument,
   describeKeyDerivation,
   findCalledTwiceTests,
   findReplaySignal,
@@ -154,6 +155,56 @@ describe('describeKeyDerivation', () => {
     ['a key name from the keyNames option', `${MCP}server.registerTool('t', {}, async () => pay({ requestKey: Date.now() }));`, { status: 'nondeterministic', sources: ['Date.now()'] }, ['requestKey']],
   ] as [string, string, object, string[]?][])('%s', (_shape, code, expected, keyNames = []) => {
     expect(derivation(code, keyNames)).toMatchObject(expected);
+  });
+});
+
+describe('describeKeyDerivation: origins a derived part rests on (a factory\'s parameter, openRun)', () => {
+  const SPEC_MCP = `${MCP}import { openRun } from '@retrysafe/spec';\nimport { randomUUID } from 'node:crypto';\n`;
+  const origins = (code: string) =>
+    withTool(code, (sourceCode, tool) => {
+      const found = describeKeyDerivation(sourceCode, tool, { matchKeyName: createKeyNameMatcher([]) });
+      return {
+        status: found.status,
+        origins: found.parts.flatMap((part) =>
+          part.origins.map((origin) => (origin.kind === 'openRun' ? { kind: origin.kind, line: origin.call.loc.start.line } : { kind: origin.kind, text: origin.text, index: origin.index, path: origin.path })),
+        ),
+      };
+    });
+  const register = (key: string) => `server.registerTool('t', {}, async ({ id }) => pay({ idempotencyKey: ${key} }));`;
+
+  it.each([
+    ['run.id of a factory parameter', `${SPEC_MCP}function make(server, run) {\n  ${register('`${run.id}:${id}`')}\n}`, { status: 'deterministic', origins: [{ kind: 'factoryParameter', text: 'run.id', index: 1, path: ['id'] }] }],
+    ['a destructured parameter', `${SPEC_MCP}const make = ({ runId }) => ${register('`${runId}:${id}`')}`, { status: 'deterministic', origins: [{ kind: 'factoryParameter', text: 'runId', index: 0, path: ['runId'] }] }],
+    ['a const destructured from a parameter', `${SPEC_MCP}function make(options) {\n  const { runId: run } = options;\n  ${register('run')}\n}`, { status: 'deterministic', origins: [{ kind: 'factoryParameter', text: 'options.runId', index: 0, path: ['runId'] }] }],
+    ['a nested pattern: the path cannot be read back', `${SPEC_MCP}function make({ run: { id: runId } }) {\n  ${register('runId')}\n}`, { status: 'deterministic', origins: [{ kind: 'factoryParameter', text: 'runId', index: 0, path: undefined }] }],
+    ['the handler\'s own parameter is the input, no origin', `${SPEC_MCP}${register('`order:${id}`')}`, { status: 'deterministic', origins: [] }],
+    ['run.id of a run openRun opens from a durable origin', `${SPEC_MCP}async function work(store, job) {\n  const run = await openRun(store, { kind: 'job', id: job.id });\n  ${register('`${run.id}:${id}`')}\n}`, { status: 'deterministic', origins: [{ kind: 'openRun', line: 6 }] }],
+    ['openRun from a random origin id: not derived', `${SPEC_MCP}async function work(store) {\n  const run = await openRun(store, { kind: 'job', id: randomUUID() });\n  ${register('`${run.id}:${id}`')}\n}`, { status: 'unknown', origins: [] }],
+    ['another field of the opened run (resumed differs on a resume)', `${SPEC_MCP}async function work(store, job) {\n  const run = await openRun(store, { kind: 'job', id: job.id });\n  ${register('`${run.resumed}:${id}`')}\n}`, { status: 'unknown', origins: [] }],
+    ['an openRun that is not the spec\'s', `${MCP}import { openRun } from './runs.js';\nasync function work(store, job) {\n  const run = await openRun(store, { kind: 'job', id: job.id });\n  ${register('`${run.id}:${id}`')}\n}`, { status: 'unknown', origins: [] }],
+  ] as [string, string, object][])('%s', (_shape, code, expected) => {
+    expect(origins(code)).toEqual(expected);
+  });
+});
+
+describe('describeFactoryArgument', () => {
+  const SPEC = "import { openRun } from '@retrysafe/spec';\nimport { randomUUID } from 'node:crypto';\n";
+  const argument = (code: string) =>
+    inspectFile(`${SPEC}async function work(store, job, other) {\n  const run = await openRun(store, { kind: 'job', id: job.id });\n  ${code};\n}`, (sourceCode, nodes) => {
+      const call = nodes.find((node): node is TSESTree.CallExpression => node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'make');
+      const summarise = (found: ReturnType<typeof describeFactoryArgument>): unknown =>
+        found.k === 'object' ? { k: 'object', props: Object.fromEntries(Object.entries(found.props).map(([name, value]) => [name, summarise(value)])) } : found.k;
+      return call ? summarise(describeFactoryArgument(sourceCode, call.arguments[0] as TSESTree.Node)) : undefined;
+    });
+
+  it.each([
+    ['the run', 'make(run)', 'run'],
+    ['its id', 'make(run.id)', 'runId'],
+    ['an object of them', "make({ runId: run.id, name: 'x', other })", { k: 'object', props: { runId: 'runId', name: 'literal', other: 'other' } }],
+    ['a random source', 'make(randomUUID())', 'random'],
+    ['a parameter', 'make(other)', 'other'],
+  ] as [string, string, unknown][])('%s', (_shape, code, expected) => {
+    expect(argument(code)).toEqual(expected);
   });
 });
 
