@@ -50,6 +50,24 @@ describe('a factory given the run openRun opens', () => {
   });
 });
 
+describe('a class that takes the run in its constructor (new RefundTools(run))', () => {
+  it('a parameter property read as this.run.id: yes, naming the new and openRun', async () => {
+    expect(await q2('src/tools.ts', 53)).toMatchObject({
+      verdict: 'yes',
+      reason: expect.stringContaining('`this.run.id` reads a parameter of `RefundTools` (line 50), which makes the tool, and its call at src/main.ts:38 gives it the id of the run `openRun(…)` opens (src/main.ts:37)'),
+      evidence: [expect.anything(), { file: 'src/main.ts', line: 38, text: 'new RefundTools(run)' }, { file: 'src/main.ts', line: 37, text: 'openRun(…)' }],
+    });
+  });
+
+  it('a parameter the constructor assigns (this.runId = runId), given randomUUID(): no', async () => {
+    expect(await q2('src/tools.ts', 65)).toMatchObject({
+      verdict: 'no',
+      reason: expect.stringContaining('`this.runId` reads a parameter of `DisputeTools` (line 60)'),
+      evidence: [expect.anything(), { file: 'src/main.ts', line: 38, text: 'new DisputeTools(randomUUID())' }, { file: 'src/main.ts', line: 38, text: 'randomUUID()' }],
+    });
+  });
+});
+
 describe('what the calls cannot settle stays unknown; a random argument is a no', () => {
   it('a factory given randomUUID(): no, error, naming the call and the source', async () => {
     expect(await q2('src/tools.ts', 37)).toMatchObject({

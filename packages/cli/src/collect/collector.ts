@@ -8,9 +8,7 @@ import {
   createKeyNameMatcher,
   createToolRecogniser,
   createValueSummariser,
-  describeFactoryArgument,
   describeKeyDerivation,
-  getCalledFunction,
   describeNode,
   findCalledTwiceTests,
   findProviderKeys,
@@ -24,7 +22,6 @@ import {
   inferPolicy,
   isTestFile,
   type EffectLibrary,
-  type FactoryArgument,
   type EffectsProgramContext,
   type KeyedProvider,
   mayUseRunners,
@@ -38,7 +35,8 @@ import {
   type TSESLint,
   type TSESTree,
 } from './analysis.js';
-import type { CalledTwiceFact, EffectsFact, FactoryArgumentFact, FactoryCallFact, FileFacts, KeyFact, KeyOriginFact, RunnerFact, Site, ToolFact, UseFact, Value, WrappedAt } from './facts.js';
+import { collectFactoryCalls, keyOriginFact } from './factoryCalls.js';
+import type { CalledTwiceFact, EffectsFact, FileFacts, KeyFact, RunnerFact, Site, ToolFact, UseFact, Value, WrappedAt } from './facts.js';
 
 /** The options the project's config gives the plugin's rules, merged for one file. */
 export interface RuleOptionsForFile {
@@ -94,8 +92,8 @@ class FileCollector {
   private readonly runners: RunnerConstruction[] = [];
   private readonly runnerIndex = new Map<TSESTree.Node, number>();
   private readonly uses: RunnerUse[] = [];
-  /** Calls with arguments that define no tool themselves: those that may make tools become `factoryCalls`. */
-  private readonly calls: TSESTree.CallExpression[] = [];
+  /** Calls and `new`s with arguments that define no tool themselves: those that may make tools become `factoryCalls`. */
+  private readonly calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
   private readonly idempotentServers: IdempotentServer[] = [];
   private effectsAnalyser: ReturnType<typeof createEffectsAnalyser> | undefined;
 
@@ -122,7 +120,7 @@ class FileCollector {
         if (index !== undefined) this.wrappedAt.set(index, { file: wrapped.fileName, line: wrapped.line, column: wrapped.column });
       }
     }
-    if (found.length === 0 && node.type === 'CallExpression' && node.arguments.length > 0 && !this.toolIndex.has(node)) this.calls.push(node);
+    if (found.length === 0 && (node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.length > 0 && !this.toolIndex.has(node)) this.calls.push(node);
     if (!this.usesRunners || node.type !== 'CallExpression') return;
     const runner = getRunnerConstruction(this.sourceCode, node);
     if (runner) {
@@ -176,39 +174,8 @@ class FileCollector {
       exports: pruneExports(exports),
       policyConsts: readExportedPolicyConsts(sourceCode),
       reexports,
-      factoryCalls: isTest ? [] : this.factoryCalls(values.valueOf, tools),
+      factoryCalls: isTest ? [] : collectFactoryCalls({ sourceCode, calls: this.calls, valueOf: values.valueOf, tools, allowedSources: this.options.allowedSources, mayLead }),
     };
-  }
-
-  /** The calls that may make tools (a local function that returns one, an import from the project), with their arguments. */
-  private factoryCalls(valueOf: (node: TSESTree.Node) => Value, tools: readonly ToolFact[]): FactoryCallFact[] {
-    // The functions of this file whose parameters a key reads: a call of one is recorded even when it returns no tool.
-    const factoryLines = new Set(tools.flatMap((tool) => tool.key.parts.flatMap((part) => part.origins.flatMap((origin) => (origin.kind === 'factoryParameter' ? [origin.factoryLine] : [])))));
-    const found: FactoryCallFact[] = [];
-    for (const call of this.calls) {
-      const value = valueOf(call);
-      const called = getCalledFunction(this.sourceCode, call);
-      const target = called?.k === 'local' ? (factoryLines.has(called.fn.loc.start.line) ? { k: 'local' as const, line: called.fn.loc.start.line } : null) : (called ?? null);
-      if (!target && (value.k !== 'call' || !mayLead(value.callee))) continue;
-      const args = call.arguments.map((argument) => this.argumentFact(describeFactoryArgument(this.sourceCode, argument, this.options.allowedSources)));
-      found.push({ ...this.site(call), value, target, args });
-    }
-    return found;
-  }
-
-  private argumentFact(argument: FactoryArgument): FactoryArgumentFact {
-    switch (argument.k) {
-      case 'run':
-      case 'runId':
-        return { k: argument.k, ...this.site(argument.call) };
-      case 'random':
-        return { k: 'random', line: argument.node.loc.start.line, text: argument.description };
-      case 'object':
-        return { k: 'object', props: Object.fromEntries(Object.entries(argument.props).map(([name, value]) => [name, this.argumentFact(value)])) };
-      case 'literal':
-      case 'other':
-        return { k: argument.k, text: describeNode(argument.node, this.sourceCode) };
-    }
   }
 
   /** MCP tools registered on a server that `enableIdempotency(server, { runner })` makes deduplicate keyed calls. */
@@ -298,18 +265,7 @@ class FileCollector {
         ...this.site(part.node),
         derived: part.derived,
         inKeyFunction: inKeyFunction.has(part.node as never),
-        origins: part.origins.map((origin): KeyOriginFact =>
-          origin.kind === 'openRun'
-            ? { kind: 'openRun', ...this.site(origin.call) }
-            : {
-                kind: 'factoryParameter',
-                text: origin.text,
-                index: origin.index,
-                path: origin.path ? [...origin.path] : null,
-                factory: functionName(origin.factory),
-                factoryLine: origin.factory.loc.start.line,
-              },
-        ),
+        origins: part.origins.map((origin) => keyOriginFact(origin, this.sourceCode)),
       })),
       sources: derivation.sources.map((source) => ({ line: source.node.loc.start.line, text: source.description, kind: source.kind })),
     };
@@ -356,15 +312,6 @@ class FileCollector {
   private site(node: TSESTree.Node): Site {
     return { line: node.loc.start.line, text: describeNode(node, this.sourceCode) };
   }
-}
-
-/** A function's name: its own, or the variable or property it is assigned to. */
-function functionName(fn: TSESTree.Node): string | null {
-  if ((fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression') && fn.id) return fn.id.name;
-  const parent = fn.parent;
-  if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return parent.id.name;
-  if ((parent?.type === 'Property' || parent?.type === 'MethodDefinition') && parent.key.type === 'Identifier') return parent.key.name;
-  return null;
 }
 
 /** Whether the file imports (or re-exports from) a relative module: only then can it call another file's wrapper. */

@@ -13,7 +13,7 @@ import {
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
 import { createProviderRecogniser, findPassedKey, getKeyedHandler, isForeignKey, type KeyedProvider, type KeyedProviderCall, type PassedKey } from '../effects/index.js';
-import { factoryParameterOrigin, getOpenedRun, type KeyPartOrigin } from './keyOrigins.js';
+import { factoryParameterOrigin, getOpenedRun, type KeyPartOrigin, thisFieldOrigin } from './keyOrigins.js';
 
 // How a tool derives its idempotency key, for the seed's second audit question ("Is the key derived
 // deterministically from the work?"): the key positions the tool's definition and handler fill,
@@ -179,7 +179,11 @@ function isDerived(context: DeriveContext, expression: TSESTree.Node, members: r
     case AST_NODE_TYPES.MemberExpression: {
       if (isRunnerKey(sourceCode, node)) return true;
       const name = node.property.type === AST_NODE_TYPES.Identifier ? node.property.name : undefined;
-      return !node.computed && name !== undefined && isDerived(context, node.object, [name, ...members], depth + 1);
+      if (node.computed || name === undefined) return false;
+      // `this.run.id` in a class whose constructor takes the run: the class makes the tool (`new RefundTools(run)`).
+      const field = node.object.type === AST_NODE_TYPES.ThisExpression ? thisFieldOrigin(node, name, members) : undefined;
+      if (field) context.origins.push(field);
+      return field !== undefined || isDerived(context, node.object, [name, ...members], depth + 1);
     }
     case AST_NODE_TYPES.CallExpression:
       return isSpecKeyCallee(sourceCode, node.callee) || isStringConversion(context, node, depth) || isOpenedRunId(context, node, members);

@@ -155,20 +155,84 @@ function within(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
   return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
 
-/** The function a call names: one of this file (a declaration or a `const` arrow), or an export of a relative import. */
+/** The function a call names: one of this file (a declaration, a `const` arrow, a class's constructor), or an export of a relative import. */
 export type CalledFunction = { readonly k: 'local'; readonly fn: FunctionNode } | { readonly k: 'import'; readonly from: string; readonly name: string };
 
 /**
  * What `call` calls, when it is a function the audit can match to a factory of a tool: a local
- * function, or a named (or namespace member) import from a relative module.
+ * function (for `new`, the class's constructor), or a named (or namespace member) import from a
+ * relative module.
  */
-export function getCalledFunction(sourceCode: SourceCode, call: TSESTree.CallExpression): CalledFunction | undefined {
+export function getCalledFunction(sourceCode: SourceCode, call: TSESTree.CallExpression | TSESTree.NewExpression): CalledFunction | undefined {
   const callee = skipWrappers(call.callee, { optionalChains: true });
   if (callee.type === AST_NODE_TYPES.Identifier) {
-    const fn = resolveLocalFunction(callee, sourceCode);
+    const fn = call.type === AST_NODE_TYPES.NewExpression ? localConstructor(sourceCode, callee) : resolveLocalFunction(callee, sourceCode);
     if (fn) return { k: 'local', fn };
   }
   const reference = resolveReference(sourceCode, callee);
   if (!reference?.source.startsWith('.') || reference.path.length !== 1) return undefined;
   return { k: 'import', from: reference.source, name: reference.path[0] as string };
+}
+
+/** The constructor of the class a name is declared as in this file. */
+function localConstructor(sourceCode: SourceCode, name: TSESTree.Identifier): FunctionNode | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(name), name);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  return def?.type === 'ClassName' && (def.node.type === AST_NODE_TYPES.ClassDeclaration || def.node.type === AST_NODE_TYPES.ClassExpression) ? constructorOf(def.node) : undefined;
+}
+
+function constructorOf(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): FunctionNode | undefined {
+  const method = node.body.body.find((member): member is TSESTree.MethodDefinition => member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor');
+  return method?.value.type === AST_NODE_TYPES.FunctionExpression ? method.value : undefined;
+}
+
+/**
+ * `this.run` (read with `members` below it) in a class whose constructor takes `run`: a parameter
+ * property (`constructor(private readonly run: RunContext)`) or a parameter it assigns
+ * (`this.run = run`). The class is then the tool's factory (`new RefundTools(run)`). `undefined`
+ * where `this` is not the instance (a plain function rebinds it) or the field is not a parameter.
+ */
+export function thisFieldOrigin(node: TSESTree.MemberExpression, name: string, members: readonly string[]): KeyPartOrigin | undefined {
+  if (node.object.type !== AST_NODE_TYPES.ThisExpression) return undefined;
+  const owner = instanceClassOf(node);
+  const fn = owner && constructorOf(owner);
+  if (!fn) return undefined;
+  const text = ['this', name, ...members].join('.');
+  for (const [index, parameter] of fn.params.entries()) {
+    const own = parameter.type === AST_NODE_TYPES.TSParameterProperty ? parameter.parameter : undefined;
+    const identifier = own?.type === AST_NODE_TYPES.AssignmentPattern ? own.left : own;
+    if (identifier?.type === AST_NODE_TYPES.Identifier && identifier.name === name) return { kind: 'factoryParameter', node, text, factory: fn, index, path: members };
+  }
+  const assigned = assignedParameter(fn, name);
+  if (!assigned) return undefined;
+  const origin = factoryParameterOrigin(assigned, assigned, fn, members);
+  return { ...origin, node, text } as KeyPartOrigin;
+}
+
+/** The class whose instance `this` is at `node`: through arrows, up to a field initialiser or a method. */
+function instanceClassOf(node: TSESTree.Node): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === AST_NODE_TYPES.PropertyDefinition || current.type === AST_NODE_TYPES.MethodDefinition) {
+      const owner = current.parent.parent;
+      return !current.static && (owner.type === AST_NODE_TYPES.ClassDeclaration || owner.type === AST_NODE_TYPES.ClassExpression) ? owner : undefined;
+    }
+    if (current.type === AST_NODE_TYPES.FunctionExpression && current.parent.type === AST_NODE_TYPES.MethodDefinition) continue;
+    if (current.type === AST_NODE_TYPES.FunctionExpression || current.type === AST_NODE_TYPES.FunctionDeclaration) return undefined;
+  }
+  return undefined;
+}
+
+/** The plain parameter a constructor assigns to `this.<name>` at its top level (`this.run = run`), if it is the only assignment there. */
+function assignedParameter(fn: FunctionNode, name: string): TSESTree.Identifier | undefined {
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+  const values = fn.body.body.flatMap((statement) => {
+    const expression = statement.type === AST_NODE_TYPES.ExpressionStatement ? statement.expression : undefined;
+    if (expression?.type !== AST_NODE_TYPES.AssignmentExpression || expression.operator !== '=') return [];
+    const target = expression.left;
+    const assigns = target.type === AST_NODE_TYPES.MemberExpression && target.object.type === AST_NODE_TYPES.ThisExpression && !target.computed && target.property.type === AST_NODE_TYPES.Identifier && target.property.name === name;
+    return assigns ? [expression.right] : [];
+  });
+  const [value] = values;
+  if (values.length !== 1 || value?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  return fn.params.find((parameter): parameter is TSESTree.Identifier => parameter.type === AST_NODE_TYPES.Identifier && parameter.name === value.name);
 }
