@@ -45,6 +45,11 @@ function createProject(name: string, devDependencies: Record<string, string>, fi
   return dir;
 }
 
+/** What a project that runs `retrysafe audit` installs: the packed CLI and plugin, ESLint and the given `typescript`. */
+function auditDependencies(typescript: string): Record<string, string> {
+  return { '@retrysafe/cli': `file:${cliTarball}`, '@retrysafe/eslint-plugin': `file:${pluginTarball}`, eslint: '10.15.0', typescript };
+}
+
 function npmInstall(dir: string, flags: readonly string[] = []): { status: number | null; stderr: string } {
   const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...flags], { cwd: dir, encoding: 'utf8' });
   return { status: result.status, stderr: result.stderr };
@@ -232,17 +237,7 @@ describe('the packed CLI with TypeScript 7 as the only typescript and typescript
   beforeAll(() => {
     // The new-user trial's project: typescript-eslint beside the plugin puts its own parser where
     // bin.js's graph loads it, and that parser throws on TypeScript 7 while it loads.
-    dir = createProject(
-      'audit-typescript-7-project',
-      {
-        '@retrysafe/cli': `file:${cliTarball}`,
-        '@retrysafe/eslint-plugin': `file:${pluginTarball}`,
-        eslint: '10.15.0',
-        typescript: '7.0.2',
-        'typescript-eslint': '8.74.0',
-      },
-      { 'src/index.ts': 'export const answer = 42;\n' },
-    );
+    dir = createProject('audit-typescript-7-project', { ...auditDependencies('7.0.2'), 'typescript-eslint': '8.74.0' }, { 'src/index.ts': 'export const answer = 42;\n' });
     // Both the plugin and typescript-eslint ask for TypeScript 6 as a peer: forced past that, as a user would.
     const install = npmInstall(dir, ['--legacy-peer-deps']);
     if (install.status !== 0) throw new Error(`npm install in ${dir} failed (is the npm registry reachable?):\n${install.stderr}`);
@@ -267,12 +262,7 @@ describe('the packed CLI in a fresh project: npx retrysafe audit', () => {
   beforeAll(() => {
     dir = createProject(
       'audit-project',
-      {
-        '@retrysafe/cli': `file:${cliTarball}`,
-        '@retrysafe/eslint-plugin': `file:${pluginTarball}`,
-        eslint: '10.15.0',
-        typescript: '6.0.3',
-      },
+      auditDependencies('6.0.3'),
       {
         'src/refund.ts': [
           "import { randomUUID } from 'node:crypto';",

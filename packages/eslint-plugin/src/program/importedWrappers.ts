@@ -1,12 +1,11 @@
-import { parseForESLint } from '@typescript-eslint/parser';
 import type { TSESTree } from '@typescript-eslint/utils';
-import { AST_NODE_TYPES, TSESLint } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { type FunctionNode, isFunctionNode, resolveReference } from '../ast/index.js';
 import { createToolRecogniser, fromWrapperCall, type ToolDefinition, type ToolFactory } from '../tools/index.js';
-import { setParents } from './programFiles.js';
+import { parseOnTheSide } from './programFiles.js';
 
 // Tools registered through a project's own wrapper that another file exports (`lib/register.ts`:
 // `export function addTool(server, name, handler) { server.registerTool(name, {...}, handler) }`,
@@ -182,18 +181,7 @@ function readSideFile(file: string): SideFile | undefined {
 
 function parseSideFile(file: string, text: string): SourceCode | null {
   try {
-    const { ast, scopeManager, services, visitorKeys } = parseForESLint(text, {
-      filePath: file,
-      sourceType: /\.c[jt]s$/.test(file) ? 'script' : 'module',
-      jsx: /\.[jt]sx$/.test(file),
-      lib: [],
-      range: true,
-      loc: true,
-      tokens: true,
-      comment: true,
-    });
-    setParents(ast, visitorKeys);
-    return new TSESLint.SourceCode({ text, ast, scopeManager, parserServices: services, visitorKeys: visitorKeys as TSESLint.Parser.VisitorKeys });
+    return parseOnTheSide(text, file, { jsx: /\.[jt]sx$/.test(file) }).sourceCode;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { parseForESLint } from '@typescript-eslint/parser';
-import type { ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
+import type { ParserOptions } from '@typescript-eslint/parser';
+import type { ParserServices, ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
 import { TSESLint } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
@@ -52,28 +53,11 @@ export function getProgramFile(program: ts.Program, sourceFile: ts.SourceFile): 
 }
 
 function convertProgramFile(program: ts.Program, sourceFile: ts.SourceFile): ProgramFile {
-  const { ast, scopeManager, services, visitorKeys } = parseForESLint(sourceFile.text, {
+  const { sourceCode, services } = parseOnTheSide(sourceFile.text, sourceFile.fileName, {
     programs: [program],
-    filePath: sourceFile.fileName,
     // Single-run inference counts parses per file and would make ESLint's own later parse of this
     // file (with the legacy `project` option in CI) fall back to an isolated program.
     disallowAutomaticSingleRunInference: true,
-    sourceType: /\.c[jt]s$/.test(sourceFile.fileName) ? 'script' : 'module',
-    // No implicit variables for the standard library's globals: the analysis treats an unbound name
-    // as a global either way, and declaring thousands of them per file is most of the scope cost.
-    lib: [],
-    range: true,
-    loc: true,
-    tokens: true,
-    comment: true,
-  });
-  setParents(ast, visitorKeys);
-  const sourceCode = new TSESLint.SourceCode({
-    text: sourceFile.text,
-    ast,
-    scopeManager,
-    parserServices: services,
-    visitorKeys: visitorKeys as TSESLint.Parser.VisitorKeys,
   });
   const typed = services as ParserServicesWithTypeInformation;
   return {
@@ -84,8 +68,32 @@ function convertProgramFile(program: ts.Program, sourceFile: ts.SourceFile): Pro
   };
 }
 
-/** ESLint links `parent` while it lints a file; a file read on the side needs the links set here (also importedWrappers.ts). */
-export function setParents(root: TSESTree.Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
+/**
+ * A file that ESLint is not linting, parsed as the analysis reads a linted one: ESTree with scopes,
+ * tokens and parent links, as a `SourceCode`. `options` add to the parser's (a program to reuse).
+ *
+ * @throws the parser's error when the text does not parse.
+ */
+export function parseOnTheSide(text: string, filePath: string, options: ParserOptions = {}): { readonly sourceCode: Readonly<TSESLint.SourceCode>; readonly services: ParserServices } {
+  const { ast, scopeManager, services, visitorKeys } = parseForESLint(text, {
+    ...options,
+    filePath,
+    sourceType: /\.c[jt]s$/.test(filePath) ? 'script' : 'module',
+    // No implicit variables for the standard library's globals: the analysis treats an unbound name
+    // as a global either way, and declaring thousands of them per file is most of the scope cost.
+    lib: [],
+    range: true,
+    loc: true,
+    tokens: true,
+    comment: true,
+  });
+  setParents(ast, visitorKeys);
+  const sourceCode = new TSESLint.SourceCode({ text, ast, scopeManager, parserServices: services, visitorKeys: visitorKeys as TSESLint.Parser.VisitorKeys });
+  return { sourceCode, services };
+}
+
+/** ESLint links `parent` while it lints a file; a file read on the side needs the links set here. */
+function setParents(root: TSESTree.Node, visitorKeys: Readonly<Record<string, readonly string[] | undefined>>): void {
   const pending: TSESTree.Node[] = [root];
   for (let node = pending.pop(); node; node = pending.pop()) {
     for (const key of visitorKeys[node.type] ?? []) {
