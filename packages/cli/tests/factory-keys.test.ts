@@ -57,13 +57,13 @@ it.each([
   ],
   [
     "a factory no source file calls (a test's call does not count): unknown, naming the factory",
-    'src/tools.ts', 41, 'unknown', '`run.id` reads a parameter of `makeVoidTool` (line 40), which makes the tool, and no call of it in the scanned code shows what it is given',
+    'src/tools.ts', 41, 'unknown', '`run.id` reads a parameter of `makeVoidTool` (line 40), which makes the tool, and no call of it in the scanned source files gives it the id of a run `openRun` opens (or a random value)',
     [expect.anything(), { file: 'src/tools.ts', line: 40, text: 'makeVoidTool' }],
   ],
   [
-    "a factory given its caller's parameter: unknown, naming the call",
-    'src/tools.ts', 45, 'unknown', 'the call at src/main.ts:18 gives it `context.runId`, which the audit cannot follow to durable state',
-    [expect.anything(), { file: 'src/main.ts', line: 18, text: 'makeNoteTool(context)' }],
+    "a factory given its caller's parameter (makeNoteTool(context)): unknown, naming the factory",
+    'src/tools.ts', 45, 'unknown', '`context.runId` reads a parameter of `makeNoteTool` (line 44), which makes the tool, and no call of it in the scanned source files gives it the id of a run',
+    [expect.anything(), { file: 'src/tools.ts', line: 44, text: 'makeNoteTool' }],
   ],
   [
     'a run opened from randomUUID() is not durable: its id is not called derived',

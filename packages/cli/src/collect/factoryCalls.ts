@@ -29,10 +29,17 @@ export function collectFactoryCalls(input: FactoryCallsInput): FactoryCallFact[]
     const called = getCalledFunction(sourceCode, call);
     const target = called?.k === 'local' ? (factoryLines.has(called.fn.loc.start.line) ? { k: 'local' as const, line: called.fn.loc.start.line } : null) : (called ?? null);
     if (!target && (value.k !== 'call' || !input.mayLead(value.callee))) continue;
-    const args = call.arguments.map((argument) => argumentFact(describeFactoryArgument(sourceCode, argument, input.allowedSources), sourceCode));
-    found.push({ line: call.loc.start.line, text: describeNode(call, sourceCode), value, target, args });
+    const args = call.arguments.map((argument) => describeFactoryArgument(sourceCode, argument, input.allowedSources));
+    // Only a call that gives a factory a run, its id or a random value can settle a key either way:
+    // the others (most calls of a project's functions) are not kept, and Q2 stays unknown for them.
+    if (!args.some(settles)) continue;
+    found.push({ line: call.loc.start.line, text: describeNode(call, sourceCode), value, target, args: args.map((argument) => argumentFact(argument, sourceCode)) });
   }
   return found;
+}
+
+function settles(argument: FactoryArgument): boolean {
+  return argument.k === 'run' || argument.k === 'runId' || argument.k === 'random' || (argument.k === 'object' && Object.values(argument.props).some(settles));
 }
 
 /** A key part's origin as a fact: the factory by name (a class's constructor by its class) and line. */

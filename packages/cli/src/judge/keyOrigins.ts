@@ -37,7 +37,11 @@ export function judgeKeyOrigins(context: OriginContext, parts: readonly Part[]):
   const reads = `\`${first.text}\` reads a parameter of ${factory} (line ${first.factoryLine}), which makes the tool`;
   const calls = context.links.factoryCalls;
   if (calls.length === 0) {
-    return { verdict: 'unknown', reason: `${reads}, and no call of it in the scanned code shows what it is given: whether the key is the same on a retry depends on its callers`, evidence: [{ file, line: first.factoryLine, text: first.factory ?? first.text }] };
+    return {
+      verdict: 'unknown',
+      reason: `${reads}, and no call of it in the scanned source files gives it the id of a run \`openRun\` opens (or a random value): whether the key is the same on a retry depends on what its callers pass`,
+      evidence: [{ file, line: first.factoryLine, text: first.factory ?? first.text }],
+    };
   }
   const given: { readonly call: Evidence; readonly parameter: FactoryParameter; readonly argument: FactoryArgumentFact | undefined }[] = [];
   for (const { file: callFile, call } of calls) {

@@ -38,6 +38,7 @@ write(
     ].join('\n'),
 );
 write('lib/index.ts', "export { addTool as viaBarrel } from './register.js';\n");
+write('lib/all.ts', "export * from './register.js';\n");
 // No MCP import: the recogniser reads no registration here, so this is no wrapper.
 write('lib/untyped.ts', 'export function addTool(server: any, name: string, handler: () => void) { server.registerTool(name, {}, handler); }\n');
 
@@ -67,7 +68,7 @@ describe('a wrapper another file exports defines its tools at each call', () => 
     ]);
   });
 
-  it('through an `export { a as b }`, a barrel\'s re-export and a namespace import', () => {
+  it('through an `export { a as b }`, a barrel\'s re-export, a namespace import and `export *`', () => {
     const code = [
       "import { addPlain } from '../lib/register.js';",
       "import { viaBarrel } from '../lib/index.js';",
@@ -75,9 +76,11 @@ describe('a wrapper another file exports defines its tools at each call', () => 
       "addPlain(server, 'ping', async () => ({}));",
       "viaBarrel(server, 'cancel', async () => ({}));",
       "registry.addTool(server, 'refund_v2', async () => ({}));",
+      "import { addPlain as starred } from '../lib/all.js';",
+      "starred(server, 'starred', async () => ({}));",
       '',
     ].join('\n');
-    expect(toolsOf(code).map((tools) => tools.map(({ name, wrapped }) => [name, wrapped]))).toEqual([[['ping', 'lib/register.ts:5']], [['cancel', 'lib/register.ts:3']], [['refund_v2', 'lib/register.ts:3']]]);
+    expect(toolsOf(code).map((tools) => tools.map(({ name, wrapped }) => [name, wrapped]))).toEqual([[['ping', 'lib/register.ts:5']], [['cancel', 'lib/register.ts:3']], [['refund_v2', 'lib/register.ts:3']], [['starred', 'lib/register.ts:5']]]);
   });
 
   it('a config from a parameter is the call\'s (its annotations, its policy are read there)', () => {
