@@ -154,12 +154,24 @@ export interface RuleFinding {
   readonly helpUri?: string;
 }
 
-/** A file that could not be read or parsed; the run went on without it. */
+/**
+ * A file that could not be read or parsed; the run went on without it. `line` and `column` are
+ * where the parser stopped; both are absent for an error about the whole file, which the parser
+ * gives no position for (typescript-eslint's "was not found by the project service" for a file
+ * outside the tsconfig's `include`).
+ */
 export interface FileError {
   readonly file: string;
-  readonly line: number;
-  readonly column: number;
+  /** 1-based; absent for a file-level error. */
+  readonly line?: number;
+  /** 1-based; absent for a file-level error. */
+  readonly column?: number;
   readonly message: string;
+}
+
+/** Where a file error is: `file:line:column`, or the file alone for a file-level error. */
+export function fileErrorPlace(error: FileError): string {
+  return error.line === undefined ? error.file : `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
 }
 
 /** Which ESLint configuration the run used. */

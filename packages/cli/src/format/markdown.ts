@@ -1,4 +1,4 @@
-import { type AuditReport, QUESTION_TEXT, QUESTIONS, toolLabel } from '../report.js';
+import { type AuditReport, QUESTION_TEXT, QUESTIONS, fileErrorPlace, toolLabel } from '../report.js';
 import { describePolicy, totalLine, verdictEmoji } from './verdicts.js';
 
 // A pull-request comment: the summary table first (what a reviewer reads), the reasons folded
@@ -35,7 +35,7 @@ export function formatMarkdown(report: AuditReport): string {
   }
   if (report.files.errors.length > 0) {
     out.push('### Files not parsed (skipped)', '');
-    for (const error of report.files.errors) out.push(`- ${code(`${error.file}:${error.line}:${error.column}`)} ${cell(error.message)}`);
+    for (const error of report.files.errors) out.push(`- ${code(fileErrorPlace(error))} ${cell(error.message)}`);
     out.push('');
   }
   return `${out.join('\n')}`;

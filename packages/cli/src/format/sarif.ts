@@ -73,7 +73,8 @@ export function formatSarif(report: AuditReport): string {
             toolExecutionNotifications: report.files.errors.map((error) => ({
               level: 'error' as const,
               message: { text: `Not parsed, skipped: ${error.message}` },
-              locations: [location(error.file, error.line, error.column)],
+              // A file-level error has no region: the artifact alone (SARIF 2.1.0 §3.29.2, a region is optional).
+              locations: [error.line === undefined ? { physicalLocation: { artifactLocation: artifact(error.file) } } : location(error.file, error.line, error.column ?? 1)],
             })),
           },
         ],
@@ -149,7 +150,7 @@ function findingResult(finding: RuleFinding, seen: Map<string, number>): Result 
 function location(file: string, line: number, column: number, endLine?: number, endColumn?: number): NonNullable<Result['locations']>[number] {
   return {
     physicalLocation: {
-      artifactLocation: { uri: encodeURI(file), uriBaseId: SRCROOT },
+      artifactLocation: artifact(file),
       region: {
         startLine: Math.max(1, line),
         startColumn: Math.max(1, column),
@@ -158,6 +159,10 @@ function location(file: string, line: number, column: number, endLine?: number, 
       },
     },
   };
+}
+
+function artifact(file: string): { uri: string; uriBaseId: string } {
+  return { uri: encodeURI(file), uriBaseId: SRCROOT };
 }
 
 function fingerprint(...parts: string[]): string {

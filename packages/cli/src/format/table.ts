@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 
-import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit, toolLabel } from '../report.js';
+import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit, fileErrorPlace, toolLabel } from '../report.js';
 import { describePolicy, type Palette, PLAIN, totalLine, verdictMark } from './verdicts.js';
 
 // The human format: per tool its name, place, framework, policy, effects and the five answers with
@@ -31,7 +31,7 @@ export function formatTable(report: AuditReport, { palette = PLAIN, details = tr
   }
   if (report.files.errors.length > 0) {
     lines.push(palette.bold('Files not parsed (skipped)'));
-    for (const error of report.files.errors) lines.push(`  ${error.file}:${error.line}:${error.column}  ${palette.red(error.message)}`);
+    for (const error of report.files.errors) lines.push(`  ${fileErrorPlace(error)}  ${palette.red(error.message)}`);
     lines.push('');
   }
   lines.push(totalLine(report));

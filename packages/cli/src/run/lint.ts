@@ -132,7 +132,10 @@ function readResult(result: ESLint.LintResult, meta: ReturnType<ESLint["getRules
   const file = toPosix(path.relative(cwd, result.filePath));
   const fatal = result.messages.find((message) => message.fatal);
   if (fatal) {
-    sinks.errors.push({ file, line: fatal.line, column: fatal.column, message: fatal.message });
+    // A file-level error (the project service does not know the file) comes without a position.
+    const line = positive(fatal.line);
+    const column = line === undefined ? undefined : positive(fatal.column);
+    sinks.errors.push({ file, ...(line !== undefined ? { line } : {}), ...(column !== undefined ? { column } : {}), message: fatal.message });
     sinks.progress();
     return;
   }
@@ -152,6 +155,11 @@ function readResult(result: ESLint.LintResult, meta: ReturnType<ESLint["getRules
       ...(helpUri ? { helpUri } : {}),
     });
   }
+}
+
+/** A 1-based position, or undefined where ESLint gives none (undefined, NaN, 0). */
+function positive(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : undefined;
 }
 
 function toPosix(file: string): string {
