@@ -38,3 +38,34 @@ describe('a file-level parse error (no line or column from the parser)', () => {
     expect(output).toMatch(/tests\/refund\.test\.ts`? +Parsing error: .*was not found by the project service/);
   });
 });
+
+describe('an answer resting on what the scanned files lack says a file could not be read (the trial: "no test files among the scanned files" while the test was only skipped)', () => {
+  const tool = async (name: string) => {
+    const found = (await report()).tools.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`no tool ${name}`);
+    return found;
+  };
+
+  it('Q5 with no test file read: unknown, naming the file that could not be parsed', async () => {
+    const { q5 } = (await tool('issue_refund_good')).questions;
+    expect(q5.verdict).toBe('unknown');
+    expect(q5.reason).not.toContain('no test files among the scanned files');
+    expect(q5.reason).toContain('1 file could not be parsed (tests/refund.test.ts)');
+  });
+
+  it('Q5 "no test calls it twice" is unknown while a file named like a test could not be parsed', async () => {
+    const { q5 } = (await tool('add_note')).questions;
+    expect(q5).toMatchObject({ verdict: 'unknown', reason: expect.stringMatching(/^src\/notes\.test\.ts imports it, but no test calls it twice .*; but 1 file could not be parsed \(tests\/refund\.test\.ts\), so a called-twice test there would not be seen: the answer may be incomplete$/) });
+    expect(q5.severity).toBeUndefined();
+  });
+
+  it('Q4 "no runner call of this tool" says a runner call may be in the file not read', async () => {
+    expect((await tool('add_note')).questions.q4).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('no runner call of this tool in the scanned source files, so its store is not visible; but 1 file could not be parsed (tests/refund.test.ts)') });
+  });
+
+  it('a "no" stays a "no" when no file named like a test failed to parse, and still says a file was skipped (fixtures/tools: src/broken.ts)', async () => {
+    const tools = await auditFixture('tools');
+    const found = tools.tools.find((candidate) => candidate.name === 'post_message');
+    expect(found?.questions.q5).toMatchObject({ verdict: 'no', severity: 'warning', reason: expect.stringContaining('; but 1 file could not be parsed (src/broken.ts)') });
+  });
+});

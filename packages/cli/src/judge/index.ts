@@ -37,9 +37,10 @@ export interface ReportInput {
 export function buildReport(input: ReportInput): AuditReport {
   const relative = (file: string): string => toPosix(path.relative(input.root, file));
   const links = linkProject(input.files);
+  const unparsed = input.errors.map((error) => error.file).sort();
   const tools = links.tools
     .filter((at) => !input.files.get(at.file)?.isTest)
-    .map((at) => auditTool(at, links, relative, input.findings))
+    .map((at) => auditTool(at, links, relative, input.findings, unparsed))
     .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const findings = [...input.findings].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const scanned = [...input.files.values()];
@@ -60,8 +61,8 @@ export function buildReport(input: ReportInput): AuditReport {
   };
 }
 
-function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string, findings: readonly RuleFinding[]): ToolAudit {
-  const facts = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, relative, findings };
+function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string, findings: readonly RuleFinding[], unparsed: readonly string[]): ToolAudit {
+  const facts = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, unparsed, relative, findings };
   const contradiction = findEffectsContradiction(facts);
   const context = { ...facts, contradiction };
   const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;

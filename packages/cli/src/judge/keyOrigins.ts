@@ -1,6 +1,7 @@
 import type { FactoryArgumentFact, KeyFact, KeyOriginFact } from '../collect/facts.js';
 import type { Evidence } from '../report.js';
 import type { ToolAt, ToolLinks } from './links.js';
+import { unreadCaveat, type UnreadContext } from './unread.js';
 
 // Q2 for a key whose parts are derived but rest on something outside the tool's own code: the id of
 // a run `openRun(...)` opens (durable: stored for its origin), or a parameter of the function that
@@ -17,7 +18,7 @@ export type OriginJudgement =
   | { readonly verdict: 'yes'; readonly text: string; readonly evidence: readonly Evidence[] }
   | { readonly verdict: 'no' | 'unknown'; readonly reason: string; readonly evidence: readonly Evidence[] };
 
-interface OriginContext {
+interface OriginContext extends UnreadContext {
   readonly at: ToolAt;
   readonly links: ToolLinks;
   readonly relative: (file: string) => string;
@@ -39,7 +40,7 @@ export function judgeKeyOrigins(context: OriginContext, parts: readonly Part[]):
   if (calls.length === 0) {
     return {
       verdict: 'unknown',
-      reason: `${reads}, and no call of it in the scanned source files gives it the id of a run \`openRun\` opens (or a random value): whether the key is the same on a retry depends on what its callers pass`,
+      reason: `${reads}, and no call of it in the scanned source files gives it the id of a run \`openRun\` opens (or a random value): whether the key is the same on a retry depends on what its callers pass${unreadCaveat(context, 'a call of it')}`,
       evidence: [{ file, line: first.factoryLine, text: first.factory ?? first.text }],
     };
   }

@@ -3,6 +3,7 @@ import type { PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import { judgeKeyOrigins } from './keyOrigins.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
+import { describeUnread, mayHoldTests, unreadCaveat } from './unread.js';
 
 // The verdict rules for the seed's five questions (docs/audit.md lists them). Each `yes` and `no`
 // names its evidence; where the code does not show an answer the verdict is `unknown`, never a guess.
@@ -13,6 +14,8 @@ export interface JudgeContext {
   readonly links: ToolLinks;
   readonly unresolvedTests: readonly TestAt[];
   readonly testFiles: number;
+  /** The files that could not be parsed, relative to the root: an answer resting on what the scanned files lack says it may be incomplete. */
+  readonly unparsed: readonly string[];
   readonly relative: (file: string) => string;
   /** The plugin's findings of the same run (Q1 names a no-contradicted-policy finding on the tool's declaration). */
   readonly findings: readonly RuleFinding[];
@@ -380,8 +383,9 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
       context.links.testUses.map(({ file, use }) => ({ file: context.relative(file), line: use.line, text: use.text })),
     );
   }
-  if (tool.framework === 'retrysafe') return answer('unknown', 'no runner call of this tool in the scanned source files, so its store is not visible');
-  return answer('unknown', 'no dedup record is visible: no runner runs it and no keyed provider call passes its key');
+  const caveat = unreadCaveat(context, 'a runner call of it');
+  if (tool.framework === 'retrysafe') return answer('unknown', `no runner call of this tool in the scanned source files, so its store is not visible${caveat}`);
+  return answer('unknown', `no dedup record is visible: no runner runs it and no keyed provider call passes its key${caveat}`);
 }
 
 /** Q5: a test that calls the tool twice and asserts one effect. */
@@ -402,13 +406,20 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   }
   const unasserted = context.links.calledTwice;
   if (unasserted.length > 0) return no('warning', `${describeTests(unasserted, context)} calls it twice but asserts no single effect (a count of 1, or \`expectSingleEffect\`)`, unasserted.map(at));
-  if (context.testFiles === 0) return answer('unknown', 'no test files among the scanned files');
+  if (context.testFiles === 0) {
+    const unread = describeUnread(context);
+    return answer('unknown', unread ? `no test files among the files read; ${unread}, so a called-twice test there would not be seen` : 'no test files among the scanned files');
+  }
   const candidates = context.unresolvedTests.filter((test) => mayBe(test, tool));
   if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls \`${candidates[0]?.test.text}\` twice, which may be this tool (its target was not followed)`, candidates.map(at));
   if (tool.policy?.idempotent === false && !guardOf(context) && !wireOf(context)) return no('warning', `${NOT_REPEATABLE}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
   const referenced = context.links.referencedBy.map(context.relative);
-  if (referenced.length > 0) return no('warning', `${referenced.join(', ')} imports it, but no test calls it twice and asserts a single effect`);
-  return no('warning', `no test calls it twice and asserts a single effect (${context.testFiles} test file${context.testFiles === 1 ? '' : 's'} scanned)`);
+  const missing = referenced.length > 0
+    ? `${referenced.join(', ')} imports it, but no test calls it twice and asserts a single effect`
+    : `no test calls it twice and asserts a single effect (${context.testFiles} test file${context.testFiles === 1 ? '' : 's'} scanned)`;
+  // A file named like a test that did not parse may hold the test: then the absence is not known.
+  const caveat = unreadCaveat(context, 'a called-twice test');
+  return mayHoldTests(context) ? answer('unknown', `${missing}${caveat}`) : no('warning', `${missing}${caveat}`);
 }
 
 function describeTests(tests: readonly TestAt[], context: JudgeContext): string {

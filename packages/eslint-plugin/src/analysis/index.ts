@@ -75,6 +75,7 @@ export {
   type IdempotentServer,
   isReplayFlagName,
   isTestFile,
+  isTestFileName,
   mayUseRunners,
   type ModuleExports,
   type ReplaySignal,

@@ -47,9 +47,17 @@ const DEEP_EQUALITY = new Set(['toEqual', 'toStrictEqual', 'eql', 'deepEqual', '
  */
 const COUNT_SUBJECT = /count|total|times|calls|length|size|hits|tally|executions|effects|(^|[^A-Za-z0-9_$])n($|[^A-Za-z0-9_$])/i;
 
-/** Whether a file is a test: by its name (`*.test.ts`, `*.spec.js`, `__tests__/`) or a test runner's import. */
+/**
+ * Whether a file is named like a test (`*.test.ts`, `*.spec.js`, a file under `__tests__/`): what
+ * can be told of a file without reading it (the audit asks it of a file that did not parse).
+ */
+export function isTestFileName(filename: string): boolean {
+  return TEST_FILE_NAME.test(filename);
+}
+
+/** Whether a file is a test: by its name ({@link isTestFileName}) or a test runner's import. */
 export function isTestFile(sourceCode: SourceCode, filename: string): boolean {
-  if (TEST_FILE_NAME.test(filename)) return true;
+  if (isTestFileName(filename)) return true;
   const modules = getImportedModules(sourceCode);
   return TEST_RUNNER_MODULES.some((module) => modules.has(module));
 }

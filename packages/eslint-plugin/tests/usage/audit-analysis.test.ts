@@ -16,6 +16,7 @@ import {
   getRunnerConstruction,
   getRunnerUse,
   isTestFile,
+  isTestFileName,
   readExportedPolicyConsts,
   readPolicyData,
   readPolicyLayers,
@@ -346,6 +347,16 @@ describe('called-twice tests', () => {
     ['src/refund.ts', '', false],
   ])('isTestFile(%s)', (filename, code, expected) => {
     expect(inspectFile(`${code}\nexport {};`, (sourceCode) => isTestFile(sourceCode, filename), 'file.ts')).toBe(expected);
+  });
+
+  it.each([
+    ['tests/refund.test.ts', true],
+    ['src/__tests__/refund.ts', true],
+    ['src/refund-spec.mjs', true],
+    ['src/refund.ts', false],
+    ['src/testing.ts', false],
+  ])('isTestFileName(%s): a test by its name alone, for a file that did not parse', (filename, expected) => {
+    expect(isTestFileName(filename)).toBe(expected);
   });
 });
 
