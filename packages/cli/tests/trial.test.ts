@@ -230,11 +230,40 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
     expect(q1.evidence).toContainEqual({ file: 'src/contradicted.ts', line: 20, text: expect.stringContaining('side_effects') });
   });
 
-  it('declared read-only, the handler writes absolutely: yes to Q1, and the contradiction said', async () => {
+  // A later trial (p1's get_user): Q1 was a green yes and Q2-Q5 n/a, so the row looked clean; only
+  // "(contradicted)" in the Policy column said otherwise.
+  it('declared read-only, the handler writes absolutely: no (error) to Q1, naming the contradiction and its evidence', async () => {
     const q1 = (await tool('rename_order')).questions.q1;
-    expect(q1).toMatchObject({ verdict: 'yes' });
+    expect(q1).toMatchObject({ verdict: 'no', severity: 'error' });
+    expect(q1.reason).toContain('a second call reaches the same end state');
     expect(q1.reason).toContain('contradicts the declared read-only `readOnlyHint: true`');
     expect(q1.reason).toContain('(line 23; `@retrysafe/no-contradicted-policy` reports it at line 23)');
+    expect(q1.reason).toContain('so the declaration is not true');
+    expect(q1.evidence).toContainEqual({ file: 'src/contradicted.ts', line: 23, text: expect.stringContaining('readOnlyHint') });
+  });
+
+  it('every format shows it as a finding: the summary counts it, the table shows ✗, the Markdown ❌, SARIF a result', async () => {
+    const report = await auditFixture('trial');
+    const renamed = report.tools.find((candidate) => candidate.name === 'rename_order');
+    if (!renamed) throw new Error('no rename_order');
+    const noVerdicts = report.tools.flatMap((candidate) => Object.values(candidate.questions)).filter((answer) => answer.verdict === 'no');
+    expect(report.summary.questions.q1.no).toBe(report.tools.filter((candidate) => candidate.questions.q1.verdict === 'no').length);
+    expect(report.summary.errors).toBe(noVerdicts.filter((answer) => answer.severity === 'error').length + report.findings.filter((finding) => finding.severity === 'error').length);
+    expect(renamed.summary).toMatch(/^rename_order \[.*\(contradicted\)\]: Q1 no, /);
+    const row = formatReport(report, 'table').split('\n').find((line) => line.startsWith('│ rename_order '));
+    expect(row?.split('│').map((cell) => cell.trim()).slice(5, 6)).toEqual(['✗']);
+    const markdownRow = formatReport(report, 'markdown').split('\n').find((line) => line.startsWith('| `rename_order` '));
+    expect(markdownRow?.split(' | ').at(4)).toBe('❌');
+    const sarif = JSON.parse(formatReport(report, 'sarif'));
+    const result = sarif.runs[0].results.find((candidate: { ruleId: string; message: { text: string } }) => candidate.ruleId === 'retrysafe-audit/called-twice-effect' && candidate.message.text.startsWith('rename_order:'));
+    expect(result).toMatchObject({ level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: renamed.file }, region: { startLine: renamed.line } } }] });
+  });
+
+  it('a contradiction Q1 does not judge itself (a rule finding on a tool the runner replays) turns its yes into a no too', async () => {
+    const report = await auditFixture('unlisted-test', { configLookup: true });
+    const q1 = report.tools.find((candidate) => candidate.name === 'add_note')?.questions.q1;
+    expect(q1).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('but its declared policy is not true (`@retrysafe/no-unsafe-retry-policy` reports it at src/notes.ts:14') });
+    expect(q1?.evidence).toContainEqual({ file: 'src/notes.ts', line: 14, text: expect.stringContaining('add_note') });
   });
 });
 

@@ -65,10 +65,11 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
   const facts = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, unparsed, relative, findings };
   const contradiction = findEffectsContradiction(facts);
   const context = { ...facts, contradiction };
-  const questions = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
+  const judged = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
   const { tool } = at;
   const file = relative(at.file);
-  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, contradiction, questions)) : null;
+  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, contradiction, judged)) : null;
+  const questions = { ...judged, q1: contradictedQ1(judged.q1, policy?.contradicted) };
   return {
     id: `${file}:${tool.line}:${tool.column}`,
     name: tool.name,
@@ -149,6 +150,16 @@ function contradictionOfPolicy(policy: PolicyFact, file: string, findings: reado
     return { reason: `question 2: ${q2.reason}`, evidence: source ?? evidence };
   }
   return undefined;
+}
+
+/**
+ * Q1 of a tool whose declaration the run contradicts is never a green `yes`: whatever a second call
+ * does, a loop or client acting on the declared policy acts on a claim that is not true. Its `yes`
+ * becomes a `no` (error) naming the contradiction and its evidence, so the summary and SARIF count it.
+ */
+function contradictedQ1(q1: Answer, contradicted: DeclaredPolicy['contradicted']): Answer {
+  if (!contradicted || q1.verdict !== 'yes') return q1;
+  return { verdict: 'no', severity: 'error', reason: `${q1.reason}; but its declared policy is not true (${contradicted.reason}): a loop or client that acts on it is misled`, evidence: [...q1.evidence, contradicted.evidence] };
 }
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };

@@ -76,7 +76,14 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
     const honest = tool.policy?.idempotent === false;
     return no(honest ? 'warning' : 'error', `a second call runs it again: ${inferred.reason}${honest ? ' (as declared: not safely repeatable)' : ''}${contradiction?.text ?? ''}`, withClaim);
   }
-  if (inferred?.idempotent) return answer('yes', `a second call reaches the same end state: ${inferred.reason}${contradiction?.text ?? ''}`, withClaim);
+  if (inferred?.idempotent) {
+    const reason = `a second call reaches the same end state: ${inferred.reason}${contradiction?.text ?? ''}`;
+    // Only a read-only claim is contradicted by effects that repeat safely (writes). The repeat is
+    // harmless, the declaration is not: a client that trusts it runs the tool without asking and
+    // retries it freely, so it is a `no`, not a green `yes` beside "(contradicted)".
+    if (contradiction) return no('error', `${reason}, so the declaration is not true: a client or loop that trusts it runs the tool without asking and retries it freely`, withClaim);
+    return answer('yes', reason, withClaim);
+  }
   if (effects.operations.length === 0 && effects.complete) return answer('unknown', 'the handler reaches no effect the catalogue knows');
   return answer('unknown', effects.complete ? 'the handler\'s effects do not settle it (a write whose kind is not known)' : 'not every call the handler makes is known to the effects analysis', evidence);
 }
