@@ -51,6 +51,8 @@ export interface Evidence {
   readonly file: string;
   /** 1-based line. */
   readonly line: number;
+  /** 1-based column, where the analysis has it (an effect's call); absent otherwise. */
+  readonly column?: number;
   /** What is there, in a few words of code (`createNonDurableMemoryStore()`, `expectSingleEffect(issueRefund, ...)`). */
   readonly text: string;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { type AuditReport, type Format, formatReport, FORMATS } from '../src/index.js';
-import { auditFixture, ghIngestionProblems, portable, REPORT_SCHEMA_FILE, SARIF_SCHEMA_FILE, validator } from './support.js';
+import { auditFixture, fixture, ghIngestionProblems, portable, REPORT_SCHEMA_FILE, SARIF_SCHEMA_FILE, validator } from './support.js';
 
 // Golden outputs of every format on the fixture that covers each framework and each verdict
 // (UPDATE_GOLDEN=1 rewrites them), the JSON against the report's schema, and the SARIF against
@@ -97,5 +97,36 @@ describe('--format yaml', () => {
     for (const [name, entry] of Object.entries(parse(await rendered('yaml')) as Record<string, Record<string, unknown>>)) {
       for (const [field, value] of Object.entries(entry)) expect(value, `${name}.${field}`).not.toBeNull();
     }
+  });
+});
+
+describe('the header', () => {
+  it('counts in the singular for one (found by a new-user trial: "1 tool in 1 files")', async () => {
+    const table = formatReport(await auditFixture('clean'), 'table');
+    expect(table.split('\n')[0]).toBe("retrysafe audit: 1 tool in 1 file (ESLint config: the plugin's recommended config)");
+  });
+});
+
+describe('SARIF links to an effect at its call', () => {
+  // Found by a new-user trial: every relatedLocation said startColumn 1 (`fetch` at col ~23).
+  it("gives the effect call's column, the same as the JSON evidence's, and the source has the call there", async () => {
+    const report = await auditFixture('tools');
+    const log = JSON.parse(formatReport(report, 'sarif'));
+    const effects = report.tools.flatMap((tool) => tool.effects.operations.map((operation) => operation.evidence));
+    const related = log.runs[0].results.flatMap((result: { relatedLocations?: unknown[] }) => result.relatedLocations ?? []) as {
+      physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } };
+      message: { text: string };
+    }[];
+    const linked = related.filter(({ physicalLocation: { artifactLocation, region }, message }) =>
+      effects.some((effect) => effect.file === artifactLocation.uri && effect.line === region.startLine && effect.text === message.text));
+    expect(linked.length).toBeGreaterThan(0);
+    for (const { physicalLocation: { artifactLocation, region }, message } of linked) {
+      const effect = effects.find((candidate) => candidate.file === artifactLocation.uri && candidate.line === region.startLine && candidate.text === message.text);
+      expect(region.startColumn).toBe(effect?.column);
+      const line = readFileSync(path.join(fixture('tools'), artifactLocation.uri), 'utf8').split('\n')[region.startLine - 1] ?? '';
+      expect(line.slice(region.startColumn - 1), `${artifactLocation.uri}:${region.startLine}`).toMatch(/^(new |await )?[A-Za-z_$(`]/);
+      expect(line.slice(0, region.startColumn - 1)).not.toMatch(/[A-Za-z0-9_$.]$/);
+    }
+    expect(linked.some(({ physicalLocation: { region } }) => region.startColumn > 1)).toBe(true);
   });
 });

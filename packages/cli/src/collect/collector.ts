@@ -238,6 +238,8 @@ class FileCollector {
     return {
       operations: found.effects.map((effect) => ({
         line: effect.line,
+        // 1-based, in the operation's own file (the call, `new` or tagged template).
+        column: effect.node.loc.start.column + 1,
         text: effect.detail ? `${effect.text} ${effect.detail}` : effect.text,
         kind: effect.kind,
         keyPassed: effect.keyPassed ?? null,

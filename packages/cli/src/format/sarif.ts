@@ -124,7 +124,8 @@ function verdictResult(tool: ToolAudit, id: QuestionId): Result {
       ? {
           relatedLocations: answer.evidence.slice(0, MAX_RELATED).map((evidence, index) => ({
             id: index,
-            ...location(evidence.file, evidence.line, 1),
+            // The column where the analysis has it (an effect's call); else the line's start.
+            ...location(evidence.file, evidence.line, evidence.column ?? 1),
             message: { text: evidence.text },
           })),
         }

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 
 import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit, fileErrorPlace, toolLabel } from '../report.js';
-import { describePolicy, type Palette, PLAIN, totalLine, verdictMark } from './verdicts.js';
+import { describePolicy, type Palette, PLAIN, plural, totalLine, verdictMark } from './verdicts.js';
 
 // The human format: per tool its name, place, framework, policy, effects and the five answers with
 // their reasons; then a one-line summary per tool as a table, and the total.
@@ -18,7 +18,7 @@ export interface TableOptions {
 export function formatTable(report: AuditReport, { palette = PLAIN, details = true }: TableOptions = {}): string {
   const lines: string[] = [];
   const config = report.config.kind === 'recommended' ? "the plugin's recommended config" : report.config.file;
-  lines.push(palette.bold(`retrysafe audit: ${report.tools.length} tool${report.tools.length === 1 ? '' : 's'} in ${report.files.scanned} files (ESLint config: ${config})`), '');
+  lines.push(palette.bold(`retrysafe audit: ${plural(report.tools.length, 'tool')} in ${plural(report.files.scanned, 'file')} (ESLint config: ${config})`), '');
   if (details) for (const tool of report.tools) lines.push(...toolBlock(tool, palette), '');
   if (report.tools.length > 0) lines.push(palette.bold('Summary'), summaryTable(report, palette), '');
   if (report.findings.length > 0) {

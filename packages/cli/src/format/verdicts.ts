@@ -62,11 +62,15 @@ export function describePolicy(policy: DeclaredPolicy | null): string {
  */
 export function totalLine(report: AuditReport): string {
   const { summary, findings, files, tools } = report;
-  const plural = (count: number, word: string, words = `${word}s`): string => `${count} ${count === 1 ? word : words}`;
   const verdictsNo = tools.reduce((sum, tool) => sum + Object.values(tool.questions).filter((answer) => answer.verdict === 'no').length, 0);
   return [
     `${plural(summary.tools, 'tool')} (${summary.undeclared} undeclared)`,
     `${plural(verdictsNo, '"no" verdict')} + ${plural(findings.length, 'rule finding')} = ${plural(summary.errors, 'error')} + ${plural(summary.warnings, 'warning')}`,
     `${plural(files.scanned, 'file')} scanned (${plural(files.tests, 'test file')}, ${files.errors.length} not parsed)`,
   ].join(' · ');
+}
+
+/** `1 file`, `2 files`: a count and its noun, singular for exactly one. */
+export function plural(count: number, word: string, words = `${word}s`): string {
+  return `${count} ${count === 1 ? word : words}`;
 }

@@ -85,7 +85,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
             kind: EFFECT_KINDS[operation.kind] ?? 'unknown',
             operation: operation.text,
             ...(operation.keyPassed === 'yes' || operation.keyPassed === 'no' ? { keyed: operation.keyPassed === 'yes' } : {}),
-            evidence: { file: operation.file !== undefined ? relative(operation.file) : file, line: operation.line, text: operation.text },
+            evidence: { file: operation.file !== undefined ? relative(operation.file) : file, line: operation.line, column: operation.column, text: operation.text },
           })),
         }
       : { available: false, operations: [] },

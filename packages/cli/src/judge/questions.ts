@@ -69,7 +69,7 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   const inferred = inferredPolicyOf(context);
   const evidence = effects.operations
     .slice(0, 5)
-    .map((operation) => (operation.file !== undefined ? { file: context.relative(operation.file), line: operation.line, text: operation.text } : here(operation.line, operation.text)));
+    .map((operation) => ({ file: context.relative(operation.file ?? context.at.file), line: operation.line, column: operation.column, text: operation.text }));
   const { contradiction } = context;
   const withClaim = contradiction ? [...evidence, contradiction.evidence] : evidence;
   if (inferred && !inferred.idempotent) {
