@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 
 import { audit } from './audit.js';
 import { type Format, formatReport, FORMATS } from './format/index.js';
+import { plural } from './format/verdicts.js';
 import { createProgress } from './progress.js';
 import type { AuditReport } from './report.js';
 
@@ -133,7 +134,7 @@ async function runAudit(paths: string[], flags: AuditFlags, io: CliIo): Promise<
     return EXIT.usage;
   }
   if (report.files.errors.length > 0) {
-    io.stderr.write(`retrysafe: ${report.files.errors.length} file(s) could not be parsed and were skipped (exit code 2).\n`);
+    io.stderr.write(`retrysafe: ${plural(report.files.errors.length, 'file')} could not be parsed and ${report.files.errors.length === 1 ? 'was' : 'were'} skipped (exit code 2).\n`);
     return EXIT.usage;
   }
   return failsOn(report, flags.failOn) ? EXIT.findings : EXIT.clean;

@@ -50,7 +50,7 @@ describe('exit codes', () => {
     const { code, out, err } = await run(['audit', '--no-config-lookup', '--format', 'json']);
     expect(code).toBe(2);
     expect(JSON.parse(out).tools).toHaveLength(18);
-    expect(err).toMatch(/1 file\(s\) could not be parsed/);
+    expect(err).toMatch(/1 file could not be parsed and was skipped/);
   });
 
   it('2 on a usage error: an unknown format, an unknown option, a path that does not exist', async () => {
