@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -17,6 +16,7 @@ import { createRunner } from '../src/runner.js';
 import { openRun } from '../src/runs.js';
 import { createRedisStore } from '../src/stores/redis.js';
 import { memoryProvider } from './helpers/provider.js';
+import { freePort } from './helpers/servers.js';
 import { freshRun, refundTool } from './helpers/tools.js';
 
 interface OwnRedis {
@@ -28,18 +28,6 @@ const started: OwnRedis[] = [];
 afterAll(async () => {
   await Promise.all(started.map((server) => server.stop()));
 });
-
-/** A free TCP port on 127.0.0.1, as the kernel hands one out. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Start redis-server with `args` in a temp dir of its own; resolves once it answers PING. */
 async function startRedis(args: readonly string[]): Promise<OwnRedis> {

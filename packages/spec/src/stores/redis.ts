@@ -341,9 +341,22 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       connection.stop();
       if (!ownClient) return;
       if (client.status === 'ready') await client.quit();
-      else client.disconnect();
+      else disconnectNow(client);
     },
   };
+}
+
+/**
+ * Disconnect a client that is not ready, leaving nothing queued or armed. A `Redis` client that
+ * is waiting to reconnect (its socket already failed) keeps, after a plain `disconnect()`, the
+ * commands queued meanwhile and their `commandTimeout` timers: no socket is left to close and
+ * flush the queue, so a call in flight hung until its command timed out. Starting the reconnection
+ * and cancelling it in the same tick makes ioredis end the client and fail what it queued
+ * ("Connection is closed."); no socket is opened (the connector checks for the cancel first).
+ */
+function disconnectNow(client: Redis | Cluster): void {
+  if (client instanceof Redis && client.status === 'reconnecting') client.connect().catch(() => undefined);
+  client.disconnect();
 }
 
 /**
@@ -707,16 +720,22 @@ async function getEach(node: Redis, keys: readonly string[]): Promise<(string | 
 function createClient(options: RedisStoreOptions): Redis | Cluster {
   const connectTimeout = options.connectTimeoutMs ?? 5000;
   const commandTimeout = options.commandTimeoutMs ?? 10_000;
+  // ioredis' disconnect ends the last socket and arms a timer (disconnectTimeout, default 2 s)
+  // to destroy it if it does not close; a socket that had already failed (ECONNREFUSED while the
+  // server is down) never emits the close that clears the timer, so close() left the process
+  // alive 2 s more (tests/redis-close.test.ts). 0: destroy it on the next turn; the store never
+  // waits for a graceful end (its replies are answered or failed by then).
+  const disconnectTimeout = 0;
   if (options.nodes?.length) {
     return new Cluster(
       options.nodes.map((node) => {
         const { hostname, port } = new URL(node);
         return { host: hostname, port: Number(port || 6379) };
       }),
-      { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1, connectTimeout, commandTimeout, ...credentials(options.nodes[0] as string) } },
+      { lazyConnect: true, enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1, connectTimeout, commandTimeout, disconnectTimeout, ...credentials(options.nodes[0] as string) } },
     );
   }
-  return new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout, commandTimeout });
+  return new Redis(options.url as string, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout, commandTimeout, disconnectTimeout });
 }
 
 /** The user name and password of a node URL, for every node of a cluster. */

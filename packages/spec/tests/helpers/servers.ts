@@ -31,6 +31,18 @@ const portFree = (port: number) =>
   });
 
 /** `count` consecutive free ports whose cluster bus ports (+10000) are free too. */
+/** A free TCP port on 127.0.0.1, as the kernel hands one out. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
 async function freePorts(count: number): Promise<number[]> {
   for (let tries = 0; tries < 50; tries += 1) {
     const base = 20_000 + Math.floor(Math.random() * 20_000);

@@ -1,0 +1,61 @@
+/**
+ * `close()` on a Redis store leaves nothing that keeps the process alive: no reconnect timer, no
+ * socket, no destroy timer on a socket that already failed, no command timer. A real child process
+ * uses the store (against the shared Redis, or a port nothing listens on), closes it and reports
+ * `process.getActiveResourcesInfo()` one timer turn later; the trial's short script against a
+ * down server stayed alive 2 s after `close()` (ioredis arms its `disconnectTimeout` to destroy
+ * the last socket, and a socket refused before close() never emits the `close` that clears it).
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REDIS_URL, RUN_TAG } from './helpers/stores.js';
+import { freePort } from './helpers/servers.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function child(args: object): Promise<string[]> {
+  const proc = spawn(process.execPath, ['--import', join(here, 'helpers/ts-loader.mjs'), join(here, 'fixtures/redis-close-child.ts'), JSON.stringify(args)], {
+    cwd: join(here, '..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    // A child that close() left hanging would outlive the test: end it, and say so.
+    const stuck = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+    proc.on('error', reject);
+    proc.on('exit', (code, signal) => {
+      clearTimeout(stuck);
+      if (code === 0) resolve(out.trim().split('\n'));
+      else reject(new Error(`child ${signal === 'SIGKILL' ? 'still running after 20 s, killed' : `exited ${code}`}; stdout: ${out} stderr: ${err}`));
+    });
+  });
+}
+
+describe('redis store close() leaves nothing running', () => {
+  const prefix = `rs_close:${RUN_TAG}:`;
+
+  it('after a call failed because the server is down', async () => {
+    const lines = await child({ url: `redis://127.0.0.1:${await freePort()}`, prefix, mode: 'failed' });
+    expect(lines).toEqual(['false', '[]']);
+  });
+
+  it('while a call is still waiting for a server that is down (the call fails closed)', async () => {
+    const lines = await child({ url: `redis://127.0.0.1:${await freePort()}`, prefix, mode: 'pending' });
+    expect(lines).toEqual(['false', '[]']);
+  });
+
+  it('for a cluster whose nodes are all down', async () => {
+    const lines = await child({ nodes: [`redis://127.0.0.1:${await freePort()}`], prefix, mode: 'failed' });
+    expect(lines).toEqual(['false', '[]']);
+  });
+
+  it('for a store that never connected, and after a call that succeeded', async () => {
+    expect(await child({ url: REDIS_URL, prefix, mode: 'unused' })).toEqual(['[]']);
+    expect(await child({ url: REDIS_URL, prefix, mode: 'ok' })).toEqual(['true', '[]']);
+  });
+});
