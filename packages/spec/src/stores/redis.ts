@@ -214,7 +214,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const clockArg = (callerNow: number) => (storeClock ? '' : String(callerNow));
   // A cluster client the store creates queues nothing offline (else a command waits for a cluster
   // that is down, forever): it connects on the first command, then fails fast while it reconnects.
-  const connection = watchConnection(client, ownClient && client instanceof Cluster, options.coalesceWrites ?? true);
+  const connection = watchConnection(client, ownClient && client instanceof Cluster, options.coalesceWrites ?? true, reachTarget(options));
   const info: StoreInfo = {
     kind: 'redis',
     location: `${describeTarget(options)} (keys ${prefix}*)`,
@@ -360,10 +360,15 @@ function disconnectNow(client: Redis | Cluster): void {
 }
 
 /**
- * Remembers the client's last connection error, and `run` adds it to a command's rejection:
- * ioredis reports only "Connection is closed" or "max retries", not the socket error behind it.
+ * Remembers the client's last connection error, and `run` reports it in place of a command's
+ * rejection: ioredis rejects with only "Connection is closed" or "Reached the max retries per
+ * request limit", not the socket error behind it. The error `run` throws then leads with the cause,
+ * `cannot reach redis at redis://127.0.0.1:6390: connect ECONNREFUSED 127.0.0.1:6390`, and has the
+ * socket error (its `code`: ECONNREFUSED, ENOTFOUND, ETIMEDOUT...) as `cause`; the runner wraps it
+ * in `StoreUnavailableError`. A reply from the server (`ReplyError`) is not a connection problem
+ * and passes unchanged.
  */
-function watchConnection(client: Redis | Cluster, connectFirst: boolean, coalesce: boolean) {
+function watchConnection(client: Redis | Cluster, connectFirst: boolean, coalesce: boolean, target: string) {
   let lastConnectionError: Error | undefined;
   let connecting: Promise<void> | undefined;
   const cork = coalesce && client instanceof Redis ? corker(client) : undefined;
@@ -389,8 +394,8 @@ function watchConnection(client: Redis | Cluster, connectFirst: boolean, coalesc
         return await op();
       } catch (error) {
         const cause = lastConnectionError;
-        if (cause && error instanceof Error && !error.message.includes(cause.message)) {
-          throw new Error(`${error.message} (last connection error: ${cause.message})`, { cause: error });
+        if (cause && error instanceof Error && error.name !== 'ReplyError') {
+          throw new Error(`cannot reach ${target}: ${cause.message}`, { cause });
         }
         throw error;
       }
@@ -723,7 +728,7 @@ function createClient(options: RedisStoreOptions): Redis | Cluster {
   // ioredis' disconnect ends the last socket and arms a timer (disconnectTimeout, default 2 s)
   // to destroy it if it does not close; a socket that had already failed (ECONNREFUSED while the
   // server is down) never emits the close that clears the timer, so close() left the process
-  // alive 2 s more (tests/redis-close.test.ts). 0: destroy it on the next turn; the store never
+  // alive 2 s more (tests/redis-down.test.ts). 0: destroy it on the next turn; the store never
   // waits for a graceful end (its replies are answered or failed by then).
   const disconnectTimeout = 0;
   if (options.nodes?.length) {
@@ -742,6 +747,11 @@ function createClient(options: RedisStoreOptions): Redis | Cluster {
 function credentials(url: string): { username?: string; password?: string } {
   const { username, password } = new URL(url);
   return { ...(username && { username: decodeURIComponent(username) }), ...(password && { password: decodeURIComponent(password) }) };
+}
+
+/** Who a connection error could not reach: `redis at <url>`, or the cluster, or your client. */
+function reachTarget(options: RedisStoreOptions): string {
+  return options.url && !options.nodes?.length ? `redis at ${describeUrl(options.url)}` : describeTarget(options);
 }
 
 function describeTarget(options: RedisStoreOptions): string {

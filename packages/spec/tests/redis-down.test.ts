@@ -1,5 +1,7 @@
 /**
- * `close()` on a Redis store leaves nothing that keeps the process alive: no reconnect timer, no
+ * A Redis store whose server is down. Its error leads with the cause (`cannot reach redis at
+ * <url>: connect ECONNREFUSED ...`), not with ioredis' "Reached the max retries per request
+ * limit", and keeps the socket error as its cause. And `close()` leaves nothing that keeps the process alive: no reconnect timer, no
  * socket, no destroy timer on a socket that already failed, no command timer. A real child process
  * uses the store (against the shared Redis, or a port nothing listens on), closes it and reports
  * `process.getActiveResourcesInfo()` one timer turn later; the trial's short script against a
@@ -10,13 +12,20 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REDIS_URL, RUN_TAG } from './helpers/stores.js';
+import { vouchDurable } from '../src/durable.js';
+import { StoreUnavailableError } from '../src/errors.js';
+import { createRunner } from '../src/runner.js';
+import { openRun } from '../src/runs.js';
+import { createRedisStore } from '../src/stores/redis.js';
+import { memoryProvider } from './helpers/provider.js';
 import { freePort } from './helpers/servers.js';
+import { REDIS_URL, RUN_TAG } from './helpers/stores.js';
+import { refundTool } from './helpers/tools.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 function child(args: object): Promise<string[]> {
-  const proc = spawn(process.execPath, ['--import', join(here, 'helpers/ts-loader.mjs'), join(here, 'fixtures/redis-close-child.ts'), JSON.stringify(args)], {
+  const proc = spawn(process.execPath, ['--import', join(here, 'helpers/ts-loader.mjs'), join(here, 'fixtures/redis-down-child.ts'), JSON.stringify(args)], {
     cwd: join(here, '..'),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -35,6 +44,29 @@ function child(args: object): Promise<string[]> {
     });
   });
 }
+
+describe('redis store error when the server is down', () => {
+  it('leads with the cause and the address, with the socket error as its cause, for a call and for openRun', async () => {
+    const port = await freePort();
+    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: `rs_down:${RUN_TAG}:`, allowVolatile: true, connectTimeoutMs: 500 });
+    const provider = memoryProvider();
+    try {
+      const outcome = await createRunner({ store }).tryCall(refundTool(provider), { orderId: 'o_1', amountCents: 100 }, { run: { id: vouchDurable('r_down') } });
+      const opened = await openRun(store, { kind: 'job', id: 'j_down' }).then(() => undefined, (error: unknown) => error);
+      for (const error of [outcome.ok ? undefined : outcome.error, opened]) {
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        const failure = error as StoreUnavailableError;
+        expect(failure.code).toBe('store_unavailable');
+        expect(failure.message).toMatch(new RegExp(`during (claim|openRun): cannot reach redis at redis://127\\.0\\.0\\.1:${port}/?: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\. `));
+        expect(failure.message).not.toMatch(/max retries|maxRetriesPerRequest/);
+        expect(((failure.cause as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+      }
+      expect(provider.effects()).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('redis store close() leaves nothing running', () => {
   const prefix = `rs_close:${RUN_TAG}:`;
