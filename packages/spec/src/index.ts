@@ -8,6 +8,7 @@ export {
   type DeterministicKey,
   type DurableKeyParts,
   type InvalidKeyReason,
+  type LongKeyPart,
   type NotDurableKeyPart,
 } from './key.js';
 export type { RunContext, RunOrigin, RunOriginKind } from './run.js';

@@ -39,6 +39,22 @@ export const MAX_KEY_LENGTH = 255;
 export type InvalidKeyReason = 'empty' | 'too_long' | 'not_durable_part' | 'invalid_escape';
 
 /**
+ * One `${...}` part of a key that `key` refused as too long: one of the parts to shorten.
+ */
+export interface LongKeyPart {
+  /** Which `${...}` of the template, counting from 1. */
+  readonly position: number;
+  /** Its length in UTF-16 code units. */
+  readonly length: number;
+  /**
+   * Where its value came from, when a with_key tool's key function built the key and the value
+   * is exactly one field's: `input.orderId`, `input.items[0].sku`, `run.id` (all such fields,
+   * joined with " or ", when several hold the same value). Absent when no field holds it.
+   */
+  readonly name?: string;
+}
+
+/**
  * Thrown by `key` (and by a tool's `deriveKey`) for a key that could not deduplicate anything
  * safely: an empty key, a key longer than {@link MAX_KEY_LENGTH}, or, from plain JavaScript, a part
  * that is not a string or a finite number.
@@ -50,13 +66,23 @@ export class InvalidKeyError extends RetrysafeError {
   readonly reason: InvalidKeyReason;
   /** The rejected key, or the text built so far for a rejected part. */
   readonly key: string;
+  /**
+   * For a key `key\`...\`` refused as too long (`reason: 'too_long'`): the parts to shorten,
+   * longest first, as few as together make up the excess (or every part, if the literal text
+   * alone is too long). Empty for other reasons and for a key built without the template.
+   */
+  readonly parts: readonly LongKeyPart[];
 
-  constructor(reason: InvalidKeyReason, key: string, message: string) {
+  constructor(reason: InvalidKeyReason, key: string, message: string, parts: readonly LongKeyPart[] = []) {
     super(message);
     this.reason = reason;
     this.key = key;
+    this.parts = parts;
   }
 }
+
+// The text of each part of a too-long key, for namedKeyParts; kept off the error, which may be logged.
+const partTexts = new WeakMap<InvalidKeyError, readonly string[]>();
 
 declare const notDurableKeyPartBrand: unique symbol;
 
@@ -127,7 +153,72 @@ export function key<const Parts extends readonly unknown[]>(
     }
     text += String(part) + (literals[index + 1] ?? '');
   }
+  if (text.length > MAX_KEY_LENGTH) throw tooLongKey(text, parts.map(String));
   return assertValidKey(text);
+}
+
+/** The too-long error for a key built from `texts`, naming the longest parts by position. */
+function tooLongKey(text: string, texts: readonly string[], names: readonly (string | undefined)[] = []): InvalidKeyError {
+  const order = texts.map((_, index) => index).sort((a, b) => (texts[b] as string).length - (texts[a] as string).length || a - b);
+  const parts: LongKeyPart[] = [];
+  // Longest first, until the key without them would fit.
+  let excess = text.length - MAX_KEY_LENGTH;
+  for (const index of order) {
+    if (excess <= 0) break;
+    const length = (texts[index] as string).length;
+    if (length === 0) break;
+    const name = names[index];
+    parts.push({ position: index + 1, length, ...(name !== undefined && { name }) });
+    excess -= length;
+  }
+  const listed = parts.map((part) => `${part.name ?? `part ${part.position}`} (${part.length} characters)`).join(', ');
+  const error = new InvalidKeyError(
+    'too_long',
+    text,
+    `Idempotency key is ${text.length} characters long; the limit is ${MAX_KEY_LENGTH} (Stripe's Idempotency-Key limit). ` +
+      (parts.length > 0 ? `Shorten ${listed}: use an id instead of a whole value. ` : 'Use shorter parts, such as ids instead of whole values. ') +
+      `Key starts with: ${JSON.stringify(text.slice(0, 40))}`,
+    parts,
+  );
+  partTexts.set(error, texts);
+  return error;
+}
+
+/**
+ * @internal `error` again with its long parts named after the fields of `sources` that hold
+ * exactly their text (`{ input, run }` gives `input.orderId`, `run.id`), or `error` itself when it
+ * is not a too-long key from `key\`...\`` or no field holds a long part's text. Evidence only: a
+ * part is named by a field whose value, as `key` writes it, equals the part.
+ */
+export function namedKeyParts(error: InvalidKeyError, sources: Readonly<Record<string, unknown>>): InvalidKeyError {
+  const texts = partTexts.get(error);
+  if (texts === undefined || error.parts.length === 0) return error;
+  const wanted = new Set(error.parts.map((part) => texts[part.position - 1] as string));
+  const found = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(sources)) collectFields(name, value, wanted, found, 0);
+  if (found.size === 0) return error;
+  const names = texts.map((text, index) => (error.parts.some((part) => part.position === index + 1) ? found.get(text)?.join(' or ') : undefined));
+  return tooLongKey(error.key, texts, names);
+}
+
+// Enough for the fields a key is built from; a bound, not a search of a whole document.
+const MAX_FIELD_DEPTH = 4;
+
+function collectFields(path: string, value: unknown, wanted: ReadonlySet<string>, found: Map<string, string[]>, depth: number): void {
+  if (typeof value === 'string' || typeof value === 'number') {
+    const text = String(value);
+    if (wanted.has(text)) found.set(text, [...(found.get(text) ?? []), path]);
+    return;
+  }
+  if (typeof value !== 'object' || value === null || depth >= MAX_FIELD_DEPTH) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => collectFields(`${path}[${index}]`, item, wanted, found, depth + 1));
+    return;
+  }
+  for (const [field, item] of Object.entries(value)) {
+    const step = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
+    collectFields(path + step, item, wanted, found, depth + 1);
+  }
 }
 
 /**

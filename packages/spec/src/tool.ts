@@ -11,7 +11,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { PolicyContradictions } from './contradictions.js';
 import type { DurableInput } from './durable.js';
-import { assertValidKey, type DeterministicKey } from './key.js';
+import { assertValidKey, InvalidKeyError, namedKeyParts, type DeterministicKey } from './key.js';
 import {
   attachPolicy,
   toToolPolicy,
@@ -273,7 +273,14 @@ export function defineTool<
   );
   const tool: Record<string, unknown> = { name, description, policy, input };
   if (key !== undefined) {
-    tool['deriveKey'] = (value: unknown, run: RunContext) => assertValidKey(key({ input: value, run }));
+    tool['deriveKey'] = (value: unknown, run: RunContext) => {
+      try {
+        return assertValidKey(key({ input: value, run }));
+      } catch (error) {
+        // A key too long for the limit: name its long parts after the fields they came from.
+        throw error instanceof InvalidKeyError ? namedKeyParts(error, { input: value, run: { id: run.id } }) : error;
+      }
+    };
     tool['execute'] = async (value: unknown, context: KeyedExecuteContext) => {
       if (typeof context?.key !== 'string') {
         throw new TypeError(`${subject} is idempotent with a key: execute needs context.key (from deriveKey).`);
