@@ -18,12 +18,30 @@ export type OpenAIAgentsGuardOptions<Context = unknown> = GuardOptions<[runConte
 /** A guarded function tool: the same tool, its result `{ result, replayed }`; other tools unchanged. */
 export type GuardedAgentsTool<T> = T extends FunctionTool<infer C, infer P, infer R> ? FunctionTool<C, P, ModelResult<R>> : T;
 
+/** The guarded tools, in order: {@link GuardedAgentsTool} of each. */
+export type GuardedAgentsTools<T extends readonly unknown[]> = { -readonly [K in keyof T]: GuardedAgentsTool<T[K]> };
+
+/**
+ * The run context type the function tools in `T` declare (a tool whose `execute` takes
+ * `runContext?: RunContext<AppContext>` is a `FunctionTool<AppContext>`), or `unknown` when none does.
+ */
+export type AgentsToolsContext<T extends readonly unknown[]> = [DeclaredContext<T[number]>] extends [never] ? unknown : DeclaredContext<T[number]>;
+type DeclaredContext<E> = E extends { readonly type: 'function'; invoke(runContext: AgentsRunContext<infer C>, ...rest: never[]): unknown } ? (unknown extends C ? never : C) : never;
+
 // The Agents SDK's default `errorFunction` answer (agents-core `defaultToolErrorFunction`): a tool
 // built without `errorFunction: null` reports its failure with this text instead of throwing.
 const SDK_DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please try again.';
 
 /**
  * Guards OpenAI Agents SDK tools: `new Agent({ tools: guardOpenAIAgentsTools(tools, { runner, run }) })`.
+ *
+ * The run context's type (what `run: (ctx) => ctx.context.run` reads) comes from, in order: the
+ * type argument, `guardOpenAIAgentsTools<AppContext>(tools, { runner, run: (ctx) => ctx.context.run })`
+ * (the tools then come back typed as `Tool<AppContext>`s); an annotation on `run`'s parameter,
+ * `(ctx: RunContext<AppContext>) => ...`; the context a tool declares (a `FunctionTool<AppContext>`,
+ * whose `execute` takes `runContext?: RunContext<AppContext>`). With none of them it is `unknown`,
+ * and `ctx.context.run` does not compile (TypeScript does not infer it from `new Agent<AppContext>`).
+ *
  * Every function tool must declare its policy (`declarePolicy(tool({...}), policy)`); each comes
  * back as a copy whose `invoke` goes through the runner by that policy (`runGuarded`, keyed by
  * the durable run, the tool and the canonical arguments):
@@ -48,13 +66,19 @@ const SDK_DEFAULT_ERROR_TEXT = 'An error occurred while running the tool. Please
  * @returns the tools, in order, function tools guarded.
  * @throws TypeError if a function tool declares no policy, or a static `run` has no id.
  */
-export function guardOpenAIAgentsTools<const T extends readonly Tool<never>[], Context = unknown>(
+export function guardOpenAIAgentsTools<const T extends readonly Tool<never>[], Context = AgentsToolsContext<T>>(
   tools: T,
   options: OpenAIAgentsGuardOptions<Context>,
-): { -readonly [K in keyof T]: GuardedAgentsTool<T[K]> } {
+): GuardedAgentsTools<T>;
+/** The run context's type given first: `guardOpenAIAgentsTools<AppContext>(tools, options)`. */
+export function guardOpenAIAgentsTools<Context, const T extends readonly Tool<never>[] = readonly Tool<Context>[]>(
+  tools: T,
+  options: OpenAIAgentsGuardOptions<Context>,
+): GuardedAgentsTools<T>;
+export function guardOpenAIAgentsTools<Context>(tools: readonly Tool<never>[], options: OpenAIAgentsGuardOptions<Context>): readonly Tool<never>[] {
   return tools.map((tool) =>
-    (tool as { type?: unknown }).type === 'function' && !runsThroughRunner(tool) ? guardFunctionTool(tool as unknown as FunctionTool<Context>, options) : tool,
-  ) as unknown as { -readonly [K in keyof T]: GuardedAgentsTool<T[K]> };
+    (tool as { type?: unknown }).type === 'function' && !runsThroughRunner(tool) ? (guardFunctionTool(tool as unknown as FunctionTool<Context>, options) as unknown as Tool<never>) : tool,
+  );
 }
 
 function guardFunctionTool<Context>(tool: FunctionTool<Context>, options: OpenAIAgentsGuardOptions<Context>): FunctionTool<Context> {

@@ -41,7 +41,7 @@ import {
 } from './shared.js';
 
 export type { ModelResult, RunSource } from './shared.js';
-export { guardOpenAIAgentsTools, type GuardedAgentsTool, type OpenAIAgentsGuardOptions } from './openai-agents-guard.js';
+export { guardOpenAIAgentsTools, type AgentsToolsContext, type GuardedAgentsTool, type GuardedAgentsTools, type OpenAIAgentsGuardOptions } from './openai-agents-guard.js';
 export type { ApprovalRule, GuardedCallEvent, GuardOptions } from './guardShared.js';
 
 /** What the Agents SDK passes a tool call besides its arguments (its `ToolCallDetails`). */
