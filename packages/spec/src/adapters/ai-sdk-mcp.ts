@@ -37,7 +37,7 @@ import {
   type ToolPolicyView,
   type WireConnection,
 } from './mcp/clientCore.js';
-import { ERROR_META, IDEMPOTENCY_EXTENSION, IDEMPOTENCY_KEY_META, SEP_3182_KEY_PARAM } from './mcp/wire.js';
+import { CALL_ID_META, ERROR_META, IDEMPOTENCY_EXTENSION, IDEMPOTENCY_KEY_META, SEP_3182_KEY_PARAM } from './mcp/wire.js';
 import { checkRun } from './shared.js';
 
 export {
@@ -59,6 +59,7 @@ export type CallToolResult = Extract<AiSdkCallToolResult, { content: unknown }>;
 interface PendingCall {
   readonly name: string;
   readonly key: string;
+  readonly callId: string;
   readonly sepParam: boolean;
   /** Set by the transport once it has put the key on the request. */
   sent: boolean;
@@ -104,7 +105,7 @@ function withKey(message: unknown): unknown {
   const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; _meta?: Record<string, unknown> } };
   if (call === undefined || method !== 'tools/call' || params?.name !== call.name) return message;
   call.sent = true;
-  const keyed = { ...params, _meta: { ...params._meta, [IDEMPOTENCY_KEY_META]: call.key }, ...(call.sepParam ? { [SEP_3182_KEY_PARAM]: call.key } : {}) };
+  const keyed = { ...params, _meta: { ...params._meta, [IDEMPOTENCY_KEY_META]: call.key, [CALL_ID_META]: call.callId }, ...(call.sepParam ? { [SEP_3182_KEY_PARAM]: call.key } : {}) };
   return { ...(message as object), params: keyed };
 }
 
@@ -206,9 +207,9 @@ function connect(client: MCPClient, options: AiSdkMcpClientOptions) {
     return capabilities?.extensions?.[IDEMPOTENCY_EXTENSION] !== undefined || capabilities?.tools?.idempotency !== undefined;
   };
   const wire: WireConnection<CallToolResult> = {
-    async send(name, args, key, { timeoutMs }) {
+    async send(name, args, key, { timeoutMs, callId }) {
       await ensureConnected();
-      const call: PendingCall = { name, key, sepParam: deduplicates(), sent: false };
+      const call: PendingCall = { name, key, callId, sepParam: deduplicates(), sent: false };
       let result: CallToolResult;
       try {
         result = (await pendingCall.run(call, () => current.callTool({ name, arguments: args, options: { timeout: timeoutMs } }))) as CallToolResult;

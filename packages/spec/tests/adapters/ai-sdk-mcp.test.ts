@@ -60,19 +60,22 @@ async function overHttp(options: AiSdkMcpClientOptions, transport = retrysafeTra
 const refund = { orderId: 'o_1', amountCents: 500 };
 
 describe('retrysafeMcpClient (@ai-sdk/mcp): a lost answer over Streamable HTTP', () => {
-  it('re-sends with the same key, through the transport, and reports the replay: one refund', async () => {
+  it('re-sends with the same key and call id, through the transport, and gets its first request\'s result as its own: one refund', async () => {
     const run = await fixture.jobRun();
     const mcp = await overHttp({ run, trust: 'trusted' });
     const before = { effects: ledger.effects().length, calls: proxy.calls().length };
     proxy.dropNext();
     const report = await mcp.callTool({ name: 'issue_refund', arguments: refund });
-    expect(report).toMatchObject({ status: 'ok', replayed: true, resends: 1, attempts: 1 });
+    expect(report).toMatchObject({ status: 'ok', replayed: false, resends: 1, attempts: 1 });
     expect(ledger.effects().length - before.effects).toBe(1);
     const key = callKey(run, 'issue_refund', refund);
     const sent = proxy.calls().slice(before.calls);
+    const callId = (sent[0]?.params['_meta'] as Record<string, unknown>)['io.github.retrysafe/callId'];
+    expect(callId).toEqual(expect.any(String));
+    const meta = { 'io.github.retrysafe/idempotencyKey': key, 'io.github.retrysafe/callId': callId };
     expect(sent.map((call) => [call.params['_meta'], call.params['idempotencyKey']])).toEqual([
-      [{ 'io.github.retrysafe/idempotencyKey': key }, key],
-      [{ 'io.github.retrysafe/idempotencyKey': key }, key],
+      [meta, key],
+      [meta, key],
     ]);
   });
 
@@ -81,7 +84,7 @@ describe('retrysafeMcpClient (@ai-sdk/mcp): a lost answer over Streamable HTTP',
     const before = ledger.effects().length;
     proxy.dropNext();
     const options = { toolCallId: 'call_1', messages: [], context: {} };
-    expect(await trusted['create_refund']?.execute?.(refund, options)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': true } });
+    expect(await trusted['create_refund']?.execute?.(refund, options)).toMatchObject({ _meta: { 'io.github.retrysafe/replayed': false } });
     const untrusted = await (await overHttp({})).tools({ run: await fixture.jobRun() });
     proxy.dropNext();
     const escalated = (await untrusted['create_refund']?.execute?.(refund, options)) as { isError: boolean; content: { text: string }[] };
@@ -102,7 +105,7 @@ describe('retrysafeMcpClient (@ai-sdk/mcp): a lost answer over Streamable HTTP',
 });
 
 describe('retrysafeMcpClient (@ai-sdk/mcp) over stdio, the server killed mid-call', () => {
-  it('starts a new client on a fresh server process, re-sends the same key, and is told it was a replay: one refund', async () => {
+  it('starts a new client on a fresh server process, re-sends the same key, and gets its first request\'s answer as its own: one refund', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'retrysafe-ai-stdio-'));
     dirs.push(dir);
     const local = await startProviderStandIn();
@@ -119,8 +122,8 @@ describe('retrysafeMcpClient (@ai-sdk/mcp) over stdio, the server killed mid-cal
     });
     opened.push(mcp, local);
     const report = await mcp.callTool({ name: 'issue_refund', arguments: refund });
-    expect(report).toMatchObject({ status: 'ok', replayed: true, resends: 1 });
-    expect(report.status === 'ok' && report.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: true });
+    expect(report).toMatchObject({ status: 'ok', replayed: false, resends: 1 });
+    expect(report.status === 'ok' && report.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: false });
     expect(restarts).toBe(1);
     expect(local.effects().length).toBe(1);
   });

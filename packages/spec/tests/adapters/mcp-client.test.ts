@@ -63,7 +63,9 @@ describe('retrysafeClient: a lost answer over Streamable HTTP', () => {
     const before = ledger.effects().length;
     proxy.dropNext();
     const report = await mcp.callTool({ name: 'create_refund', arguments: refund });
-    expect(report).toMatchObject({ status: 'ok', replayed: true, resends: 1 });
+    expect(report).toMatchObject({ status: 'ok', replayed: false, resends: 1 });
+    // A plain tool's result gets no replay note: this call ran it.
+    expect(report.status === 'ok' && report.result.content).toHaveLength(1);
     expect(ledger.effects().length - before).toBe(1);
   });
 
@@ -88,7 +90,7 @@ describe('retrysafeClient: a lost answer over Streamable HTTP', () => {
     const mcp = await connect({ run: await fixture.jobRun(), policies });
     const before = ledger.effects().length;
     proxy.dropNext();
-    expect(await mcp.callTool({ name: 'issue_refund', arguments: refund })).toMatchObject({ status: 'ok', replayed: true, policy: { source: 'caller' } });
+    expect(await mcp.callTool({ name: 'issue_refund', arguments: refund })).toMatchObject({ status: 'ok', replayed: false, resends: 1, policy: { source: 'caller' } });
     expect(ledger.effects().length - before).toBe(1);
   });
 
@@ -119,7 +121,8 @@ describe('retrysafeClient: a lost answer over Streamable HTTP', () => {
       const pending = mcp.callTool({ name: 'create_refund', arguments: { orderId: 'o_3', amountCents: 5 } });
       setTimeout(() => held?.open(), 400);
       const report = await pending;
-      expect(report).toMatchObject({ status: 'ok', replayed: true, resends: 1 });
+      // It waited for its own first request: that execution's result, not a replay.
+      expect(report).toMatchObject({ status: 'ok', replayed: false, resends: 1 });
       expect(ledger.effects().length - before).toBe(1);
     } finally {
       held.open();

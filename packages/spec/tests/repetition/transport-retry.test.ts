@@ -69,7 +69,7 @@ describe('transport retry over Streamable HTTP: the answer lost after the server
   const fixture = sqliteFixture();
   afterAll(() => fixture.close());
 
-  it('re-sends with the same key (a new JSON-RPC id) and is told it was a replay: one refund', async () => {
+  it('re-sends with the same key and call id (a new JSON-RPC id) and gets the result its first request recorded, as its own; a later call with the key is told it was a replay: one refund', async () => {
     const ledger = await startProviderStandIn();
     const http = await startHttpMcp({
       tokens: { 'token-a': 'client-a' },
@@ -85,24 +85,34 @@ describe('transport retry over Streamable HTTP: the answer lost after the server
     const run = await fixture.jobRun();
     proxy.dropNext();
     const report = await retrysafeClient(client, { run, trust: 'trusted' }).callTool({ name: 'issue_refund', arguments: refund });
-    expect(report).toMatchObject({ status: 'ok', replayed: true, resends: 1, attempts: 1, policy: { source: 'server' } });
-    expect(report.status === 'ok' && report.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: true });
+    // This call's first request ran the refund; the re-send only learned its answer.
+    expect(report).toMatchObject({ status: 'ok', replayed: false, resends: 1, attempts: 1, policy: { source: 'server' } });
+    expect(report.status === 'ok' && report.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: false });
+    expect(report.status === 'ok' && report.result._meta).toEqual({ 'io.github.retrysafe/replayed': false, 'io.github.retrysafe/attempt': 1 });
     expect(ledger.effects()).toHaveLength(1);
-    // On the wire: two requests, two JSON-RPC ids, one key, in _meta and as SEP-3182's parameter.
+    // On the wire: two requests, two JSON-RPC ids, one key, in _meta and as SEP-3182's parameter, one call id.
     const key = callKey(run, 'issue_refund', refund);
     const sent = proxy.calls();
-    expect(sent.map((call) => call.params['_meta'])).toEqual([{ 'io.github.retrysafe/idempotencyKey': key }, { 'io.github.retrysafe/idempotencyKey': key }]);
+    const callId = (sent[0]?.params['_meta'] as Record<string, unknown>)['io.github.retrysafe/callId'];
+    expect(callId).toEqual(expect.any(String));
+    const meta = { 'io.github.retrysafe/idempotencyKey': key, 'io.github.retrysafe/callId': callId };
+    expect(sent.map((call) => call.params['_meta'])).toEqual([meta, meta]);
     expect(sent.map((call) => call.params['idempotencyKey'])).toEqual([key, key]);
     expect(sent[0]?.id).not.toEqual(sent[1]?.id);
+    // The same call again later (the model repeating it): a new call id, told it was a replay.
+    const again = await retrysafeClient(client, { run, trust: 'trusted' }).callTool({ name: 'issue_refund', arguments: refund });
+    expect(again).toMatchObject({ status: 'ok', replayed: true, resends: 0 });
+    expect(again.status === 'ok' && again.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: true });
+    expect(ledger.effects()).toHaveLength(1);
   });
 });
 
 describe('transport retry over stdio: the server process killed mid-call', () => {
-  it('restarts the server after it died holding a recorded answer, re-sends the same key, and is told it was a replay: one refund', async () => {
+  it('restarts the server after it died holding a recorded answer, re-sends the same key, and gets that answer as its own (the durable record names the call that ran it): one refund', async () => {
     const { mcp, ledger, restarts } = await setUp({ kill: 'before-answer' });
     const report = await mcp.callTool({ name: 'issue_refund', arguments: refund });
-    expect(report).toMatchObject({ status: 'ok', replayed: true, resends: 1, attempts: 1 });
-    expect(report.status === 'ok' && report.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: true });
+    expect(report).toMatchObject({ status: 'ok', replayed: false, resends: 1, attempts: 1 });
+    expect(report.status === 'ok' && report.result.structuredContent).toEqual({ result: { refundId: 're_1', ...refund }, replayed: false });
     expect(restarts).toHaveLength(1);
     expect(ledger.effects().length).toBe(1);
   });

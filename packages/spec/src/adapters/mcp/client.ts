@@ -27,7 +27,7 @@ import {
   type ToolPolicyView,
   type WireConnection,
 } from './clientCore.js';
-import { IDEMPOTENCY_EXTENSION, IDEMPOTENCY_KEY_META, SEP_3182_KEY_PARAM } from './wire.js';
+import { CALL_ID_META, IDEMPOTENCY_EXTENSION, IDEMPOTENCY_KEY_META, SEP_3182_KEY_PARAM } from './wire.js';
 
 export {
   AnswerLostError,
@@ -127,9 +127,9 @@ export function retrysafeClient(client: Client, options: McpClientOptions = {}):
     });
   };
   const wire: WireConnection<CallToolResult> = {
-    async send(name, args, key, { timeoutMs }) {
+    async send(name, args, key, { timeoutMs, callId }) {
       await ensureConnected(client, options);
-      const params = { name, arguments: args, _meta: { [IDEMPOTENCY_KEY_META]: key }, ...(deduplicates(client) ? { [SEP_3182_KEY_PARAM]: key } : {}) };
+      const params = { name, arguments: args, _meta: { [IDEMPOTENCY_KEY_META]: key, [CALL_ID_META]: callId }, ...(deduplicates(client) ? { [SEP_3182_KEY_PARAM]: key } : {}) };
       return (await client.callTool(params, undefined, { timeout: timeoutMs })) as CallToolResult;
     },
     isLost,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import { callKey } from '../../loop/callKey.js';
 import { AttemptsExhaustedError, ConcurrentCallError, KeyReuseError, RetrysafeError } from '../../errors.js';
 import type { DeterministicKey } from '../../key.js';
@@ -166,8 +167,11 @@ export function policyView(
 
 /** @internal One connection to a server, as the loop needs it; each wrapper implements it. */
 export interface WireConnection<R extends WireToolResult = WireToolResult> {
-  /** Sends one `tools/call` with the key (in `_meta`, and as SEP-3182's parameter to a server that deduplicates). */
-  send(name: string, args: Record<string, unknown>, key: string, options: { readonly timeoutMs: number }): Promise<R>;
+  /**
+   * Sends one `tools/call` with the key (in `_meta`, and as SEP-3182's parameter to a server that
+   * deduplicates) and the logical call's id (`_meta[CALL_ID_META]`, the same on its re-sends).
+   */
+  send(name: string, args: Record<string, unknown>, key: string, options: { readonly timeoutMs: number; readonly callId: string }): Promise<R>;
   /** Whether `error` means the answer was lost (the request may have run), rather than an answer. */
   isLost(error: unknown): boolean;
   /** Whether the server advertises idempotency (`tools.idempotency` or the retrysafe extension). */
@@ -213,10 +217,13 @@ export async function callByPolicy<R extends WireToolResult>(
   const timeoutMs = options.attemptTimeoutMs ?? 60_000;
   const maxResends = options.maxResends ?? 3;
   let resends = 0;
+  // One id for every request of this call: a re-send that finds the result its own first request
+  // recorded gets it as that execution (replayed: false), not as a replay (CALL_ID_META).
+  const callId = randomUUID();
   const attempt = async (n: number): Promise<CallOutcome<R>> => {
     for (;;) {
       try {
-        const result = await wire.send(name, args, key, { timeoutMs });
+        const result = await wire.send(name, args, key, { timeoutMs, callId });
         const meta = metaOf(result);
         const at = typeof meta[ATTEMPT_META] === 'number' ? meta[ATTEMPT_META] : n;
         if (result.isError === true) return { ok: false, error: toolError(name, key, result, honoured), attempt: at, key: key as DeterministicKey };

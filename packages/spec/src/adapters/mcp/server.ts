@@ -28,8 +28,10 @@ import type { Runner } from '../../runner.js';
 import { interpose, registeredTool, type McpRequestExtra, type RawHandler } from './sdkHooks.js';
 import {
   ATTEMPT_META,
+  CALL_ID_META,
   CONFLICT_ERROR_CODE,
   ERROR_META,
+  EXECUTED_BY_META,
   IDEMPOTENCY_EXTENSION,
   IN_PROGRESS_ERROR_CODE,
   INTERNAL_ERROR_CODE,
@@ -201,6 +203,7 @@ async function guardedCall(server: McpServer, state: GuardState, request: { meth
   if (options.scope === undefined && principal.startsWith('session:')) warnSessionScope();
   const tenant = typeof options.namespace === 'function' ? options.namespace(extra) : (options.namespace ?? options.runner.namespace);
   const policy = policyFor(server, state, name);
+  const callId = readCallId(request.params);
   const outcome = await runGuarded(options.runner, {
     tool: name,
     policy,
@@ -214,12 +217,18 @@ async function guardedCall(server: McpServer, state: GuardState, request: { meth
       const result = (await next(request, extra)) as CallToolResult;
       // A failed call is not stored for replay: its attempt is counted and the claim released.
       if (result.isError === true) throw new ToolResultError(name, result);
-      return result;
+      // Which logical call ran it, stored with the result: its own re-sends get it as theirs.
+      return callId === undefined ? result : { ...result, _meta: { ...result._meta, [EXECUTED_BY_META]: callId } };
     },
   });
   // A naturally idempotent tool has no record, so no attempt count of its own to report.
   const attempt = policy.idempotent === true ? undefined : outcome.attempt;
-  if (outcome.ok) return answer(outcome.result, outcome.replayed, attempt, state.retrysafeTools.has(name));
+  if (outcome.ok) {
+    // A re-send of the call that ran the tool (its answer was lost, or it waited while the tool
+    // ran) gets that execution's result as its own: the caller did it, this call, not before.
+    const own = outcome.replayed && callId !== undefined && executedBy(outcome.result) === callId;
+    return answer(outcome.result, outcome.replayed && !own, attempt, state.retrysafeTools.has(name));
+  }
   return failure(outcome, { key, tool: name, policy, retrysafe: state.retrysafeTools.has(name) });
 }
 
@@ -332,9 +341,22 @@ class ToolResultError extends Error {
   }
 }
 
+/** The client's id of this logical call (`_meta[CALL_ID_META]`), when it is a short string. */
+function readCallId(params: unknown): string | undefined {
+  const meta = (params as { _meta?: unknown } | undefined)?._meta;
+  const id = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[CALL_ID_META] : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : undefined;
+}
+
+function executedBy(stored: unknown): unknown {
+  return (stored as CallToolResult)._meta?.[EXECUTED_BY_META];
+}
+
 function answer(stored: unknown, replayed: boolean, attempt: number | undefined, retrysafe: boolean): CallToolResult {
   const result = stored as CallToolResult;
-  const meta = { ...result._meta, [REPLAYED_META]: replayed, ...(attempt === undefined ? {} : { [ATTEMPT_META]: attempt }) };
+  const kept: Record<string, unknown> = { ...result._meta };
+  delete kept[EXECUTED_BY_META]; // the server's own bookkeeping, not the client's
+  const meta = { ...kept, [REPLAYED_META]: replayed, ...(attempt === undefined ? {} : { [ATTEMPT_META]: attempt }) };
   if (!replayed) return { ...result, _meta: meta };
   const structured = result.structuredContent as { result?: unknown; replayed?: unknown } | undefined;
   if (retrysafe && structured !== undefined && 'replayed' in structured) {

@@ -35,6 +35,21 @@ export const RETRYSAFE_META_PREFIX = 'io.github.retrysafe/';
  */
 export const IDEMPOTENCY_KEY_META = 'io.github.retrysafe/idempotencyKey';
 
+/**
+ * Request `_meta` key carrying the id of one logical call of a retrysafe client: a random id,
+ * the same on every request of that call (its re-sends after a lost answer, its waits while it
+ * runs), new for the next call even with the same key. The server stores it with the result it
+ * records ({@link EXECUTED_BY_META}), so that a re-send of the call that ran the tool gets that
+ * result as its own (`replayed: false`), and a later call with the key gets it as a replay.
+ */
+export const CALL_ID_META = 'io.github.retrysafe/callId';
+
+/**
+ * `_meta` key of a result the server recorded: the {@link CALL_ID_META} of the request that ran
+ * the tool. Kept in the stored result only; never sent to a client.
+ */
+export const EXECUTED_BY_META = 'io.github.retrysafe/executedBy';
+
 /** SEP-3182's request parameter for the same key (`params.idempotencyKey` of `tools/call`). */
 export const SEP_3182_KEY_PARAM = 'idempotencyKey';
 
