@@ -52,6 +52,25 @@ describe('retryByPolicy', () => {
     expect(report).toMatchObject({ status: 'escalated', attempts: 1 });
   });
 
+  it('backs off while a call stays in progress: the hint, doubled each wait, cut to maxDelayMs; a 3 s call is still awaited', async () => {
+    const waits: number[] = [];
+    const busy = new ConcurrentCallError({ tool: 't', key: 'k', namespace: '', attempt: 1, lockExpiresAt: 30_000, now: 0 });
+    expect(busy.retryAfterMs).toBe(100);
+    let waited = 0;
+    const report = await retryByPolicy(
+      policy,
+      async (n) => (waited >= 3000 ? { ok: true, result: 'done', replayed: false, attempt: n } : { ok: false, error: busy, attempt: n }),
+      {
+        sleep: async (ms) => {
+          waits.push(ms);
+          waited += ms;
+        },
+      },
+    );
+    expect(waits).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(report).toMatchObject({ status: 'ok', result: 'done' });
+  });
+
   it('retries a guarded call by its declared policy, the same key each time', async () => {
     const runner = createRunner({ store: createNonDurableMemoryStore() });
     const run = freshRun('guarded');

@@ -24,7 +24,14 @@ export interface RetryLoopOptions {
   readonly backoffMs?: (attempt: number) => number;
   /** The longest single wait, ms; default 1000. A longer `delayMs` is cut to it. */
   readonly maxDelayMs?: number;
-  /** Retries of a call still in progress elsewhere (`ConcurrentCallError`) before escalating; default 20. */
+  /**
+   * Retries of a call still in progress elsewhere (`ConcurrentCallError`, MCP's
+   * `idempotency_key_in_progress`) before escalating; default 20. The waits back off: the k-th is
+   * the error's `retryAfterMs` times 2^(k-1), cut to `maxDelayMs`. With the default 100 ms hint and
+   * `maxDelayMs` 1000 that is 100, 200, 400, 800, then 1000 ms: about 17.5 s in all, one request
+   * each, where a fixed 100 ms gave up after 2 s (a tool that runs 3 s was escalated) and polled
+   * ten times a second.
+   */
   readonly maxConcurrentWaits?: number;
   /** Called after every failed attempt with the decision taken, for logs. */
   readonly onFailure?: (failure: { readonly error: unknown; readonly attempt: number; readonly decision: RetryDecision }) => void;
@@ -54,8 +61,9 @@ export type RetryReport<R = unknown> =
  * Makes attempts until one succeeds, or {@link decideRetry} refuses or escalates. Each attempt is
  * `attempt(n)` (n from 1): make the same call again, with the same key; for a with_key tool the
  * runner reads the attempt count from the record, so `n` is only the loop's own count. A
- * `ConcurrentCallError` waits its `retryAfterMs` (cut to `maxDelayMs`) and uses no attempt;
- * after `maxConcurrentWaits` such waits the loop escalates.
+ * `ConcurrentCallError` waits its `retryAfterMs`, doubled on each further wait for the same call
+ * in progress and cut to `maxDelayMs`, and uses no attempt; after `maxConcurrentWaits` such waits
+ * the loop escalates.
  *
  * @param policy - the tool's declared policy (`tool.policy`, `policyOf(frameworkTool)`).
  * @param attempt - one attempt, resolving as `runner.tryCall` or `runGuarded` do.
@@ -86,7 +94,9 @@ export async function retryByPolicy<R>(
     if (decision.delayMs !== undefined && (waits += 1) > maxConcurrentWaits) {
       return stop('escalated', { action: 'escalate', reason: `the call stayed in progress elsewhere through ${maxConcurrentWaits} waits` });
     }
-    await sleep(Math.min(decision.delayMs ?? backoffMs(outcome.attempt), maxDelayMs));
+    // A call in progress is polled with a growing pause: the hint, then twice it, ... (maxConcurrentWaits).
+    const delayMs = decision.delayMs === undefined ? backoffMs(outcome.attempt) : decision.delayMs * 2 ** (waits - 1);
+    await sleep(Math.min(delayMs, maxDelayMs));
     // A wait for a call in progress used no attempt; a failure did.
     if (decision.delayMs === undefined) n = outcome.attempt + 1;
   }
