@@ -11,7 +11,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
 import { vouchDurable } from '../src/durable.js';
 import { StoreUnavailableError } from '../src/errors.js';
 import { createRunner } from '../src/runner.js';
@@ -70,6 +71,16 @@ describe('redis store error when the server is down', () => {
 
 describe('redis store close() leaves nothing running', () => {
   const prefix = `rs_close:${RUN_TAG}:`;
+  // The 'ok' child records one call on the shared Redis: remove this run's keys.
+  afterAll(async () => {
+    const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      const keys = await client.keys(`${prefix}*`);
+      if (keys.length > 0) await client.del(...keys);
+    } finally {
+      client.disconnect();
+    }
+  });
 
   it('after a call failed because the server is down', async () => {
     const lines = await child({ url: `redis://127.0.0.1:${await freePort()}`, prefix, mode: 'failed' });
