@@ -1,4 +1,5 @@
 import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findPropertyThroughSpreads, getStaticValueOf } from '../ast/index.js';
 import {
@@ -101,9 +102,13 @@ export default createRule<Options, MessageIds>({
       context.report({ node: idempotent, messageId: 'idempotentHintOnCreate', data: { tool: toolLabel(tool), ...claim } });
     }
 
-    const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
-      for (const tool of recogniser.definitionsAt(node)) check(tool);
+    // The tools calls and `new` define, from the recogniser's one walk of the file (docs/performance.md).
+    return {
+      Program(): void {
+        for (const site of recogniser.sites()) {
+          if (site.node.type === AST_NODE_TYPES.CallExpression || site.node.type === AST_NODE_TYPES.NewExpression) for (const tool of site.definitions) check(tool);
+        }
+      },
     };
-    return { CallExpression: visit, NewExpression: visit };
   },
 });

@@ -1,4 +1,4 @@
-import { createToolRecogniser, type ToolSiteNode } from '../tools/index.js';
+import { createToolRecogniser } from '../tools/index.js';
 import { createInferredPolicySuggester, createPolicyRule, reportPolicyProblems } from './require-retry-policy-utils/index.js';
 
 export type { PolicyMessageIds as MessageIds, PolicyRuleOptions as Options } from './require-retry-policy-utils/index.js';
@@ -12,8 +12,13 @@ export default createPolicyRule({
     if (!recogniser.mayDefineTools) return {};
     const suggestFor = createInferredPolicySuggester(context.sourceCode, libraries ?? []);
 
-    const visit = (node: ToolSiteNode): void => reportPolicyProblems(context, recogniser.definitionsAt(node), suggestFor);
-    return { CallExpression: visit, NewExpression: visit, ClassDeclaration: visit, ClassExpression: visit };
+    // Every tool site of the file, from the recogniser's one walk: one listener, not one per call,
+    // `new` and class (docs/performance.md).
+    return {
+      Program(): void {
+        for (const site of recogniser.sites()) reportPolicyProblems(context, site.definitions, suggestFor);
+      },
+    };
   },
 });
 

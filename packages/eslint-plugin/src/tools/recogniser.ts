@@ -37,9 +37,16 @@ export interface ToolRecogniser {
   /**
    * All of the above, and the tools a FastMCP `server.addTools([...])` adds: every tool definition a
    * call, `new` or class makes. Rules visit `CallExpression`, `NewExpression`, `ClassDeclaration`
-   * and `ClassExpression` with it.
+   * and `ClassExpression` with it. `node` is a node of this recogniser's file.
    */
   definitionsAt(node: ToolSiteNode): readonly ToolDefinition[];
+  /**
+   * Every node of the file at which {@link definitionsAt} answers something, with its answer, in
+   * source order (the order ESLint visits them): found by one walk of the file, shared by every rule
+   * of the file with the same factories. A rule that judges tools alone reads them from one
+   * `Program` listener instead of asking at every call, `new` and class (docs/performance.md).
+   */
+  sites(): readonly ToolSite[];
   /**
    * The wrapper a function of this file is: the tool definitions in its body that take their config
    * from its parameters (tools/localWrappers.ts), read once per function. The type-aware twin asks
@@ -53,6 +60,12 @@ export interface ToolRecogniser {
    * of a large code base; docs/performance.md).
    */
   readonly mayDefineTools: boolean;
+}
+
+/** A node that defines tools, and the tools it defines (at least one). */
+export interface ToolSite {
+  readonly node: ToolSiteNode;
+  readonly definitions: readonly ToolDefinition[];
 }
 
 const NO_DEFINITIONS: readonly ToolDefinition[] = [];
@@ -72,7 +85,6 @@ export function createToolRecogniser(
   // What a node defines depends only on the file, the node and the factories: every rule of the
   // file that recognises tools with the same factories shares the answers (docs/performance.md).
   const answers = getSharedAnswers(sourceCode, factories);
-  const listed = new Set<TSESTree.ObjectExpression>();
   // Which functions are wrappers depends on the file and the factories alone: shared by the rules.
   const wrappers = answers.wrappers;
 
@@ -116,9 +128,11 @@ export function createToolRecogniser(
   /** What `node` defines by itself (a factory call, a registration), once per node for every rule and wrapper of the file. */
   function recogniseDirectCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const known = answers.direct.get(node);
-    if (known !== undefined) return known ?? undefined;
+    if (known !== undefined) return known;
+    // After the walk of the file, a node of the file that is not in the map defines nothing by itself.
+    if (answers.sites && isInFile(node)) return undefined;
     const definition = recogniseDirectCallUncached(node);
-    answers.direct.set(node, definition ?? null);
+    if (definition) answers.direct.set(node, definition);
     return definition;
   }
 
@@ -129,18 +143,53 @@ export function createToolRecogniser(
    * function the file calls (nested bodies again for each function around them).
    */
   function getWrapperCandidates(): ReadonlySet<FunctionNode> {
-    let candidates = answers.wrapperCandidates;
-    if (!candidates) {
-      const found = new Set<FunctionNode>();
-      walk(sourceCode.ast, sourceCode, (node) => {
-        if ((node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) && recogniseDirectCall(node)) {
+    if (!answers.wrapperCandidates) getSiteMap();
+    return answers.wrapperCandidates!;
+  }
+
+  /**
+   * The walk of the file: every call and `new` is asked what it defines by itself (and the
+   * functions around one that does are the wrapper candidates); then, in source order, the nodes
+   * that can define anything (those, calls of a local function when the file has a wrapper
+   * candidate, FastMCP `addTools` and low-level tool lists, classes) get {@link definitionsAt}'s
+   * answer once. Nothing is kept for the other nodes.
+   */
+  function getSiteMap(): ReadonlyMap<ToolSiteNode, readonly ToolDefinition[]> {
+    if (answers.sites) return answers.sites;
+    const found = new Set<FunctionNode>();
+    const asked: ToolSiteNode[] = [];
+    const othersMayDefine = fastMcpFile || mayListTools;
+    walk(sourceCode.ast, sourceCode, (node) => {
+      if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
+        if (recogniseDirectCall(node)) {
+          asked.push(node);
           for (let fn = getEnclosingFunction(node); fn && !found.has(fn); fn = getEnclosingFunction(fn)) found.add(fn);
+        } else if (node.type === AST_NODE_TYPES.CallExpression && (node.callee.type === AST_NODE_TYPES.Identifier || (othersMayDefine && node.callee.type === AST_NODE_TYPES.MemberExpression))) {
+          asked.push(node);
         }
-        return true;
-      });
-      answers.wrapperCandidates = candidates = found;
+      } else if (toolClassFile && (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression)) {
+        asked.push(node);
+      }
+      return true;
+    });
+    answers.wrapperCandidates = found;
+    const sites = new Map<ToolSiteNode, readonly ToolDefinition[]>();
+    answers.sites = sites;
+    const list: ToolSite[] = [];
+    for (const node of asked) {
+      const definitions = findDefinitionsAt(node);
+      if (definitions.length > 0) {
+        sites.set(node, definitions);
+        list.push({ node, definitions });
+      }
     }
-    return candidates;
+    answers.siteList = list;
+    return sites;
+  }
+
+  function sites(): readonly ToolSite[] {
+    getSiteMap();
+    return answers.siteList!;
   }
 
   /** Whether `node` is part of this file's tree (a function another file's recogniser was handed is read as before). */
@@ -174,6 +223,7 @@ export function createToolRecogniser(
     if (!objects) answers.listedObjects.set(node, (objects = getListedToolObjects(sourceCode, node)));
     // Almost every call lists nothing: no arrays for it, per rule.
     if (objects.length === 0) return NO_DEFINITIONS;
+    const listed = answers.listed;
     const fresh = objects.filter((object) => !listed.has(object));
     for (const object of fresh) listed.add(object);
     return fresh.map((object) => {
@@ -184,6 +234,10 @@ export function createToolRecogniser(
   }
 
   function definitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
+    return getSiteMap().get(node) ?? NO_DEFINITIONS;
+  }
+
+  function findDefinitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
     if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
       const definition = recogniseToolClass(node);
       return definition ? [definition] : NO_DEFINITIONS;
@@ -210,7 +264,7 @@ export function createToolRecogniser(
   }
 
   const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || fastMcpFile || mayListTools;
-  return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, wrapperOf, mayDefineTools };
+  return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, sites, wrapperOf, mayDefineTools };
 }
 
 /** The recognisers' answers for one file and factory list (`null`: the node defines no tool). */
@@ -224,10 +278,15 @@ interface SharedAnswers {
   readonly wrapperCalls: Map<TSESTree.Node, readonly ToolDefinition[] | null>;
   /** The wrapper a function is (`null`: it is none, or it is being read). */
   readonly wrappers: Map<FunctionNode, LocalWrapper | null>;
-  /** What a call or `new` defines by itself, not through a wrapper (`null`: nothing). */
-  readonly direct: Map<TSESTree.Node, ToolDefinition | null>;
-  /** The functions that hold a call defining a tool by itself; built at the first wrapper question. */
+  /** What a call or `new` defines by itself, not through a wrapper (only the calls that define one). */
+  readonly direct: Map<TSESTree.Node, ToolDefinition>;
+  /** The tool objects of low-level tool lists already answered (each is defined at its first list). */
+  readonly listed: Set<TSESTree.ObjectExpression>;
+  /** The functions that hold a call defining a tool by itself; built by the walk of the file. */
   wrapperCandidates?: ReadonlySet<FunctionNode>;
+  /** The nodes of the file that define tools, by the walk of the file ({@link ToolRecogniser.sites}). */
+  sites?: ReadonlyMap<ToolSiteNode, readonly ToolDefinition[]>;
+  siteList?: readonly ToolSite[];
 }
 
 const answersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], SharedAnswers>>();
@@ -237,7 +296,7 @@ function getSharedAnswers(sourceCode: Readonly<TSESLint.SourceCode>, factories: 
   if (!byFactories) answersByFile.set(sourceCode, (byFactories = new Map()));
   let answers = byFactories.get(factories);
   if (!answers) {
-    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map(), wrappers: new Map(), direct: new Map() };
+    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map(), wrappers: new Map(), direct: new Map(), listed: new Set() };
     byFactories.set(factories, answers);
   }
   return answers;

@@ -3,7 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { createToolRecogniser } from '../../src/tools/index.js';
+import { createToolRecogniser, type ToolDefinition } from '../../src/tools/index.js';
 
 // The recogniser skips work it can prove answers nothing: the scope lookup of a callee whose root
 // name no variable of the file binds to a factory's module, the walk of a function that holds no
@@ -26,11 +26,20 @@ function definitionsIn(code: string): string[] {
             probe: {
               create(context) {
                 const tools = createToolRecogniser(context.sourceCode as unknown as Readonly<TSESLint.SourceCode>);
+                const label = (tool: ToolDefinition): string => `${tool.framework}:${tool.name ?? '?'}`;
+                const atNodes: string[] = [];
                 const visit = (node: TSESTree.CallExpression | TSESTree.NewExpression): void => {
-                  const names = tools.definitionsAt(node).map((tool) => `${tool.framework}:${tool.name ?? '?'}`);
+                  const names = tools.definitionsAt(node).map(label);
                   found.push(names.length > 0 ? names.join(',') : '-');
+                  if (names.length > 0) atNodes.push(`${node.range[0]} ${names.join(',')}`);
                 };
-                return { CallExpression: visit, NewExpression: visit };
+                // sites() (what the tool rules read from one listener) lists the same, in the same order.
+                const fromSites = (): string[] =>
+                  tools
+                    .sites()
+                    .filter((site) => site.node.type === 'CallExpression' || site.node.type === 'NewExpression')
+                    .map((site) => `${site.node.range[0]} ${site.definitions.map(label).join(',')}`);
+                return { CallExpression: visit, NewExpression: visit, 'Program:exit': () => expect(fromSites()).toEqual(atNodes) };
               },
             },
           },
@@ -78,5 +87,22 @@ describe('wrapper prefilter', () => {
   it('defines nothing at the calls of a function with no tool inside', () => {
     expect(definitionsIn(`import { tool } from 'ai';\nconst helper = (spec) => ({ ...spec });\nhelper(${CONFIG});\ntool(${CONFIG});`)).toEqual(['-', 'ai-sdk:refund']);
     expect(definitionsIn(`const helper = (spec) => ({ ...spec });\nhelper(${CONFIG});`)).toEqual(['-']);
+  });
+});
+
+describe('sites', () => {
+  it('lists a low-level tool list once, at its first handler, and every registration in source order', () => {
+    const listed = `import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+const REFUND = { name: 'refund', description: 'Refunds', inputSchema: {} };
+const server = new Server({ name: 's', version: '1' });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [REFUND] }));
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [REFUND] }));`;
+    expect(definitionsIn(listed)).toEqual(['-', 'mcp-low-level:refund', '-']);
+    const registered = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+const server = new McpServer({ name: 's', version: '1' });
+server.registerTool('b', { description: 'B' }, async () => ({ content: [] }));
+server.tool('a', async () => ({ content: [] }));`;
+    expect(definitionsIn(registered)).toEqual(['-', 'mcp:b', 'mcp:a']);
   });
 });

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { type EffectLibrary, effectLibrariesSchema, fromKeyedProviders, type KeyedProvider, providersSchema } from '../../effects/index.js';
-import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema, type ToolSiteNode } from '../../tools/index.js';
+import { createToolRecogniser, type ToolDefinition, type ToolFactory, toolFactoriesSchema } from '../../tools/index.js';
 import { createWordsTest, type ObjectResolver } from '../../ast/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import type { Contradiction, ContradictionId } from './contradictions.js';
@@ -94,15 +94,20 @@ export function createContradictionRule(
       const keyNames = options.keyNames ?? [];
       const resolve = spec.resolveObjects?.(context);
 
-      const visit = (node: ToolSiteNode): void => {
-        for (const tool of tools.definitionsAt(node)) {
+      const judgeSite = (definitions: readonly ToolDefinition[]): void => {
+        for (const tool of definitions) {
           const claims = getClaims(sourceCode, tool, resolve);
           if (!tool.handler || (!claims.readOnly && !claims.naturallyIdempotent && !claims.withKey)) continue;
           const contradiction = judge({ tool: tool as ClaimedTool['tool'], claims, libraries, keyNames });
           if (contradiction) context.report({ node: contradiction.node, messageId: contradiction.messageId, data: contradiction.data });
         }
       };
-      return { CallExpression: visit, NewExpression: visit, ClassDeclaration: visit, ClassExpression: visit };
+      // Every tool site of the file, from the recogniser's one walk (docs/performance.md).
+      return {
+        Program(): void {
+          for (const site of tools.sites()) judgeSite(site.definitions);
+        },
+      };
     },
   });
 }
