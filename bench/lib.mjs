@@ -72,13 +72,14 @@ export function engagementProbe(plugin) {
 }
 
 /**
- * Runs `node --predictable <args>` under valgrind (`--tool=cachegrind --cache-sim=no`: the
- * instruction count alone) and resolves with valgrind's "I refs" total and the process's stdout;
+ * Runs `node --predictable --no-memory-reducer <args>` under valgrind (`--tool=cachegrind
+ * --cache-sim=no`: the instruction count alone; V8's memory reducer starts collections on
+ * wall-clock timers, so without the flag two identical processes differ by a few percent) and resolves with valgrind's "I refs" total and the process's stdout;
  * rejects, with the end of its stderr, when the process fails.
  */
 export function countInstructionsOf(args, label = args.join(' ')) {
   return new Promise((resolvePromise, reject) => {
-    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--no-memory-reducer', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     run.stdout.on('data', (chunk) => { stdout += chunk; });

@@ -7,7 +7,6 @@ import {
   getStaticValueOf,
   hasSpread,
   resolveLocalFunction,
-  walk,
 } from '../ast/index.js';
 import {
   createToolRecogniser,
@@ -20,7 +19,6 @@ import {
   type ToolDefinition,
   type ToolFactory,
   type ToolFramework,
-  type ToolSiteNode,
 } from '../tools/index.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
@@ -95,12 +93,6 @@ export interface RecogniseToolsOptions {
   readonly toolFactories?: readonly ToolFactory[];
 }
 
-const TOOL_SITE_TYPES: ReadonlySet<AST_NODE_TYPES> = new Set([
-  AST_NODE_TYPES.CallExpression,
-  AST_NODE_TYPES.NewExpression,
-  AST_NODE_TYPES.ClassDeclaration,
-  AST_NODE_TYPES.ClassExpression,
-]);
 
 const toolsByFile = new WeakMap<SourceCode, Map<string, readonly RecognisedTool[]>>();
 
@@ -125,12 +117,9 @@ function collectTools(sourceCode: SourceCode, options: RecogniseToolsOptions): r
   const recogniser = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories ?? [] });
   if (!recogniser.mayDefineTools) return [];
   const tools: RecognisedTool[] = [];
-  walk(sourceCode.ast, sourceCode, (node) => {
-    if (TOOL_SITE_TYPES.has(node.type)) {
-      for (const definition of recogniser.definitionsAt(node as ToolSiteNode)) tools.push(describeTool(sourceCode, definition));
-    }
-    return true;
-  });
+  for (const site of recogniser.sites()) {
+    for (const definition of site.definitions) tools.push(describeTool(sourceCode, definition));
+  }
   return tools;
 }
 

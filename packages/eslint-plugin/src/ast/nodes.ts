@@ -48,6 +48,43 @@ export function isIncrementTarget(target: TSESTree.Node): boolean {
   );
 }
 
+/** One step of ESLint's traversal of a file (`SourceCode#traverse()`, the language API of `@eslint/core`). */
+interface TraversalStep {
+  /** 1: a node is entered (phase 1) or left (phase 2); 2: a code-path event. */
+  readonly kind: number;
+  readonly phase?: number;
+  readonly target: unknown;
+}
+
+/** SourceCode objects the plugin built itself (files parsed on the side): ESLint has not traversed them. */
+const ownSourceCodes = new WeakSet<object>();
+
+/** Marks a SourceCode the plugin built, which {@link walkFile} walks itself rather than asking for ESLint's steps. */
+export function markOwnSourceCode(sourceCode: SourceCode): void {
+  ownSourceCodes.add(sourceCode);
+}
+
+/**
+ * Visits every node of the file but the root, depth first in source order (the order ESLint
+ * visits them; the same as {@link walk} from `sourceCode.ast`). Where ESLint lints the file, its
+ * own traversal's steps are read (`SourceCode#traverse()`, computed once per file before the rules
+ * run and cached): no walk of the tree of our own (docs/performance.md).
+ */
+export function walkFile(sourceCode: SourceCode, visit: (node: TSESTree.Node) => void): void {
+  const traverse = (sourceCode as { traverse?: () => Iterable<TraversalStep> }).traverse;
+  if (typeof traverse !== 'function' || ownSourceCodes.has(sourceCode)) {
+    walk(sourceCode.ast, sourceCode, (node) => {
+      visit(node);
+      return true;
+    });
+    return;
+  }
+  const root = sourceCode.ast;
+  for (const step of traverse.call(sourceCode)) {
+    if (step.kind === 1 && step.phase === 1 && step.target !== root) visit(step.target as TSESTree.Node);
+  }
+}
+
 /** Visits `root`'s descendants depth first, in source order; `visit` returns false to skip a node's children. */
 export function walk(root: TSESTree.Node, sourceCode: SourceCode, visit: (node: TSESTree.Node) => boolean): void {
   const { visitorKeys } = sourceCode;

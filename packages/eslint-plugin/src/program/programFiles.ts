@@ -4,7 +4,7 @@ import type { ParserServices, ParserServicesWithTypeInformation, TSESTree } from
 import { TSESLint } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
-import { isAstNode } from '../ast/index.js';
+import { isAstNode, markOwnSourceCode } from '../ast/index.js';
 
 // The type-aware rules follow values into other files of the program. They read those files with
 // the same ESTree analysis (value tracer, key positions, source tables) that the syntactic rules run
@@ -89,6 +89,7 @@ export function parseOnTheSide(text: string, filePath: string, options: ParserOp
   });
   setParents(ast, visitorKeys);
   const sourceCode = new TSESLint.SourceCode({ text, ast, scopeManager, parserServices: services, visitorKeys: visitorKeys as TSESLint.Parser.VisitorKeys });
+  markOwnSourceCode(sourceCode);
   return { sourceCode, services };
 }
 

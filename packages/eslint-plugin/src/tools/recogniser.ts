@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getImportedModules, walk } from '../ast/index.js';
+import { type FunctionNode, getImportedModules, walkFile } from '../ast/index.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { mcpLowLevel } from './frameworks/index.js';
@@ -159,7 +159,7 @@ export function createToolRecogniser(
     const found = new Set<FunctionNode>();
     const asked: ToolSiteNode[] = [];
     const othersMayDefine = fastMcpFile || mayListTools;
-    walk(sourceCode.ast, sourceCode, (node) => {
+    walkFile(sourceCode, (node) => {
       if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
         if (recogniseDirectCall(node)) {
           asked.push(node);
@@ -170,7 +170,6 @@ export function createToolRecogniser(
       } else if (toolClassFile && (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression)) {
         asked.push(node);
       }
-      return true;
     });
     answers.wrapperCandidates = found;
     const sites = new Map<ToolSiteNode, readonly ToolDefinition[]>();
