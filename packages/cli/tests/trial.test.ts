@@ -235,10 +235,11 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
   it('declared read-only, the handler writes absolutely: no (error) to Q1, naming the contradiction and its evidence', async () => {
     const q1 = (await tool('rename_order')).questions.q1;
     expect(q1).toMatchObject({ verdict: 'no', severity: 'error' });
-    expect(q1.reason).toContain('a second call reaches the same end state');
+    expect(q1.reason).toMatch(/^the declaration is not true: /);
+    expect(q1.reason).toContain('a second call itself reaches the same end state');
     expect(q1.reason).toContain('contradicts the declared read-only `readOnlyHint: true`');
     expect(q1.reason).toContain('(line 23; `@retrysafe/no-contradicted-policy` reports it at line 23)');
-    expect(q1.reason).toContain('so the declaration is not true');
+    expect(q1.reason).toContain('a client or loop that trusts it runs the tool without asking');
     expect(q1.evidence).toContainEqual({ file: 'src/contradicted.ts', line: 23, text: expect.stringContaining('readOnlyHint') });
   });
 

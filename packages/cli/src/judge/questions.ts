@@ -37,9 +37,10 @@ const no = (severity: Severity, reason: string, evidence: readonly Evidence[] = 
 
 /** `side_effects: 'none'`: the questions about keys, replays, records and tests do not apply. */
 function declaredRead(policy: PolicyFact | null): Answer | undefined {
-  return policy?.side_effects === 'none'
-    ? answer('n/a', "declared without side effects (`side_effects: 'none'`); question 1 checks that against the handler")
-    : undefined;
+  if (policy?.side_effects !== 'none') return undefined;
+  // Said in the declaration's own words: an MCP tool states it with its read-only hint.
+  const declared = policy.via === 'annotations' ? 'declared read-only (`readOnlyHint: true`)' : "declared without side effects (`side_effects: 'none'`)";
+  return answer('n/a', `${declared}; question 1 checks that against the handler`);
 }
 
 const NOT_REPEATABLE = 'declared not safely repeatable (`idempotent: false`)';
@@ -77,12 +78,18 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
     return no(honest ? 'warning' : 'error', `a second call runs it again: ${inferred.reason}${honest ? ' (as declared: not safely repeatable)' : ''}${contradiction?.text ?? ''}`, withClaim);
   }
   if (inferred?.idempotent) {
-    const reason = `a second call reaches the same end state: ${inferred.reason}${contradiction?.text ?? ''}`;
     // Only a read-only claim is contradicted by effects that repeat safely (writes). The repeat is
     // harmless, the declaration is not: a client that trusts it runs the tool without asking and
-    // retries it freely, so it is a `no`, not a green `yes` beside "(contradicted)".
-    if (contradiction) return no('error', `${reason}, so the declaration is not true: a client or loop that trusts it runs the tool without asking and retries it freely`, withClaim);
-    return answer('yes', reason, withClaim);
+    // retries it freely, so it is a `no`, not a green `yes` beside "(contradicted)"; the reason
+    // leads with that, not with the harmless repeat.
+    if (contradiction) {
+      return no(
+        'error',
+        `the declaration is not true: ${inferred.reason}${contradiction.text}; a client or loop that trusts it runs the tool without asking and retries it freely (a second call itself reaches the same end state)`,
+        withClaim,
+      );
+    }
+    return answer('yes', `a second call reaches the same end state: ${inferred.reason}`, withClaim);
   }
   if (effects.operations.length === 0 && effects.complete) return answer('unknown', 'the handler reaches no effect the catalogue knows');
   return answer('unknown', effects.complete ? 'the handler\'s effects do not settle it (a write whose kind is not known)' : 'not every call the handler makes is known to the effects analysis', evidence);
