@@ -131,9 +131,9 @@ async function parent() {
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const started = Date.now();
-      // --no-memory-reducer: V8's memory reducer collects on wall-clock timers, so a process that
-      // waits longer on the network would otherwise count more GC work (about 4% between two runs).
-      const args = ['--no-memory-reducer', fileURLToPath(import.meta.url), '--child', '1', '--build', next.build, '--store', next.store, '--mode', next.mode, '--calls', String(calls), '--warm', String(warm)];
+      // countInstructionsOf runs node with --no-memory-reducer: V8's memory reducer collects on
+      // wall-clock timers, so a process that waits longer on the network would count more GC work.
+      const args = [fileURLToPath(import.meta.url), '--child', '1', '--build', next.build, '--store', next.store, '--mode', next.mode, '--calls', String(calls), '--warm', String(warm)];
       const { instructions } = await countInstructionsOf(args, `${next.store} ${next.build} ${next.mode}`);
       runs.push({ ...next, instructions, seconds: (Date.now() - started) / 1000 });
       console.log(`  round ${next.round + 1} ${next.store} ${next.build} ${next.mode}: ${(instructions / 1e6).toFixed(1)}M instructions, ${((Date.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0].toFixed(2)}`);

@@ -138,9 +138,9 @@ export function createToolRecogniser(
 
   /**
    * The functions of the file that hold a call defining a tool by itself (at any depth): the only
-   * ones `readLocalWrapper` can find a wrapped definition in, since it looks at no other call. One
-   * walk of the file, at the first function asked about, instead of a walk of the body of every
-   * function the file calls (nested bodies again for each function around them).
+   * ones `readLocalWrapper` can find a wrapped definition in, since it looks at no other call. Found
+   * by the walk of the file that finds the tool sites ({@link getSiteMap}), instead of a walk of the
+   * body of every function the file calls (nested bodies again for each function around them).
    */
   function getWrapperCandidates(): ReadonlySet<FunctionNode> {
     if (!answers.wrapperCandidates) getSiteMap();
