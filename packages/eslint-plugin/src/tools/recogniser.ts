@@ -241,7 +241,9 @@ export function createToolRecogniser(
       const definition = recogniseToolClass(node);
       return definition ? [definition] : NO_DEFINITIONS;
     }
-    const definition = recogniseToolCall(node);
+    // Asked only by the walk of the file, which has noted every call that defines a tool by itself:
+    // another call defines none at its own node (no scope lookup, no cache entry for it).
+    const definition = answers.direct.has(node) ? recogniseToolCall(node) : undefined;
     if (definition) return [definition];
     if (node.type !== AST_NODE_TYPES.CallExpression) return NO_DEFINITIONS;
     // Every rule asks this of every call: the callee's scope lookup is done once per file.
