@@ -40,9 +40,7 @@ export async function validateInput<T extends { readonly name: string; readonly 
   tool: T,
   raw: unknown,
 ): Promise<StandardSchemaV1.InferOutput<T['input']>> {
-  const result = await tool.input['~standard'].validate(raw);
-  if (result.issues !== undefined) throw new InputValidationError(tool.name, result.issues);
-  return result.value as StandardSchemaV1.InferOutput<T['input']>;
+  return (await validateInputNow(tool, raw)) as StandardSchemaV1.InferOutput<T['input']>;
 }
 
 /**
