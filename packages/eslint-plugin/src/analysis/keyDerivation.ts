@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { importsSpecPackage, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk } from '../ast/index.js';
+import { importsSpecPackage, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk, containsNode } from '../ast/index.js';
 import {
   type AllowedSource,
   createValueTracer,
@@ -74,7 +74,7 @@ export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefiniti
   // A schema field named like a key (`inputSchema: { idempotencyKey: z.string() }`) declares the
   // input, it does not build a key.
   const schema = tool.inputSchema;
-  const positions = schema ? found.filter((position) => !contains(schema, position.value)) : found;
+  const positions = schema ? found.filter((position) => !containsNode(schema, position.value)) : found;
   if (positions.length === 0) return { status: 'none', positions, parts: [], sources: [] };
   const tracer = createValueTracer(sourceCode, { allowedSources: options.allowedSources ?? [] });
   // As the key rules judge a key: a value stored before it is used (a get-or-create) is durable.
@@ -123,7 +123,7 @@ export function findProviderKeys(
       const call = node.type === AST_NODE_TYPES.CallExpression ? recognise(node) : undefined;
       if (!call) return true;
       const passed = findPassedKey(call, sourceCode, options.matchKeyName);
-      const foreign = passed.kind === 'passed' && handler !== undefined && contains(handler.fn, call.node) && isForeignKey(passed.value, handler, sourceCode, options.matchKeyName);
+      const foreign = passed.kind === 'passed' && handler !== undefined && containsNode(handler.fn, call.node) && isForeignKey(passed.value, handler, sourceCode, options.matchKeyName);
       found.push({ call, passed, foreign });
       return true;
     });
@@ -135,13 +135,10 @@ export function findProviderKeys(
 function toolRoots(sourceCode: SourceCode, tool: ToolDefinition): TSESTree.Node[] {
   const roots: TSESTree.Node[] = [tool.node];
   const handler = tool.handler && resolveLocalFunction(tool.handler, sourceCode);
-  if (handler && !contains(tool.node, handler)) roots.push(handler);
+  if (handler && !containsNode(tool.node, handler)) roots.push(handler);
   return roots;
 }
 
-function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
-}
 
 function dedupe(positions: readonly KeyPosition[]): KeyPosition[] {
   const seen = new Set<TSESTree.Node>();
@@ -200,7 +197,7 @@ function isDerivedBinding(context: DeriveContext, node: TSESTree.Identifier, mem
   if (def?.type === 'Parameter') {
     if (!isFunctionNode(def.node)) return false;
     // A parameter of a function around the definition is a factory's: its calls say what it is.
-    if (contains(def.node, context.tool)) {
+    if (containsNode(def.node, context.tool)) {
       context.origins.push(def.name.type === AST_NODE_TYPES.Identifier ? factoryParameterOrigin(node, def.name, def.node, members) : { kind: 'factoryParameter', node, text: [node.name, ...members].join('.'), factory: def.node, index: -1, path: undefined });
     }
     return true;

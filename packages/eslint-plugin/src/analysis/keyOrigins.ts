@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { findProperty, type FunctionNode, getStaticPropertyName, importsSpecPackage, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, staticString } from '../ast/index.js';
+import { containsNode, findProperty, type FunctionNode, getStaticPropertyName, importsSpecPackage, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, staticString } from '../ast/index.js';
 import { createValueTracer, type AllowedSource } from '../keys/index.js';
 
 // Where a key part's value comes from when the tool's own code does not settle it (the seed's
@@ -138,7 +138,7 @@ export function factoryParameterOrigin(node: TSESTree.Identifier, identifier: TS
   for (const [index, parameter] of fn.params.entries()) {
     const pattern = parameter.type === AST_NODE_TYPES.AssignmentPattern ? parameter.left : parameter;
     if (pattern === identifier) return { kind: 'factoryParameter', node, text, factory: fn, index, path: members };
-    if (pattern.type !== AST_NODE_TYPES.ObjectPattern || !within(pattern, identifier)) continue;
+    if (pattern.type !== AST_NODE_TYPES.ObjectPattern || !containsNode(pattern, identifier)) continue;
     const property = pattern.properties.find(
       (candidate): candidate is TSESTree.Property =>
         candidate.type === AST_NODE_TYPES.Property &&
@@ -151,9 +151,6 @@ export function factoryParameterOrigin(node: TSESTree.Identifier, identifier: TS
   return { kind: 'factoryParameter', node, text, factory: fn, index: -1, path: undefined };
 }
 
-function within(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
-}
 
 /** The function a call names: one of this file (a declaration, a `const` arrow, a class's constructor), or an export of a relative import. */
 export type CalledFunction = { readonly k: 'local'; readonly fn: FunctionNode } | { readonly k: 'import'; readonly from: string; readonly name: string };

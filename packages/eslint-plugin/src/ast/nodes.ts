@@ -48,6 +48,18 @@ export function isIncrementTarget(target: TSESTree.Node): boolean {
   );
 }
 
+/** Whether `node` is part of the tree of the file `sourceCode` reads (a node handed over from another file is not). */
+export function isNodeOfFile(node: TSESTree.Node, sourceCode: SourceCode): boolean {
+  let root: TSESTree.Node = node;
+  while (root.parent) root = root.parent;
+  return root === sourceCode.ast;
+}
+
+/** Whether `inner`'s source range lies within `outer`'s (the node itself counts). */
+export function containsNode(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
 /** One step of ESLint's traversal of a file (`SourceCode#traverse()`, the language API of `@eslint/core`). */
 interface TraversalStep {
   /** 1: a node is entered (phase 1) or left (phase 2); 2: a code-path event. */

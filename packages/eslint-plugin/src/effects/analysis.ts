@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getInstanceMethod, isFunctionNode, walk } from '../ast/index.js';
+import { type FunctionNode, getInstanceMethod, isFunctionNode, isNodeOfFile, walk } from '../ast/index.js';
 import { createKeyNameMatcher, type KeyNameMatcher } from '../keys/index.js';
 import { resolveLocalFunction } from '../ast/index.js';
 import type { EffectLibrary } from './libraries/index.js';
@@ -237,7 +237,7 @@ function visitInvocation(
   const recognised = chain && recogniseChain(chain, lookup.libraryOf);
   // A chain that starts in another file (`export const db = new Pool()`) counts from its client on:
   // an operation invoked over there is that file's own business.
-  if (recognised?.kind === 'operation' && !isInFile(recognised.node, sourceCode)) {
+  if (recognised?.kind === 'operation' && !isNodeOfFile(recognised.node, sourceCode)) {
     state.complete = false;
     return;
   }
@@ -324,12 +324,6 @@ function inFile(state: WalkState, effects: readonly FoundEffect[]): readonly Fou
   return fileName === undefined ? effects : effects.map((effect) => ({ ...effect, fileName }));
 }
 
-/** Whether `node` is part of the file `sourceCode` reads (a chain may start in another). */
-function isInFile(node: TSESTree.Node, sourceCode: SourceCode): boolean {
-  let root: TSESTree.Node = node;
-  while (root.parent) root = root.parent;
-  return root === sourceCode.ast;
-}
 
 /** `client.postMessage(…)` where `client` is `new SlackClient(…)` of a class in this file: that class's method. */
 function resolveInstanceMethod(sourceCode: SourceCode, callee: TSESTree.Node, env: Env): FunctionNode | undefined {

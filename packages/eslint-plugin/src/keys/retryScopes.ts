@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getStaticPropertyName, isFunctionNode, resolveReference, walk } from '../ast/index.js';
+import { type FunctionNode, getStaticPropertyName, isFunctionNode, containsNode, resolveReference, walk } from '../ast/index.js';
 import { isAttemptLoop } from './retryLoops.js';
 import type { NondeterministicSource } from './sourceTypes.js';
 
@@ -88,8 +88,8 @@ export function isMintedOnceBeforeRetry(
   for (let scope = use.parent; scope; scope = scope.parent) {
     if (scope === sourceFunction) return false;
     if (!isFunctionNode(scope) && !LOOP_TYPES.has(scope.type)) continue;
-    if (contains(scope, minted)) continue;
-    if (isRetryScope(scope, sourceCode)) return sourceFunction === undefined || contains(sourceFunction, scope);
+    if (containsNode(scope, minted)) continue;
+    if (isRetryScope(scope, sourceCode)) return sourceFunction === undefined || containsNode(sourceFunction, scope);
   }
   return false;
 }
@@ -99,6 +99,3 @@ function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
   return undefined;
 }
 
-function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
-}

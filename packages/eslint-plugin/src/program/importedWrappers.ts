@@ -3,7 +3,7 @@ import { AST_NODE_TYPES, type TSESLint } from '@typescript-eslint/utils';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { type FunctionNode, isFunctionNode, resolveReference } from '../ast/index.js';
+import { type FunctionNode, isFunctionNode, isNodeOfFile, resolveReference } from '../ast/index.js';
 import { createToolRecogniser, FRAMEWORKS, fromWrapperCall, type ToolDefinition, type ToolFactory } from '../tools/index.js';
 import { parseOnTheSide } from './programFiles.js';
 
@@ -106,7 +106,7 @@ export function createImportedWrappers(sourceCode: SourceCode, fileName: string,
 
 /** The definition with every node that is not in the calling file's tree left out. */
 function withoutForeignNodes(definition: ToolDefinition, sourceCode: SourceCode): ToolDefinition {
-  const own = <T extends TSESTree.Node>(node: T | undefined): T | undefined => (node && isIn(node, sourceCode) ? node : undefined);
+  const own = <T extends TSESTree.Node>(node: T | undefined): T | undefined => (node && isNodeOfFile(node, sourceCode) ? node : undefined);
   return {
     ...definition,
     configNode: own(definition.configNode),
@@ -115,15 +115,10 @@ function withoutForeignNodes(definition: ToolDefinition, sourceCode: SourceCode)
     handler: own(definition.handler),
     annotationsNode: own(definition.annotationsNode),
     annotations: own(definition.annotations),
-    policy: definition.policy && isIn(definition.policy.node, sourceCode) ? definition.policy : undefined,
+    policy: definition.policy && isNodeOfFile(definition.policy.node, sourceCode) ? definition.policy : undefined,
   };
 }
 
-function isIn(node: TSESTree.Node, sourceCode: SourceCode): boolean {
-  let root: TSESTree.Node = node;
-  while (root.parent) root = root.parent;
-  return root === sourceCode.ast;
-}
 
 /** The file a relative specifier names, as TypeScript resolves it (`./x.js` is `./x.ts`, `./dir` is `./dir/index.ts`). */
 function resolveModule(fromDir: string, specifier: string): string | undefined {

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getImportedModules, walkFile } from '../ast/index.js';
+import { type FunctionNode, getImportedModules, isNodeOfFile, walkFile } from '../ast/index.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { mcpLowLevel } from './frameworks/index.js';
@@ -91,7 +91,7 @@ export function createToolRecogniser(
   /** The wrapper `fn` is (its inner definitions take their config from its parameters), if any. */
   function wrapperOf(fn: FunctionNode): LocalWrapper | undefined {
     let wrapper = wrappers.get(fn);
-    if (wrapper === undefined && isInFile(fn) && !getWrapperCandidates().has(fn)) {
+    if (wrapper === undefined && isNodeOfFile(fn, sourceCode) && !getWrapperCandidates().has(fn)) {
       // No call inside `fn` defines a tool: its body need not be walked to know it wraps none.
       wrappers.set(fn, (wrapper = null));
     }
@@ -130,7 +130,7 @@ export function createToolRecogniser(
     const known = answers.direct.get(node);
     if (known !== undefined) return known;
     // After the walk of the file, a node of the file that is not in the map defines nothing by itself.
-    if (answers.sites && isInFile(node)) return undefined;
+    if (answers.sites && isNodeOfFile(node, sourceCode)) return undefined;
     const definition = recogniseDirectCallUncached(node);
     if (definition) answers.direct.set(node, definition);
     return definition;
@@ -191,12 +191,6 @@ export function createToolRecogniser(
     return answers.siteList!;
   }
 
-  /** Whether `node` is part of this file's tree (a function another file's recogniser was handed is read as before). */
-  function isInFile(node: TSESTree.Node): boolean {
-    let root = node;
-    while (root.parent) root = root.parent;
-    return root === sourceCode.ast;
-  }
 
   function recogniseDirectCallUncached(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
     const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
