@@ -7,11 +7,9 @@
  * key and lands one refund. The memory store cannot span processes, so it gets the same story in
  * one process, with an effect that never returns standing in for the dead process.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { vouchDurable } from '../src/durable.js';
 import { ConcurrentCallError } from '../src/errors.js';
@@ -20,18 +18,15 @@ import { createNonDurableMemoryStore } from '../src/stores/memory.js';
 import { fileProvider, memoryProvider } from './helpers/provider.js';
 import { storeFromConfig, storesUnderTest } from './helpers/stores.js';
 import { refundTool } from './helpers/tools.js';
+import { spawnFixture } from './helpers/tsChild.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const LOCK_MS = 60_000;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** Spawn the child; resolve with its stdout lines once `until` matches a line or it exits. */
 function child(args: object, until?: RegExp) {
-  const proc = spawn(process.execPath, ['--import', join(here, 'helpers/ts-loader.mjs'), join(here, 'fixtures/crash-child.ts'), JSON.stringify(args)], {
-    cwd: join(here, '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnFixture('crash-child.ts', args);
   let out = '';
   let err = '';
   proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));

@@ -8,9 +8,6 @@
  * down server stayed alive 2 s after `close()` (ioredis arms its `disconnectTimeout` to destroy
  * the last socket, and a socket refused before close() never emits the `close` that clears it).
  */
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { vouchDurable } from '../src/durable.js';
@@ -22,14 +19,11 @@ import { memoryProvider } from './helpers/provider.js';
 import { freePort } from './helpers/servers.js';
 import { REDIS_URL, RUN_TAG } from './helpers/stores.js';
 import { refundTool } from './helpers/tools.js';
+import { spawnFixture } from './helpers/tsChild.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 
 function child(args: object): Promise<string[]> {
-  const proc = spawn(process.execPath, ['--import', join(here, 'helpers/ts-loader.mjs'), join(here, 'fixtures/redis-down-child.ts'), JSON.stringify(args)], {
-    cwd: join(here, '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnFixture('redis-down-child.ts', args);
   let out = '';
   let err = '';
   proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -14,15 +14,12 @@
  *
  * DBOS's system tables and the retrysafe store share one schema made for this run, dropped after.
  */
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startProviderStandIn } from '../helpers/ledger.js';
 import { PG_URL, RUN_TAG } from '../helpers/stores.js';
+import { spawnFixture } from '../helpers/tsChild.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const schema = `rs_durable_${RUN_TAG}`;
 const admin = new pg.Client({ connectionString: PG_URL });
 
@@ -43,10 +40,7 @@ interface Report {
 
 /** Starts the worker; resolves with its stdout once `until` matches or it exits. */
 function worker(args: object, until?: RegExp): Promise<{ out: string; kill: () => void }> {
-  const proc = spawn(process.execPath, ['--import', join(here, '../helpers/ts-loader.mjs'), join(here, '../fixtures/dbos-worker.ts'), JSON.stringify(args)], {
-    cwd: join(here, '../..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnFixture('dbos-worker.ts', args);
   let out = '';
   let err = '';
   proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));

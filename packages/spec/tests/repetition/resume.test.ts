@@ -6,24 +6,19 @@
  * the refund), and the scripted model asks for the refund again. The ledger counts one, and the
  * resumed run is told it was a replay.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { startProviderStandIn } from '../helpers/ledger.js';
 import { REFUND } from './agent.js';
+import { spawnFixture } from '../helpers/tsChild.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'retrysafe-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function agentProcess(args: object, until?: RegExp): Promise<{ lines: string[]; kill: () => void }> {
-  const proc = spawn(process.execPath, ['--import', join(here, '../helpers/ts-loader.mjs'), join(here, '../fixtures/agent-child.ts'), JSON.stringify(args)], {
-    cwd: join(here, '../..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawnFixture('agent-child.ts', args);
   let out = '';
   let err = '';
   proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
