@@ -19,6 +19,8 @@
 //   a   the TypeScript parser and no rules (the plugin is not loaded);
 //   a2  the same config again, in its own process: the A/A control of the method;
 //   b   the parser and the plugin's `recommended` config;
+//   empty  the parser and one rule of no plugin that listens to `Program` and does nothing: ESLint's
+//       cost for any one configured rule (a diagnostic, not in the default variants);
 //   noop  the parser and as many rules as `recommended` has, each listening where ours listen and
 //       doing nothing (ESLint's per-rule floor; a diagnostic, not in the default variants);
 //   r:<rule>  the parser and one rule of ours (a diagnostic).
@@ -68,6 +70,12 @@ async function configFor(variant) {
     linterOptions: { reportUnusedDisableDirectives: 'off' },
   };
   if (variant === 'a' || variant === 'a2') return [base];
+  if (variant === 'empty') {
+    // One rule that listens to `Program` and does nothing, without loading the plugin: what ESLint
+    // spends on any configured rule at all (its option validation, the rule's context, the listener).
+    const empty = { meta: { type: 'problem', schema: [] }, create: () => ({ Program() {} }) };
+    return [base, { files: FILES, plugins: { empty: { rules: { empty } } }, rules: { 'empty/empty': 'error' } }];
+  }
   const retrysafe = (await import(variant === 'b0' ? basePluginEntry() : pluginEntry)).default;
   const recommended = retrysafe.configs.recommended;
   if (variant === 'b' || variant === 'b0') return [base, recommended];
@@ -80,7 +88,7 @@ async function configFor(variant) {
     );
     return [base, { files: FILES, plugins: { noop: { rules } }, rules: Object.fromEntries(Object.keys(rules).map((id) => [`noop/${id}`, 'error'])) }];
   }
-  throw new Error(`unknown variant ${variant}; known: a, a2, b, noop, r:<rule>`);
+  throw new Error(`unknown variant ${variant}; known: a, a2, b, b0, empty, noop, r:<rule>`);
 }
 
 /** One variant, one process: what valgrind counts. Prints the files and problems it saw. */
