@@ -186,6 +186,41 @@ function collectImportedModules(sourceCode: Readonly<TSESLint.SourceCode>): Set<
   return modules;
 }
 
+const importBoundNamesByFile = new WeakMap<Readonly<TSESLint.SourceCode>, ReadonlySet<string>>();
+
+/**
+ * The names of every variable of the file, in any scope, that an import or a `require` binds (its
+ * first definition, as {@link resolveReference} reads it). Computed once per file from the scope
+ * manager. A callee whose root identifier is not among them resolves to a global or to a local
+ * value, never to an import, so a caller looking for an imported function (a framework's tool
+ * factory) can pass over it without the scope lookup. `undefined` for a SourceCode without scopes.
+ */
+export function getImportBoundNames(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlySet<string> | undefined {
+  if (!sourceCode.scopeManager) return undefined;
+  let names = importBoundNamesByFile.get(sourceCode);
+  if (names === undefined) {
+    const found = new Set<string>();
+    for (const scope of sourceCode.scopeManager.scopes) {
+      for (const variable of scope.variables) {
+        if (variable.defs.length > 0 && getBindingOrigin(variable.defs[0])) found.add(variable.name);
+      }
+    }
+    importBoundNamesByFile.set(sourceCode, (names = found));
+  }
+  return names;
+}
+
+/** The identifier a callee's member chain starts from (`a` of `a.b.c`, `(0, a.b)`, `a?.b!`), if it is one. */
+export function getChainRootName(node: TSESTree.Node): string | undefined {
+  for (let current = node; ; ) {
+    if (current.type === AST_NODE_TYPES.Identifier) return current.name;
+    if (current.type === AST_NODE_TYPES.ChainExpression || current.type === AST_NODE_TYPES.TSNonNullExpression) current = current.expression;
+    else if (isIndirectCallee(current)) current = current.expressions[1];
+    else if (current.type === AST_NODE_TYPES.MemberExpression) current = current.object;
+    else return undefined;
+  }
+}
+
 type Definition = TSESLint.Scope.Definition;
 
 /** The import (ESM or `require`) a variable was bound by, if any. */

@@ -4,6 +4,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import {
   findProperty,
   firstPropertyValue,
+  getChainRootName,
+  getImportBoundNames,
   getPropertyKeyName,
   normalizeModuleName,
   outermostTypeWrapper,
@@ -84,6 +86,10 @@ export function findFactory(
   callee: TSESTree.Node,
   factories: readonly KnownFactory[],
 ): KnownFactory | undefined {
+  // A factory is an import of a module the file imports (`getImportedFactories`): a callee rooted
+  // at a name no import binds is a local or a global, and needs no scope lookup.
+  const root = getChainRootName(callee);
+  if (root !== undefined && getImportBoundNames(sourceCode)?.has(root) === false) return undefined;
   const reference = resolveReference(sourceCode, callee);
   if (!reference) return undefined;
   const path = reference.path.join('.');

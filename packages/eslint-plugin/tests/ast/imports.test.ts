@@ -3,7 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { getImportedModules, getMemberChain, resolveReference } from '../../src/ast/index.js';
+import { getChainRootName, getImportBoundNames, getImportedModules, getMemberChain, GLOBAL_SOURCE, resolveReference } from '../../src/ast/index.js';
 
 // getMemberChain and resolveReference run on every callee of every file for every rule, so they
 // were rewritten for speed (an iterative chain, one answer per node; see docs/performance.md).
@@ -131,5 +131,46 @@ const sdk = require('ai');
 export function f() { const { tool } = require('@langchain/core/tools'); return [defineTool, sdk, tool]; }
 `;
     expect(modulesOf(code)).toEqual(['@langchain/core/tools', '@retrysafe/spec', 'ai']);
+  });
+});
+
+// findFactory passes over a callee whose root name no import binds, without the scope lookup
+// (docs/performance.md). That is exact only if such a callee never resolves to an import.
+describe('getImportBoundNames and getChainRootName', () => {
+  const judge = (code: string): { root: string | undefined; bound: boolean; resolved: string | undefined } => {
+    let result: { root: string | undefined; bound: boolean; resolved: string | undefined } | undefined;
+    withLastCallee(code, (callee, sourceCode) => {
+      const root = getChainRootName(callee);
+      const reference = resolveReference(sourceCode, callee);
+      result = {
+        root,
+        bound: root !== undefined && getImportBoundNames(sourceCode)?.has(root) === true,
+        resolved: reference && (reference.source === GLOBAL_SOURCE ? 'global' : `${reference.source}:${reference.path.join('.')}`),
+      };
+    });
+    return result!;
+  };
+
+  it.each([
+    ["import { tool } from 'ai'; tool({});", 'tool', true, 'ai:tool'],
+    ["import { tool as t } from 'ai'; t({});", 't', true, 'ai:tool'],
+    ["import * as ai from 'ai'; ai.tool({});", 'ai', true, 'ai:tool'],
+    ["import ai from 'ai'; (0, ai.tool)({});", 'ai', true, 'ai:tool'],
+    ["import crypto = require('node:crypto'); crypto.randomUUID();", 'crypto', true, 'crypto:randomUUID'],
+    ["const ai_1 = require('ai'); (0, ai_1.tool)({});", 'ai_1', true, 'ai:tool'],
+    ["function f() { const { tool } = require('ai'); return tool({}); }", 'tool', true, 'ai:tool'],
+    ["const { tool: make } = require('ai').default; make({});", 'make', true, 'ai:default.tool'],
+    // Not bound by an import anywhere: a local or a global, never an import.
+    ["function tool(x: unknown) { return x; } tool({});", 'tool', false, undefined],
+    ["const tool = (x: unknown) => x; tool({});", 'tool', false, undefined],
+    ['fetch("https://example.com");', 'fetch', false, 'global'],
+    ['server.registerTool("a", {}, () => 1);', 'server', false, 'global'],
+    // The same name imported in one place and local in another: bound, so it is looked up.
+    ["import { tool } from 'ai'; function f(tool: (x: unknown) => void) { tool({}); } f(() => {}); tool({});", 'tool', true, 'ai:tool'],
+    ["import { tool } from 'ai'; function f(tool: (x: unknown) => void) { return tool({}); }", 'tool', true, undefined],
+    // No identifier root: looked up as before.
+    ["require('ai').tool({});", undefined, false, 'ai:tool'],
+  ])('%s', (code, root, bound, resolved) => {
+    expect(judge(code)).toEqual({ root, bound, resolved });
   });
 });
