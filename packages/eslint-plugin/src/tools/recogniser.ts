@@ -213,9 +213,12 @@ export function createToolRecogniser(
   function listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
     if (!mayListTools) return NO_DEFINITIONS;
     let objects = answers.listedObjects.get(node);
-    if (!objects) answers.listedObjects.set(node, (objects = getListedToolObjects(sourceCode, node)));
-    // Almost every call lists nothing: no arrays for it, per rule.
-    if (objects.length === 0) return NO_DEFINITIONS;
+    if (!objects) {
+      objects = getListedToolObjects(sourceCode, node);
+      // Almost every call lists nothing (its method name says so): no array and no cache entry for it.
+      if (objects.length === 0) return NO_DEFINITIONS;
+      answers.listedObjects.set(node, objects);
+    }
     const listed = answers.listed;
     const fresh = objects.filter((object) => !listed.has(object));
     for (const object of fresh) listed.add(object);
@@ -241,15 +244,18 @@ export function createToolRecogniser(
     if (definition) return [definition];
     if (node.type !== AST_NODE_TYPES.CallExpression) return NO_DEFINITIONS;
     // Every rule asks this of every call: the callee's scope lookup is done once per file.
-    let viaWrapper = answers.wrapperCalls.get(node);
-    if (viaWrapper === undefined) {
-      // A file none of whose functions holds a tool definition has no wrapper: no callee is looked up.
-      const called = node.callee.type === AST_NODE_TYPES.Identifier && getWrapperCandidates().size > 0 ? getCalledLocalFunction(node, sourceCode) : undefined;
-      const wrapper = called && wrapperOf(called);
-      viaWrapper = wrapper ? fromWrapperCall(sourceCode, node, wrapper) : null;
-      answers.wrapperCalls.set(node, viaWrapper);
+    // A file none of whose functions holds a tool definition has no wrapper: no callee is looked up
+    // and nothing is kept for the call.
+    if (node.callee.type === AST_NODE_TYPES.Identifier && getWrapperCandidates().size > 0) {
+      let viaWrapper = answers.wrapperCalls.get(node);
+      if (viaWrapper === undefined) {
+        const called = getCalledLocalFunction(node, sourceCode);
+        const wrapper = called && wrapperOf(called);
+        viaWrapper = wrapper ? fromWrapperCall(sourceCode, node, wrapper) : null;
+        answers.wrapperCalls.set(node, viaWrapper);
+      }
+      if (viaWrapper) return viaWrapper;
     }
-    if (viaWrapper) return viaWrapper;
     if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) {
       let added = answers.addedTools.get(node);
       if (!added) answers.addedTools.set(node, (added = fromAddTools(sourceCode, node)));
