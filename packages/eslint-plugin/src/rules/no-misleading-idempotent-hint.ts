@@ -61,6 +61,7 @@ export default createRule<Options, MessageIds>({
     ],
     defaultOptions: [{ createVerbs: [], keyFieldNames: [], libraries: [] }],
   },
+  deepOptions: ['libraries'],
   create(context, [{ createVerbs = [], keyFieldNames = [], libraries = [] }]) {
     const sourceCode = context.sourceCode;
     // Reports hang on an `idempotentHint` property written in this file (findProperty reads literal

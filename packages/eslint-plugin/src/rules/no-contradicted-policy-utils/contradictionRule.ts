@@ -53,6 +53,7 @@ const createTwin = createTwinRule<ContradictionRuleOptionList>({
     },
   ],
   defaultOptions: [{ libraries: [], providers: [], keyNames: [], toolFactories: [] }],
+  deepOptions: ['libraries'],
 });
 
 /** A tool that makes a claim, and what a rule needs to judge it. */

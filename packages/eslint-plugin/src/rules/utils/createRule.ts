@@ -1,5 +1,7 @@
 import { ESLintUtils } from '@typescript-eslint/utils';
 
+import { checkDeepOptions, withDeepOptions } from './deepOptions.js';
+
 /** Extra `meta.docs` fields every retrysafe rule declares. */
 export interface RetrysafeRuleDocs {
   /** `'recommended'`: the rule is on in the recommended configs (the type-checked one when it needs types). */
@@ -37,9 +39,19 @@ const createNamedRule = ESLintUtils.RuleCreator<RetrysafeRuleDocs>(
  * reused. Rules must not mutate their options (the types say `readonly`).
  */
 export function createRule<Options extends readonly unknown[], MessageIds extends string>(
-  rule: Parameters<typeof createNamedRule<Options, MessageIds>>[0],
+  rule: Parameters<typeof createNamedRule<Options, MessageIds>>[0] & {
+    /**
+     * Array options of the rule's options object whose items ESLint checks only as objects and the
+     * rule checks against their full schema (in `meta.schema`), when given non-empty, once per
+     * distinct options (deepOptions.ts): ESLint compiles `meta.schema` in every process, options
+     * given or not. An invalid value throws {@link InvalidRuleOptionsError} from `create`.
+     */
+    readonly deepOptions?: readonly string[];
+  },
 ): ReturnType<typeof createNamedRule<Options, MessageIds>> {
-  const named = createNamedRule<Options, MessageIds>(rule);
+  const { deepOptions = [], ...definition } = rule;
+  const lazily = deepOptions.length > 0 ? withDeepOptions(definition.meta.schema as never, deepOptions) : undefined;
+  const named = createNamedRule<Options, MessageIds>(lazily ? { ...definition, meta: { ...definition.meta, schema: lazily.schema } } : definition);
   const defaults = (rule.meta.defaultOptions ?? rule.defaultOptions ?? []) as Options;
   const mergedByOptions = new Map<string, Options>();
   // ESLint's flat config computes each rule's options once per config and hands every file a new
@@ -56,6 +68,7 @@ export function createRule<Options extends readonly unknown[], MessageIds extend
         const cacheKey = JSON.stringify(context.options);
         options = mergedByOptions.get(cacheKey);
         if (options === undefined) {
+          if (lazily) checkDeepOptions(context.id, context.options, lazily.deep);
           options = ESLintUtils.applyDefault(defaults, context.options as Options) as Options;
           mergedByOptions.set(cacheKey, options);
         }

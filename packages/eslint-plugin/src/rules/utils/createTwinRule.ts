@@ -17,6 +17,8 @@ export interface TwinShared<Options extends readonly unknown[]> {
   readonly type: 'layout' | 'problem' | 'suggestion';
   readonly schema: TSESLint.RuleMetaData<string, unknown, Options>['schema'];
   readonly defaultOptions: Options;
+  /** Array options whose items the rules check themselves (`createRule`'s `deepOptions`). */
+  readonly deepOptions?: readonly string[];
 }
 
 /** What one rule of a twin pair states about itself. */
@@ -49,6 +51,7 @@ export function createTwinRule<Options extends readonly unknown[]>(shared: TwinS
         defaultOptions: shared.defaultOptions,
       },
       create: spec.create,
+      ...(shared.deepOptions ? { deepOptions: shared.deepOptions } : {}),
     });
   };
 }

@@ -1,2 +1,3 @@
 export * from './createRule.js';
 export * from './createTwinRule.js';
+export { InvalidRuleOptionsError } from './deepOptions.js';
