@@ -65,6 +65,7 @@ export default createRule<Options, MessageIds>({
     schema: [toolRuleOptionsSchema],
     defaultOptions: toolRuleDefaultOptions,
   },
+  deepOptions: ['toolFactories'],
   create(context, [{ toolFactories }]) {
     const sourceCode = context.sourceCode;
     const recogniser = createToolRecogniser(sourceCode, { toolFactories: toolFactories ?? [] });

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-import { effectLibrariesSchema } from '../../src/effects/index.js';
+import { effectLibrariesSchema, providersSchema } from '../../src/effects/index.js';
 import plugin from '../../src/index.js';
 import { InvalidRuleOptionsError } from '../../src/rules/utils/index.js';
+import { toolFactoriesSchema } from '../../src/tools/index.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const [untypedConfig, typedConfig] = plugin.configs['recommended-type-checked'] as Linter.Config[];
@@ -31,28 +32,47 @@ async function lint(ruleId: string, options: object, code = 'export const x = 1;
   return result?.messages ?? [];
 }
 
-const LIBRARIES_RULES = [
-  'require-retry-policy',
-  'require-retry-policy-type-checked',
-  'no-contradicted-policy',
-  'no-contradicted-policy-type-checked',
-  'no-misleading-idempotent-hint',
-];
-
 const library = (operations: object[]) => ({ name: 'acme credit', modules: ['acme-ledger'], clients: ['Ledger'], operations });
+const twins = (ruleId: string): string[] => [ruleId, `${ruleId}-type-checked`];
 
-describe('libraries: items checked by the rule', () => {
-  it.each(LIBRARIES_RULES)('%s: meta.schema gives `libraries` only as an array of objects', (ruleId) => {
-    const schema = (plugin.rules as Record<string, { meta: { schema: { properties: Record<string, object> }[] } }>)[ruleId]?.meta.schema[0];
-    expect(schema?.properties['libraries']).toEqual({ type: 'array', description: effectLibrariesSchema.description, items: { type: 'object' } });
+/** Each option a rule checks itself, with one invalid value and what the error says of it. */
+const DEEP_OPTIONS = [
+  {
+    option: 'libraries',
+    full: effectLibrariesSchema,
+    rules: [...twins('require-retry-policy'), ...twins('no-contradicted-policy'), 'no-misleading-idempotent-hint'],
+    invalid: [library([])],
+    problem: 'options[0].libraries[0].operations: Value [] should NOT have fewer than 1 items.',
+  },
+  {
+    option: 'providers',
+    full: providersSchema,
+    rules: [...twins('require-key-passthrough'), ...twins('no-contradicted-policy')],
+    invalid: [{ from: 'my-payments-sdk', methods: [] }],
+    problem: 'options[0].providers[0].methods: Value [] should NOT have fewer than 1 items.',
+  },
+  {
+    option: 'toolFactories',
+    full: toolFactoriesSchema,
+    rules: [...twins('require-retry-policy'), ...twins('no-contradicted-policy'), ...twins('require-key-passthrough'), 'no-unsafe-retry-policy'],
+    invalid: [{ name: 'createTool' }],
+    problem: `options[0].toolFactories[0]: Value {"name":"createTool"} should have required property 'from'.`,
+  },
+];
+const CASES = DEEP_OPTIONS.flatMap(({ rules, ...deep }) => rules.map((ruleId) => ({ ruleId, ...deep })));
+
+describe('options whose items the rules check', () => {
+  it.each(CASES)('$ruleId: meta.schema gives `$option` only as an array of objects', ({ ruleId, option, full }) => {
+    const schema = (plugin.rules as unknown as Record<string, { meta: { schema: { properties: Record<string, object> }[] } }>)[ruleId]?.meta.schema[0];
+    expect(schema?.properties[option]).toEqual({ type: 'array', description: full.description, items: { type: 'object' } });
   });
 
-  it.each(LIBRARIES_RULES)('%s: an invalid library is an error naming the rule, the option path and the problem', async (ruleId) => {
+  it.each(CASES)('$ruleId: an invalid `$option` item is an error naming the rule, the option path and the problem', async ({ ruleId, option, invalid, problem }) => {
     const id = `@retrysafe/${ruleId}`;
-    const message = `Error while loading rule '${id}': Invalid options for "${id}":\n\toptions[0].libraries[0].operations: Value [] should NOT have fewer than 1 items.`;
+    const message = `Error while loading rule '${id}': Invalid options for "${id}":\n\t${problem}`;
     // Twice: a rejected value is not remembered as checked.
     for (let run = 0; run < 2; run += 1) {
-      const error: unknown = await lint(ruleId, { libraries: [library([])] }).catch((thrown: unknown) => thrown);
+      const error: unknown = await lint(ruleId, { [option]: invalid }).catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(InvalidRuleOptionsError);
       expect((error as Error).message.split('\nOccurred while linting')[0]).toBe(message);
     }

@@ -53,7 +53,7 @@ const createTwin = createTwinRule<ContradictionRuleOptionList>({
     },
   ],
   defaultOptions: [{ libraries: [], providers: [], keyNames: [], toolFactories: [] }],
-  deepOptions: ['libraries'],
+  deepOptions: ['libraries', 'providers', 'toolFactories'],
 });
 
 /** A tool that makes a claim, and what a rule needs to judge it. */

@@ -90,6 +90,7 @@ const createTwin = createTwinRule<Options>({
     },
   ],
   defaultOptions: [{ providers: [], toolFactories: [] }],
+  deepOptions: ['providers', 'toolFactories'],
 });
 
 /** The messages of both rules. */
