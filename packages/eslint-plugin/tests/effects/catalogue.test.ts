@@ -29,9 +29,9 @@ describe('the built-in catalogue', () => {
   });
 
   // The schema's key slots and kind sources are `$ref`s to its own definitions, resolved against the
-  // schema's `id`; ESLint's ajv ignores a reference it cannot resolve (`missingRefs: 'ignore'`), so a
-  // broken one would accept anything there. Each rule that takes `libraries`, with the others enabled
-  // in the same process, rejects a bad value behind every reference and accepts the built-in catalogue.
+  // schema's `id`; the rules check `libraries` against it themselves (rules/utils/deepOptions.ts),
+  // compiled once per process for all of them. Each rule that takes `libraries`, with the others
+  // enabled in the same process, rejects a bad value behind every reference and accepts the built-in catalogue.
   it.each(['no-contradicted-policy', 'require-retry-policy', 'no-misleading-idempotent-hint'])('is checked behind its references by %s', (ruleName) => {
     const linter = new Linter({ configType: 'flat' });
     const withLibraries = (libraries: unknown) =>

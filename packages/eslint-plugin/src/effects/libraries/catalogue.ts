@@ -178,12 +178,12 @@ const LIBRARIES_SCHEMA_ID = 'urn:retrysafe:effect-libraries';
 const definition = (key: 'index' | 'keySlot' | 'kind' | 'kindSource' | 'name'): JSONSchema.JSONSchema4 => ({ $ref: `#/definitions/${key}` });
 
 // The key slot and the kind source are used in several places (an operation, a command, a chain
-// step): written once under `definitions` and referenced. ESLint compiles every enabled rule's
-// options schema with ajv once per process, options given or not, and ajv copies a referenced
-// schema into each place that uses it unless it holds a `$ref` of its own: these two refer to
-// `name` and `index`, so ajv compiles each of them once per rule (a function the places call)
-// instead of once per place. On the three rules that take `libraries`, that took compiling their
-// schemas from ~200M instructions to ~110M (bench/lint-fixed-cost.mjs).
+// step): written once under `definitions` and referenced. ajv copies a referenced schema into each
+// place that uses it unless it holds a `$ref` of its own: these two refer to `name` and `index`, so
+// ajv compiles each of them once (a function the places call) instead of once per place. The rules
+// that take `libraries` compile this schema themselves, once per process and only when the option
+// is given (rules/utils/deepOptions.ts): their `meta.schema`, which ESLint compiles in every
+// process, has `libraries` only as an array of objects.
 const keySlotSchema: JSONSchema.JSONSchema4 = {
   description: 'Where the operation takes a deduplication key: a property of an argument, a header, or `none`.',
   oneOf: [
