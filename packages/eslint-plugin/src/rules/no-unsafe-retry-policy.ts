@@ -65,7 +65,6 @@ export default createRule<Options, MessageIds>({
     schema: [toolRuleOptionsSchema],
     defaultOptions: toolRuleDefaultOptions,
   },
-  deepOptions: ['toolFactories'],
   create(context, [{ toolFactories }]) {
     const sourceCode = context.sourceCode;
     const recogniser = createToolRecogniser(sourceCode, { toolFactories: toolFactories ?? [] });

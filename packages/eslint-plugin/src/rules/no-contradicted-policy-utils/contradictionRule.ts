@@ -53,7 +53,7 @@ const createTwin = createTwinRule<ContradictionRuleOptionList>({
     },
   ],
   defaultOptions: [{ libraries: [], providers: [], keyNames: [], toolFactories: [] }],
-  deepOptions: ['libraries', 'providers', 'toolFactories'],
+  deepOptions: ['libraries'],
 });
 
 /** A tool that makes a claim, and what a rule needs to judge it. */

@@ -90,7 +90,6 @@ const createTwin = createTwinRule<Options>({
     },
   ],
   defaultOptions: [{ providers: [], toolFactories: [] }],
-  deepOptions: ['providers', 'toolFactories'],
 });
 
 /** The messages of both rules. */

@@ -32,7 +32,7 @@ const createTwin = createTwinRule<PolicyRuleOptions>({
   type: 'problem',
   schema: [{ ...toolRuleOptionsSchema, properties: { ...toolRuleOptionsSchema.properties, libraries: effectLibrariesSchema } }],
   defaultOptions: [{ ...toolRuleDefaultOptions[0], libraries: [] }],
-  deepOptions: ['libraries', 'toolFactories'],
+  deepOptions: ['libraries'],
 });
 
 /** Creates `require-retry-policy` and `require-retry-policy-type-checked`, with the options and messages they share. */
