@@ -45,8 +45,10 @@ export class InvalidRuleOptionsError extends Error {
  * shape or its definitions.
  */
 export function shallowArraySchema(full: JSONSchema.JSONSchema4ArraySchema): JSONSchema.JSONSchema4ArraySchema {
-  const { items: _items, definitions: _definitions, id: _id, ...arrayLevel } = full;
-  return { ...arrayLevel, type: 'array', items: { type: 'object' } };
+  const arrayLevel: JSONSchema.JSONSchema4ArraySchema = { ...full, type: 'array', items: { type: 'object' } };
+  delete arrayLevel.definitions;
+  delete arrayLevel.id;
+  return arrayLevel;
 }
 
 /**
