@@ -87,6 +87,19 @@ describe.each([...storesUnderTest({ clock: 'caller' }), ...scaleOutStoresUnderTe
     expect(retry.record.errors).toEqual([{ attempt: 1, at: T0 + 1, name: 'Error', message: 'provider 503' }]);
   });
 
+  it('hands out copies: changing a record it returned changes nothing it stores', async () => {
+    const req = request();
+    const record = await claimed(req);
+    const released = await store.release(record, { now: T0 + 1, error: { attempt: 1, at: T0 + 1, name: 'Error', message: 'provider 503' } });
+    const writable = released as unknown as { status: string; errors: { message: string }[] };
+    writable.status = 'completed';
+    (writable.errors[0] as { message: string }).message = 'changed';
+    writable.errors.push({ message: 'added' });
+    const again = await store.get(req, T0 + 2);
+    expect(again).toMatchObject({ status: 'in_progress' });
+    expect(again?.errors).toEqual([{ attempt: 1, at: T0 + 1, name: 'Error', message: 'provider 503' }]);
+  });
+
   it('reclaims a lock that lapsed (its process died) and notes it in the history', async () => {
     const req = request();
     await claimed(req);
