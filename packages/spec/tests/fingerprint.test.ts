@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+import canonicalizeModule from 'canonicalize';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { findNonJson, fingerprint } from '../src/fingerprint.js';
+import { findNonJson, fingerprint, recordFingerprint } from '../src/fingerprint.js';
 
 // findNonJson runs on every keyed call (the input's fingerprint and the result's storage), so its
 // common case, plain JSON, takes a fast path that builds no messages (bench/runtime.mjs). These
@@ -55,5 +58,80 @@ describe('fingerprint', () => {
 
   it('throws on input that is not JSON data, naming it', () => {
     expect(() => fingerprint({ m: new Map() })).toThrow('$.m is a Map');
+  });
+});
+
+// The fingerprint every stored record carries, as it was computed before the one-walk fast path:
+// findNonJson's check, then canonicalize's text, then SHA-256. The fast path must give these exact
+// bytes (a changed fingerprint turns every stored record into a KeyReuseError after an upgrade).
+const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (value: unknown) => string | undefined;
+const referencePrint = (toText: (value: unknown) => unknown) => (value: unknown): string => {
+  const problem = findNonJson(value, { allowDates: true });
+  if (problem !== undefined) throw new TypeError(problem);
+  return createHash('sha256').update(String(toText(value))).digest('hex');
+};
+const referenceFingerprint = referencePrint((value) => canonicalize(value ?? null) ?? 'null');
+const referenceRecordFingerprint = (namespace: string, tool: string, input: unknown) => {
+  const problem = findNonJson(input, { allowDates: true });
+  if (problem !== undefined) throw new TypeError(problem);
+  return createHash('sha256').update(canonicalize([namespace, tool, input ?? null]) ?? 'null').digest('hex');
+};
+/** What a call answers: the fingerprint, or the error's type and message. */
+const outcomeOf = (compute: () => string) => {
+  try {
+    return compute();
+  } catch (error) {
+    return `${(error as Error).name}: ${(error as Error).message}`;
+  }
+};
+
+// Strings with lone surrogates, astral characters, controls, quotes and backslashes.
+const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\u2028', '\ud800', '\udfff', '\u0000', '\u007f', '😀', 'é'), fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit))), maxLength: 8 });
+const numbers = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(-0, 1e21, 1e-7, 5e-324, Number.MAX_VALUE, 2 ** 53, 0.1 + 0.2));
+const dates = fc.oneof(fc.date({ noInvalidDate: true }), fc.constant(new Date(Number.NaN)));
+const jsonish = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, text, numbers, fc.boolean(), fc.constant(null), dates, tie('array'), tie('object'), tie('odd')),
+  array: fc.array(tie('value'), { maxLength: 5 }),
+  // Integer-like keys ('10', '2') come first in Object.keys; canonicalize sorts them as strings.
+  object: fc
+    .array(fc.tuple(fc.oneof(text, fc.constantFrom('10', '2', '01', '__proto__x', 'toJSON')), fc.oneof(tie('value'), fc.constant(undefined))), { maxLength: 5 })
+    .chain((entries) => fc.boolean().map((nullProto) => {
+      const object: Record<string, unknown> = nullProto ? Object.create(null) : {};
+      for (const [k, v] of entries) object[k] = v;
+      return object;
+    })),
+  // What the fast path leaves to the checked one: not JSON, or not plain.
+  odd: fc.constantFrom<unknown>(undefined, Number.NaN, 1n, new Map(), [1, undefined], () => 1, { toJSON: () => 'x' }, Object.assign([1, 2], { toJSON: () => 'arr' })),
+})).value;
+
+describe('fingerprint bytes (one-walk fast path against the reference)', () => {
+  it('recordFingerprint and fingerprint equal SHA-256 of canonicalize on random data, or throw the same error', () => {
+    fc.assert(
+      fc.property(text, text, jsonish, (namespace, tool, input) => {
+        expect(outcomeOf(() => recordFingerprint({ namespace, tool }, input))).toBe(outcomeOf(() => referenceRecordFingerprint(namespace, tool, input)));
+        expect(outcomeOf(() => fingerprint(input))).toBe(outcomeOf(() => referenceFingerprint(input)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['nesting past the fast path depth', (() => { let v: unknown = 1; for (let i = 0; i < 200; i += 1) v = i % 2 ? [v] : { v }; return v; })()],
+    ['a cycle', cyclic],
+    ['a class whose prototype defines toJSON', new (class Money { toJSON() { return { cents: 5 }; } })()],
+    ['an array subclass with toJSON', (() => { class Cents extends Array { toJSON() { return 'cents'; } } return Cents.from([1, 2]); })()],
+    ['a Date whose toISOString is its own', Object.assign(new Date(0), { toISOString: () => 'then' })],
+    ['a plain object whose toJSON is not a function', { toJSON: 1, a: [true, null] }],
+    ['undefined at the top level', undefined],
+  ])('%s: the same bytes or error as before', (_name, input) => {
+    expect(outcomeOf(() => recordFingerprint({ namespace: 'acme', tool: 'issue_refund' }, input))).toBe(outcomeOf(() => referenceRecordFingerprint('acme', 'issue_refund', input)));
+    expect(outcomeOf(() => fingerprint(input))).toBe(outcomeOf(() => referenceFingerprint(input)));
+  });
+
+  it('pins one record fingerprint (the bench tool input) to its stored value', () => {
+    // sha256('["","issue_refund",{"amountCents":500,"orderId":"o-1"}]')
+    expect(recordFingerprint({ namespace: '', tool: 'issue_refund' }, { orderId: 'o-1', amountCents: 500 })).toBe(
+      createHash('sha256').update('["","issue_refund",{"amountCents":500,"orderId":"o-1"}]').digest('hex'),
+    );
   });
 });
