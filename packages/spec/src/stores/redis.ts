@@ -250,16 +250,18 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   // The frame's clock at any later moment is then updatedAt plus the monotonic time since, so the
   // holder's write is stamped by the client (stampHeld) and its script only compares and sets
   // (HELD_WRITE). Only under the store's clock: under the caller's, the caller's time is the frame.
-  const anchors = new WeakMap<DedupRecord, number>();
+  // The anchor also keeps the record's Redis key, so the holder's write does not build it again.
+  const anchors = new WeakMap<DedupRecord, Anchor>();
   const swap = (expected: DedupRecord, next: DedupRecord) =>
     run(async () => {
       const old = storedText.get(expected) ?? encodeRecord(expected);
       const sent = performance.now();
-      const value = await script(SWAP_RECORD, dedupKey(expected), [old, encodeRecord(next), clockArg(next.updatedAt)]);
+      const key = dedupKey(expected);
+      const value = await script(SWAP_RECORD, key, [old, encodeRecord(next), clockArg(next.updatedAt)]);
       if (typeof value !== 'string') return undefined;
       const record = stored(value, expected);
       // The script stamped it by the server's clock in its frame, a moment after `sent`.
-      if (storeClock) anchors.set(record, sent);
+      if (storeClock) anchors.set(record, { at: sent, key });
       return record;
     });
 
@@ -278,7 +280,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     const key = dedupKey(fresh);
     const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
     if (old === null) {
-      if (storeClock) anchors.set(record, sent);
+      if (storeClock) anchors.set(record, { at: sent, key });
       return { inserted: true, record };
     }
     const found = stored(old, fresh);
@@ -308,18 +310,18 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     writeIfHeld: (held, next) =>
       run(async () => {
         if (held.owner === undefined) return undefined; // nobody holds it: nothing to write as its holder
-        const key = dedupKey(held);
-        const suffix = ownerSuffix(held.owner);
         const anchor = anchors.get(held);
+        const key = anchor?.key ?? dedupKey(held);
+        const suffix = ownerSuffix(held.owner);
         const sent = performance.now();
         if (!storeClock || anchor !== undefined) {
           // The frame's clock now: the caller's time under `clock: 'caller'`, else the held
           // record's updatedAt plus the monotonic time since the frame's clock read it.
-          const now = anchor === undefined ? next.updatedAt : Math.round(held.updatedAt + (sent - anchor));
+          const now = anchor === undefined ? next.updatedAt : Math.round(held.updatedAt + (sent - anchor.at));
           const record = stampHeld(next, held, now);
           const px = Math.max(1, record.expiresAt - now);
           if ((await script(HELD_WRITE, key, [suffix, encodeRecord(record), String(px)])) !== 1) return undefined;
-          if (storeClock) anchors.set(record, sent);
+          if (storeClock) anchors.set(record, { at: sent, key });
           return record;
         }
         // A record held without a known frame (found by a re-sent claim as its own): the server
@@ -329,7 +331,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
         // encodeRecord gives the stored text again (for a later compare).
         if (!Array.isArray(times)) return undefined;
         const record = withStampedTimes(next, times as string[]);
-        anchors.set(record, sent);
+        anchors.set(record, { at: sent, key });
         return record;
       }),
     // Redis expires keys itself (PX, by the server's clock); this sweep removes what has expired
@@ -344,6 +346,15 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       else disconnectNow(client);
     },
   };
+}
+
+/**
+ * Where a record this store wrote stands (see `anchors` in redisBackend): the local monotonic time
+ * (`performance.now()`, ms) at which its clock frame read the record's updatedAt, and its Redis key.
+ */
+interface Anchor {
+  readonly at: number;
+  readonly key: string;
 }
 
 /**
