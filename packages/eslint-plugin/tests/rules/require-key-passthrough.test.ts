@@ -1207,7 +1207,7 @@ describe('require-key-passthrough: options schema', () => {
 // Only a recognised tool's handler, only providers that dedupe on a key (Stripe, `providers`).
 // ---------------------------------------------------------------------------------------------
 const AI_SDK_RUN_ID =
-  'your job or conversation id (the chat `id`), handed to `execute` through `experimental_context` (AI SDK 6) or `toolsContext` (7), or closed over; not `toolCallId`, which is new on every call';
+  'your job or conversation id (the chat `id`), handed to `execute` as `experimental_context` (AI SDK 6) or as its `context` (AI SDK 7: the `toolsContext` of `generateText`, read in `execute` as `options.context`), or closed over; not `toolCallId`, which is new on every call';
 
 ruleTester.run('require-key-passthrough: an undeclared tool calling a keyed provider', rule, {
   valid: [

@@ -15,7 +15,7 @@ export const aiSdk = {
   classes: [],
   registrations: [],
   toolLists: [],
-  runId: 'your job or conversation id (the chat `id`), handed to `execute` through `experimental_context` (AI SDK 6) or `toolsContext` (7), or closed over; not `toolCallId`, which is new on every call',
+  runId: 'your job or conversation id (the chat `id`), handed to `execute` as `experimental_context` (AI SDK 6) or as its `context` (AI SDK 7: the `toolsContext` of `generateText`, read in `execute` as `options.context`), or closed over; not `toolCallId`, which is new on every call',
   policy: { declarePolicy: true, remedy: `${DECLARE_POLICY}.` },
   standIns: [
     { module: 'ai', folder: 'stand-ins/ai' },
