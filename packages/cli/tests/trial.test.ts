@@ -108,6 +108,25 @@ describe('Q1 with a type-aware config', () => {
   });
 });
 
+describe('Q2 and Q4 with a type-aware config', () => {
+  it("a key from a helper in another file that mints a random one is a no, as no-random-key-type-checked reports it, and contradicts a with_key declaration", async () => {
+    const report = await auditFixture('typed', { configLookup: true });
+    const tip = report.tools.find((candidate) => candidate.name === 'tip');
+    expect(report.findings).toContainEqual(expect.objectContaining({ ruleId: '@retrysafe/no-random-key-type-checked', file: 'src/server.ts', line: 39 }));
+    expect(tip?.questions.q2).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/server.ts', line: 39, text: 'newRequestKey()' }] });
+    expect(tip?.questions.q2.reason).toContain('`@retrysafe/no-random-key-type-checked` traces to a value new on every attempt');
+    expect(tip?.questions.q4).toMatchObject({ verdict: 'no', severity: 'error' });
+    expect(tip?.policy).toMatchObject({ idempotent: 'with_key', contradicted: { reason: expect.stringContaining('question 2') } });
+  });
+
+  it('without types the key stays unknown: the syntactic rule does not follow the import', async () => {
+    const report = await auditFixture('typed', { configLookup: false });
+    const tip = report.tools.find((candidate) => candidate.name === 'tip');
+    expect(tip?.questions.q2).toMatchObject({ verdict: 'unknown' });
+    expect(tip?.policy?.contradicted).toBeUndefined();
+  });
+});
+
 describe('a policy written through consts', () => {
   const policyOf = async (name: string) => (await tool(name)).policy;
 

@@ -134,6 +134,32 @@ export function findEffectsContradiction(context: Omit<JudgeContext, 'contradict
   };
 }
 
+/** A rule message's first sentence (what it found, without its advice). */
+function firstSentence(message: string): string {
+  const end = message.search(/\.\s/);
+  return end === -1 ? message.replace(/\.$/, '') : message.slice(0, end);
+}
+
+/** The rules whose finding on a key says it is new on every attempt. */
+const RANDOM_KEY_RULES = /\/no-random-key(-type-checked)?$/;
+
+/**
+ * A finding of `no-random-key` (or its type-aware twin) of the same run on a part of the tool's key
+ * that the key tracer could not follow (`key.status` unknown: a call of a helper in another file),
+ * with that part; `undefined` when there is none.
+ */
+function randomKeyFinding(context: JudgeContext): { readonly finding: RuleFinding; readonly part: { readonly line: number; readonly text: string } } | undefined {
+  const { key } = context.at.tool;
+  if (key.status !== 'unknown') return undefined;
+  const file = context.relative(context.at.file);
+  for (const part of key.parts) {
+    if (part.derived) continue;
+    const finding = context.findings.find((candidate) => RANDOM_KEY_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line === part.line);
+    if (finding) return { finding, part };
+  }
+  return undefined;
+}
+
 /** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */
 export function judgeKey(context: JudgeContext): Answer {
   const { tool } = context.at;
@@ -160,6 +186,12 @@ export function judgeKey(context: JudgeContext): Answer {
     return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery${suffix}${runnerKeyCaveat(context, shown)}`, [...partEvidence, ...(origins?.evidence ?? [])]);
   }
   if (key.status === 'unknown') {
+    // The type-aware rule follows a helper into another file, which the audit's key tracer does not:
+    // its finding on a part of the key is the evidence that the key is new on every attempt.
+    const random = randomKeyFinding(context);
+    if (random) {
+      return no('error', `the key comes from \`${random.part.text}\` (line ${random.part.line}), which \`${random.finding.ruleId}\` traces to a value new on every attempt (${firstSentence(random.finding.message)}), so a retry runs the effect again`, [here(random.part.line, random.part.text)]);
+    }
     const hidden = key.parts.filter((part) => !part.derived);
     const named = hidden.map((part) => `\`${part.text}\` (line ${part.line})`).join(', ');
     return answer(
@@ -372,7 +404,7 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
     // The provider's record answers only a repeat that carries the same key: a key new on every
     // attempt (question 2) never matches it.
-    if (tool.key.status === 'nondeterministic') {
+    if (tool.key.status === 'nondeterministic' || randomKeyFinding(context)) {
       // Whether a generic endpoint keeps a record at all is not known (below); a record it might keep matches no repeat either way.
       const record = passing.every((call) => KEEPS_KEYS[call.provider] !== undefined) ? 'a key the provider keeps a record of' : 'a key (whether the server keeps a record of it is not in the code)';
       return no('error', `${calls} passes ${record}, but the key is new on every attempt (question 2): a repeat carries a different key, so no record of it matches the repeat`, passing.map((call) => here(call.line, call.text)));
