@@ -75,11 +75,12 @@ export function engagementProbe(plugin) {
  * Runs `node --predictable --no-memory-reducer <args>` under valgrind (`--tool=cachegrind
  * --cache-sim=no`: the instruction count alone; V8's memory reducer starts collections on
  * wall-clock timers, so without the flag two identical processes differ by a few percent) and resolves with valgrind's "I refs" total and the process's stdout;
- * rejects, with the end of its stderr, when the process fails.
+ * rejects, with the end of its stderr, when the process fails. `nodeFlags` go to node before `args`
+ * (e.g. `--predictable-gc-schedule`).
  */
-export function countInstructionsOf(args, label = args.join(' ')) {
+export function countInstructionsOf(args, label = args.join(' '), nodeFlags = []) {
   return new Promise((resolvePromise, reject) => {
-    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--no-memory-reducer', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--no-memory-reducer', ...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     run.stdout.on('data', (chunk) => { stdout += chunk; });

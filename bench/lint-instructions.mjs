@@ -4,7 +4,7 @@
 // compiler or GC threads, so GC and compilation are counted on the one thread and the same run
 // repeats to within a few tenths of a percent), and the bench reads valgrind's "I refs" total.
 //
-//   node bench/lint-instructions.mjs [--rounds 2] [--step 3] [--variants a,b,a2] [--jobs 6] [--out bench/results/lint-instructions.json]
+//   node bench/lint-instructions.mjs [--gc predictable] [--rounds 2] [--step 3] [--variants a,b,a2] [--jobs 6] [--out bench/results/lint-instructions.json]
 //   node bench/lint-instructions.mjs --child <variant> --step 3      (one process, what valgrind runs; a diagnostic)
 //   --variants ...,b0 --plugin <folder>: b0 is `recommended` from another build of the plugin (e.g. an
 //   earlier commit's packages/eslint-plugin, built), for a before/after comparison in the same run
@@ -38,7 +38,7 @@ import { countInstructionsOf, engagementProbe, formatLoad, median, readFlags, ta
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(join(benchDir, 'package.json'));
-const flags = readFlags(['child-passes', 'variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs', 'prebuilt', 'passes']);
+const flags = readFlags(['child-passes', 'variants', 'rounds', 'step', 'out', 'child', 'corpus-dir', 'engaged', 'plugin', 'jobs', 'prebuilt', 'passes', 'gc']);
 /** The plugin as built in this checkout. */
 const pluginEntry = require.resolve('@retrysafe/eslint-plugin');
 /** Variant b0's plugin: another build (a packages/eslint-plugin folder, built), e.g. an earlier commit's, for a before/after run. */
@@ -53,6 +53,16 @@ const step = Number(flags.step ?? 3);
  * (I(N passes) - I(1 pass)) / (N - 1), without start-up, module loading and first-use compilation.
  */
 const passes = Number(flags.passes ?? 1);
+/**
+ * `--gc predictable`: every process runs with V8's `--predictable-gc-schedule` (fixed young
+ * generation and heap growing, no idle or memory-reducing collections). Without it V8 sizes the heap
+ * from the allocation and collection speeds it measures by the clock, so the same process collects
+ * at other moments under another load: two parse-only processes of one run differed by up to 1.3%,
+ * and (a) by 3.1% between runs at load 1.6 and 8 (docs/performance.md). With it they agree to about
+ * 0.1%, at the price of a garbage-collection schedule that is not the one users run.
+ */
+if (flags.gc !== undefined && flags.gc !== 'predictable') throw new Error(`--gc takes only 'predictable', got ${flags.gc}`);
+const GC_FLAGS = flags.gc === 'predictable' ? ['--predictable-gc-schedule'] : [];
 const corpusRoot = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-agent-corpus');
 /** The files `recommended` lints (the plugin's own `files`, spelled here so that (a) loads no plugin). */
 const FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
@@ -125,7 +135,7 @@ async function engagedFiles() {
 async function countInstructions(variant, childPasses = 1) {
   const started = Date.now();
   const args = [fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, '--child-passes', String(childPasses), ...(flags.plugin ? ['--plugin', flags.plugin] : [])];
-  const { instructions, stdout } = await countInstructionsOf(args, `variant ${variant}`);
+  const { instructions, stdout } = await countInstructionsOf(args, `variant ${variant}`, GC_FLAGS);
   const out = JSON.parse(stdout.trim().split('\n').pop());
   return { variant, passes: childPasses, instructions, files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() };
 }
@@ -186,7 +196,7 @@ async function parent() {
     bench: 'lint-instructions',
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, node: process.version, loadavgStart, loadavgEnd: loadavg() },
-    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${passes > 1 ? ` --passes ${passes}` : ''}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}${flags.prebuilt ? ` --prebuilt 1 --corpus-dir ${corpusRoot}` : ''}`,
+    command: `node bench/lint-instructions.mjs --rounds ${rounds} --step ${step} --variants ${variants.join(',')}${passes > 1 ? ` --passes ${passes}` : ''}${flags.plugin ? ` --plugin ${flags.plugin}` : ''}${flags.prebuilt ? ` --prebuilt 1 --corpus-dir ${corpusRoot}` : ''}${flags.gc ? ` --gc ${flags.gc}` : ''}`,
     corpus: { files: corpus.files, lines: corpus.lines, packages: corpus.packages, linted: { step, files: files.length, lines }, engaged: { files: engaged.length, share: engaged.length / files.length, list: engaged } },
     medians,
     spreadWithinVariant: spread,
