@@ -99,6 +99,10 @@ function buildSuggestions(
   // The seed's key: scoped to the run and the item, and ending with the action, so that two tools
   // (a refund and a notification for one order) never share a key.
   const action = fn && getActionName(fn, sourceCode);
+  // One id alone, with no action to scope it, would make every later call about that id share one
+  // key (`${customerId}`: every payment of the customer after the first is a replay or a reuse
+  // error): not offered; the message already says what to derive the key from.
+  if (parameters.length === 1 && !action) return [];
   const parts = [...parameters.map((name) => `\${${name}}`), ...(action ? [action] : [])];
   const template = `\`${parts.join(':')}\``;
   return [

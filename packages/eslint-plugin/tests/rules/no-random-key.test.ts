@@ -1485,10 +1485,23 @@ server.registerTool('issue_refund', { inputSchema }, async ({ orderId }: { order
       ],
     },
     {
-      name: 'a handler with named durable parameters and no name of its own or of a tool: no action',
+      // One id and no action to scope it: `${orderId}` alone would make every later call about the
+      // order share one key (a second, partial refund replays the first), and `${customerId}` every
+      // payment of the customer (new-user trial): no suggestion.
+      name: 'a handler with one named durable parameter and no name of its own or of a tool: no suggestion',
       code: `
 import { randomUUID } from 'node:crypto';
 export default async function (orderId: string) {
+  await api.refund({ idempotencyKey: randomUUID() });
+}
+`,
+      errors: [{ ...report('randomKey', 4, 38, 'randomUUID()', 4), suggestions: [] }],
+    },
+    {
+      name: 'a handler with two named durable parameters and no name of its own or of a tool: both, no action',
+      code: `
+import { randomUUID } from 'node:crypto';
+export default async function (runId: string, orderId: string) {
   await api.refund({ idempotencyKey: randomUUID() });
 }
 `,
@@ -1498,11 +1511,11 @@ export default async function (orderId: string) {
           suggestions: [
             {
               messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: '' },
+              data: { parameters: '`runId`, `orderId`', action: '' },
               output: `
 import { randomUUID } from 'node:crypto';
-export default async function (orderId: string) {
-  await api.refund({ idempotencyKey: \`\${orderId}\` });
+export default async function (runId: string, orderId: string) {
+  await api.refund({ idempotencyKey: \`\${runId}:\${orderId}\` });
 }
 `,
             },
