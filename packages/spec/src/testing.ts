@@ -114,7 +114,7 @@ export async function expectSingleEffect<T extends AnyTool>(
 ): Promise<CalledTwiceReport<ResultOf<T>>> {
   const { idempotent } = tool.policy;
   if (idempotent === false) {
-    fail(`${tool.name} is not safely repeatable (idempotent: false): calling it twice runs its effect twice. Make it set an absolute value, or give it a key (idempotent: 'with_key').`, 1, 2);
+    fail(`${tool.name} is not safely repeatable (idempotent: false): calling it twice runs its effect twice. Make it set an absolute value, or give it a key (idempotent: 'with_key').`, 2, 1);
   }
   const report = await callTwice(tool, rawInput, options);
   const { first, second, executions, effects, effectsOfSecondCall } = report;
@@ -140,6 +140,7 @@ export async function expectSingleEffect<T extends AnyTool>(
   return report;
 }
 
+/** `actual`: what the calls did (for a tool refused without calling, the effects two calls would land); `expected`: what a safe tool does. */
 function fail(message: string, actual: unknown, expected: unknown): never {
   throw new AssertionError({ message, actual, expected, operator: 'calledTwice' });
 }

@@ -80,6 +80,8 @@ describe('expectSingleEffect', () => {
     const balance = { cents: 0 };
     await expect(expectSingleEffect(incrementTool(balance), { cents: 1 })).rejects.toThrow(/not safely repeatable/);
     expect(balance.cents).toBe(0);
+    // The assertion's numbers read as the message does: two calls would land two effects, a safe tool one.
+    await expect(expectSingleEffect(incrementTool(balance), { cents: 1 })).rejects.toMatchObject({ actual: 2, expected: 1, operator: 'calledTwice' });
   });
 
   it('checks a naturally idempotent tool for the same end state', async () => {
