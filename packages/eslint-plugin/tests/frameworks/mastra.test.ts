@@ -178,21 +178,9 @@ export const refund = createTool({
           line: 8,
           column: 74,
           data: { source: 'context.agent.toolCallId', line: 8, advice: MASTRA_ADVICE },
-          suggestions: [
-            {
-              messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: '' },
-              output: `import { createTool } from '@mastra/core/tools';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-export const refund = createTool({
-  id: 'refund-order',
-  description: 'Refund an order',
-  execute: async ({ orderId }, context) =>
-    stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`\${orderId}\` }),
-});`,
-            },
-          ],
+          // One id and no action to end it with: `${orderId}` alone would key every later refund of
+          // the order alike, so no suggestion (no-random-key's doc).
+          suggestions: [],
         },
       ],
     },
