@@ -1,6 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
+import { variableNames } from './variables.js';
+
 /** The module a global (unbound) name belongs to, e.g. `Math.random` or the web `crypto`. */
 export const GLOBAL_SOURCE = '<global>';
 
@@ -196,16 +198,11 @@ const importBoundNamesByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Readon
  * factory) can pass over it without the scope lookup. `undefined` for a SourceCode without scopes.
  */
 export function getImportBoundNames(sourceCode: Readonly<TSESLint.SourceCode>): ReadonlySet<string> | undefined {
-  if (!sourceCode.scopeManager) return undefined;
   let names = importBoundNamesByFile.get(sourceCode);
   if (names === undefined) {
-    const found = new Set<string>();
-    for (const scope of sourceCode.scopeManager.scopes) {
-      for (const variable of scope.variables) {
-        if (variable.defs.length > 0 && getBindingOrigin(variable.defs[0])) found.add(variable.name);
-      }
-    }
-    importBoundNamesByFile.set(sourceCode, (names = found));
+    names = variableNames(sourceCode, (variable) => variable.defs.length > 0 && getBindingOrigin(variable.defs[0]) !== undefined);
+    if (names === undefined) return undefined;
+    importBoundNamesByFile.set(sourceCode, names);
   }
   return names;
 }

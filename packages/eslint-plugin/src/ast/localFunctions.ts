@@ -5,7 +5,7 @@ import { getClassMember } from './classMembers.js';
 import { getStaticPropertyName } from './imports.js';
 import { type FunctionNode, isFunctionNode, skipWrappers } from './nodes.js';
 import { getPropertyKeyName, resolveObject } from './staticValues.js';
-import { findVariableOf } from './variables.js';
+import { findVariableOf, variableNames } from './variables.js';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -65,15 +65,10 @@ const functionBindingNamesByFile = new WeakMap<SourceCode, ReadonlySet<string>>(
 function getFunctionBindingNames(sourceCode: SourceCode): ReadonlySet<string> | undefined {
   let names = functionBindingNamesByFile.get(sourceCode);
   if (!names) {
-    if (!sourceCode.scopeManager) return undefined;
-    const found = new Set<string>();
-    for (const scope of sourceCode.scopeManager.scopes) {
-      for (const variable of scope.variables) {
-        const binds = variable.defs.some((def) => def.type === 'FunctionName' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init));
-        if (binds) found.add(variable.name);
-      }
-    }
-    names = found;
+    names = variableNames(sourceCode, (variable) =>
+      variable.defs.some((def) => def.type === 'FunctionName' || (def.type === 'Variable' && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init)),
+    );
+    if (!names) return undefined;
     functionBindingNamesByFile.set(sourceCode, names);
   }
   return names;

@@ -27,3 +27,18 @@ export function getConstantInitializer(variable: Variable | undefined): TSESTree
   if (def?.type !== 'Variable' || def.node.id.type !== AST_NODE_TYPES.Identifier || !def.node.init) return undefined;
   return variable && !isReassigned(variable) ? def.node.init : undefined;
 }
+
+/**
+ * The names of the file's variables, in any scope, that `binds` accepts; `undefined` for a
+ * SourceCode without scopes. A name outside the set cannot resolve to such a variable anywhere in the
+ * file, so a caller asked about every call can answer most of them without a scope lookup; callers
+ * build their set once per file.
+ */
+export function variableNames(sourceCode: Readonly<TSESLint.SourceCode>, binds: (variable: Variable) => boolean): Set<string> | undefined {
+  if (!sourceCode.scopeManager) return undefined;
+  const found = new Set<string>();
+  for (const scope of sourceCode.scopeManager.scopes) {
+    for (const variable of scope.variables) if (binds(variable)) found.add(variable.name);
+  }
+  return found;
+}
