@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Copies the user guides a package's tarball ships into `packages/<name>/docs/` (git-ignored,
-// made by the package's `build`), so that a user who has only the tarball (or only node_modules)
+// made by the package's `build`; the plugin's docs/rules/ is committed and left alone), so that a user who has only the tarball (or only node_modules)
 // can read them: the registry and an offline machine cannot follow a link to GitHub.
 // A link to a guide shipped beside it stays relative; a link to anything else in the repository
 // (another guide, an example, the root README) becomes its absolute GitHub address, which
 // tests/packages.test.ts checks names a file that exists.
 //
-// Usage: node scripts/package-docs.mjs <spec|cli>
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Usage: node scripts/package-docs.mjs <spec|cli|eslint-plugin>
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,8 +16,10 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** The guides each package ships, by file name under docs/. */
 export const PACKAGE_DOCS = {
-  spec: ['concepts.md', 'getting-started.md', 'runtime.md', 'frameworks.md', 'mcp.md', 'typescript-7.md', 'contributing.md'],
-  cli: ['concepts.md', 'audit.md', 'code-scanning.md'],
+  spec: ['concepts.md', 'getting-started.md', 'runtime.md', 'frameworks.md', 'mcp.md', 'typescript-7.md', 'contributing.md', 'effects.md'],
+  cli: ['concepts.md', 'audit.md', 'code-scanning.md', 'effects.md'],
+  // the rule docs under docs/rules/ are committed (eslint-doc-generator); these guides sit beside them
+  'eslint-plugin': ['concepts.md', 'effects.md'],
 };
 
 /** `text` (a guide under docs/) with every relative link outside `shipped` made absolute. */
@@ -40,8 +42,10 @@ if (fileURLToPath(import.meta.url) === path.resolve(process.argv[1] ?? '')) {
     process.exit(2);
   }
   const out = path.join(root, 'packages', name, 'docs');
-  rmSync(out, { recursive: true, force: true });
+  // Only the guides at the top of docs/ are made here: a package's docs/rules/ (the plugin's
+  // committed rule docs) is left as it is.
   mkdirSync(out, { recursive: true });
+  for (const entry of readdirSync(out)) if (entry.endsWith('.md')) rmSync(path.join(out, entry), { force: true });
   for (const file of shipped) {
     writeFileSync(path.join(out, file), rewriteLinks(readFileSync(path.join(root, 'docs', file), 'utf8'), shipped));
   }

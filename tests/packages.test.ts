@@ -66,8 +66,12 @@ describe.each<PackageFolder>([...PACKAGES])('the packed @retrysafe/%s', (folder)
   it('ships the user guides it names, for a reader with only the tarball (the eslint-plugin ships its rule docs)', () => {
     const guides = (PACKAGE_DOCS as Record<string, string[]>)[folder] ?? [];
     if (folder === 'eslint-plugin') expect([...files].filter((file) => file.startsWith('docs/rules/')).length).toBeGreaterThan(5);
-    else expect(guides.length).toBeGreaterThan(0);
+    expect(guides.length).toBeGreaterThan(0);
     for (const guide of guides) expect(files).toContain(`docs/${guide}`);
+  });
+
+  it('ships docs/effects.md, the effects analysis every package\'s docs and the plugin\'s messages name', () => {
+    expect(files).toContain('docs/effects.md');
   });
 
   it('links, from every markdown file it ships, only to files in the tarball or on the repository', () => {
