@@ -88,7 +88,7 @@ function buildProgram(io: CliIo, action: (paths: string[], flags: AuditFlags) =>
     .addOption(new Option('--fail-on <level>', 'exit 1 when a finding is at or over this level').choices(FAIL_ON).default('error'))
     .option('-c, --config <file>', 'the ESLint config file to use (default: the project\'s eslint.config.*, else the plugin\'s recommended)')
     .option('--no-config-lookup', "ignore the project's eslint.config.* and use the plugin's recommended config")
-    .option('--no-ignore', "also audit files the ESLint config ignores (node_modules and .git are always skipped)")
+    .option('--no-ignore', "also audit files the ESLint config ignores, and the build output (dist, build, out, .next, coverage) skipped without a project config; node_modules and .git are always skipped")
     .option('--cwd <dir>', 'the folder to run in; report paths are relative to it (default: the current folder)')
     .option('--color', 'colour the table even when stdout is not a terminal')
     .option('--no-color', 'never colour the table (NO_COLOR=1 does the same)')

@@ -37,6 +37,13 @@ export interface LintOutcome {
 }
 
 const PLUGIN_NAME = '@retrysafe/eslint-plugin';
+/**
+ * Folders of build and test output that the plugin's `recommended` config (the audit's config when
+ * the project has none) ignores, as a project's own config usually does: compiled `dist/` holds the
+ * same tools as the sources, and auditing both reports each tool twice. A folder a given path names
+ * or lies in is audited.
+ */
+export const BUILD_OUTPUT_FOLDERS = ['dist', 'build', 'out', '.next', 'coverage'] as const;
 /** Files per `lintFiles` call: each batch's results are reduced to findings and let go. */
 const BATCH_SIZE = 200;
 
@@ -83,7 +90,7 @@ async function createEslint(options: LintOptions, collector: ESLint.Plugin, name
   const base = { cwd: options.cwd, ignore: options.ignore, ruleFilter, errorOnUnmatchedPattern: false };
   const recommended = (): { eslint: ESLint; config: ConfigUsed } => {
     namespaces.add(retrysafe.meta.namespace);
-    const overrideConfig = [retrysafe.configs.recommended as Linter.Config, collectorConfig];
+    const overrideConfig = [retrysafe.configs.recommended as Linter.Config, buildOutputIgnores(options), collectorConfig];
     return { eslint: new ESLint({ ...base, overrideConfigFile: true, overrideConfig }), config: { kind: 'recommended' } };
   };
   if (options.configFile !== undefined) {
@@ -97,6 +104,20 @@ async function createEslint(options: LintOptions, collector: ESLint.Plugin, name
   if (!found) return recommended();
   const eslint = new ESLint({ ...base, overrideConfig: [collectorConfig] });
   return { eslint, config: { kind: 'project', file: toPosix(path.relative(options.cwd, found)) } };
+}
+
+/**
+ * A global-ignores config (ESLint's own matching) for the build output folders, less those a given
+ * path names or lies in (`retrysafe audit dist` audits `dist/`).
+ */
+function buildOutputIgnores(options: LintOptions): Linter.Config {
+  const named = new Set<string>();
+  for (const given of options.paths) {
+    for (const segment of path.relative(options.cwd, path.resolve(options.cwd, given)).split(path.sep)) named.add(segment);
+  }
+  const folders = BUILD_OUTPUT_FOLDERS.filter((folder) => !named.has(folder));
+  if (folders.length === 0) return { name: 'retrysafe-audit/build-output' };
+  return { name: 'retrysafe-audit/build-output', ignores: folders.map((folder) => `**/${folder}/`) };
 }
 
 /**
