@@ -36,7 +36,7 @@ describe('build output, with the plugin\'s recommended config (no project config
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const files = async (paths?: string[], ignore?: boolean) =>
+  const files = async (paths: string[] = ['.'], ignore = true) =>
     (await audit({ cwd: dir, configLookup: false, paths, ignore })).tools.map((tool) => tool.file).sort();
 
   it('audits the sources once, not dist/, build/, out/, .next/ or coverage/ at any depth', async () => {

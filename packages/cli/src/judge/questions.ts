@@ -91,11 +91,47 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
     }
     return answer('yes', `a second call reaches the same end state: ${inferred.reason}`, withClaim);
   }
-  if (effects.operations.length === 0 && effects.complete) return answer('unknown', 'the handler reaches no effect the catalogue knows');
+  const keyed = judgeKeyedCreates(context, evidence);
+  if (keyed) return keyed;
+  if (effects.operations.length === 0 && effects.complete) {
+    // Every call the handler makes is known and none is an effect (a computation, a lookup in memory).
+    const site = tool.replay.site ?? { line: tool.line, text: tool.name ?? 'the tool' };
+    return answer('yes', 'a second call does what the first did and nothing more: the handler reaches no effect (every call it makes is known, and none is one)', [here(site.line, site.text)]);
+  }
   return answer('unknown', effects.complete ? 'the handler\'s effects do not settle it (a write whose kind is not known)' : 'not every call the handler makes is known to the effects analysis', evidence);
 }
 
 const WRITES = new Set(['absolute', 'create', 'relative', 'write']);
+const SAME_END_STATE = new Set(['read', 'absolute']);
+
+/**
+ * Q1 for a handler whose creates pass an idempotency key to the provider (Stripe's
+ * `idempotencyKey`, the IETF draft's `Idempotency-Key` header): the provider answers a repeat with
+ * the same key from its own record, so a second call runs the create once if and only if the key
+ * is the same on a repeat (question 2). "No" where the key is new on every attempt; "yes" or
+ * "unknown" (by question 2) only where every call is known, every create is keyed and the rest are
+ * reads or absolute writes. Undefined where the handler has no keyed create, or another effect decides.
+ */
+function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[]): Answer | undefined {
+  const { effects, key } = context.at.tool;
+  if (!effects) return undefined;
+  const creates = effects.operations.filter((operation) => operation.kind === 'create');
+  const keyed = creates.filter((operation) => operation.keyPassed === 'yes');
+  const [first] = keyed;
+  if (!first) return undefined;
+  const passed = `\`${first.text}\` (line ${first.line}) passes the provider an idempotency key`;
+  // A key new on every attempt makes the provider see a new request: the create runs again,
+  // whatever else the handler does.
+  if (key.status === 'nondeterministic' || randomKeyFinding(context)) {
+    return no('error', `a second call runs the create again: ${passed}, but the key is new on every attempt (question 2)`, evidence);
+  }
+  if (!effects.complete || keyed.length !== creates.length) return undefined;
+  if (!effects.operations.every((operation) => operation.kind === 'create' || SAME_END_STATE.has(operation.kind))) return undefined;
+  if (key.status === 'deterministic') {
+    return answer('yes', `the provider answers a repeat from its own record: ${passed}, derived from the work (question 2), so the create runs once`, evidence);
+  }
+  return answer('unknown', `${passed}; whether it is the same on a repeat is not known (question 2)`, evidence);
+}
 
 /** The policy the effects analysis infers for the handler; its reason names an operation in another file with its file. */
 function inferredPolicyOf(context: Pick<JudgeContext, 'at' | 'relative'>): NonNullable<ToolFact['effects']>['inferred'] | undefined {
