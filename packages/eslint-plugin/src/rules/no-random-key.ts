@@ -9,6 +9,7 @@ import {
   type NondeterministicSource,
   PER_ATTEMPT_NAMES,
 } from '../keys/index.js';
+import type { ToolDefinition } from '../tools/index.js';
 import { createHandlerToolFinder, createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
@@ -50,7 +51,7 @@ export default createKeyRule<MessageIds>({
         node: position.value,
         messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
         data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
-        suggest: buildSuggestions(position.value, source, sourceCode),
+        suggest: buildSuggestions(position.value, source, sourceCode, toolAt),
       });
     }
 
@@ -91,6 +92,7 @@ function buildSuggestions(
   sink: TSESTree.Node,
   source: NondeterministicSource,
   sourceCode: Readonly<TSESLint.SourceCode>,
+  toolAt: (node: TSESTree.Node) => ToolDefinition | undefined,
 ): TSESLint.ReportSuggestionArray<MessageIds> {
   if (source.node !== sink) return [];
   const fn = getEnclosingFunction(sink);
@@ -98,7 +100,7 @@ function buildSuggestions(
   if (parameters.length === 0) return [];
   // The seed's key: scoped to the run and the item, and ending with the action, so that two tools
   // (a refund and a notification for one order) never share a key.
-  const action = fn && getActionName(fn, sourceCode);
+  const action = fn && getActionName(fn, sourceCode, toolAt);
   // One id alone, with no action to scope it, would make every later call about that id share one
   // key (`${customerId}`: every payment of the customer after the first is a replay or a reuse
   // error): not offered; the message already says what to derive the key from.
@@ -122,9 +124,15 @@ function buildSuggestions(
  * `const issueRefund = ...`, a method); for a handler passed to a call, the call's first argument
  * when it is a string (`server.registerTool('issue_refund', config, handler)`); for a generic handler
  * (`execute`, `run`), the `name` of the tool whose config holds it (`tool({ name: 'issue_refund',
- * execute })`). `undefined` when none says, or the name does not fit in a key as it is.
+ * execute })`), or else the name of the tool the tools layer recognises it as the handler of, as its
+ * framework names tools (Mastra's `createTool({ id: 'refund-order', execute })`). `undefined` when
+ * none says, or the name does not fit in a key as it is.
  */
-function getActionName(fn: FunctionNode, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
+function getActionName(
+  fn: FunctionNode,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  toolAt: (node: TSESTree.Node) => ToolDefinition | undefined,
+): string | undefined {
   const name = getFunctionName(fn);
   if (name !== undefined && !GENERIC_FUNCTION_NAMES.has(name)) return ACTION_NAME.test(name) ? name : undefined;
   // `server.registerTool('issue_refund', config, handler)`, `server.tool('issue_refund', ..., handler)`.
@@ -140,9 +148,11 @@ function getActionName(fn: FunctionNode, sourceCode: Readonly<TSESLint.SourceCod
       candidate.type === AST_NODE_TYPES.Property && getPropertyKeyName(candidate, sourceCode) === 'name',
   );
   const value = toolName?.value;
-  return value?.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && ACTION_NAME.test(value.value)
-    ? value.value
-    : undefined;
+  if (value) {
+    return value.type === AST_NODE_TYPES.Literal && typeof value.value === 'string' && ACTION_NAME.test(value.value) ? value.value : undefined;
+  }
+  const tool = toolAt(fn.body);
+  return tool?.name !== undefined && ACTION_NAME.test(tool.name) ? tool.name : undefined;
 }
 
 function getFunctionName(fn: FunctionNode): string | undefined {

@@ -178,9 +178,56 @@ export const refund = createTool({
           line: 8,
           column: 74,
           data: { source: 'context.agent.toolCallId', line: 8, advice: MASTRA_ADVICE },
-          // One id and no action to end it with: `${orderId}` alone would key every later refund of
-          // the order alike, so no suggestion (no-random-key's doc).
-          suggestions: [],
+          // One id, and the tool's id as the action that scopes it (Mastra names tools by `id`).
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`', action: ', ending with the action `refund-order`' },
+              output: `import { createTool } from '@mastra/core/tools';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = createTool({
+  id: 'refund-order',
+  description: 'Refund an order',
+  execute: async ({ orderId }, context) =>
+    stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`\${orderId}:refund-order\` }),
+});`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a random key beside one id: the suggestion ends with the tool id as the action',
+      code: `import { createTool } from '@mastra/core/tools';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = createTool({
+  id: 'refund-order',
+  description: 'Refund an order',
+  execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: randomUUID() }),
+});`,
+      errors: [
+        {
+          messageId: 'randomKey',
+          line: 8,
+          data: { source: 'randomUUID()', line: 8, advice: MASTRA_ADVICE },
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`orderId`', action: ', ending with the action `refund-order`' },
+              output: `import { createTool } from '@mastra/core/tools';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = createTool({
+  id: 'refund-order',
+  description: 'Refund an order',
+  execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`\${orderId}:refund-order\` }),
+});`,
+            },
+          ],
         },
       ],
     },
