@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -7,20 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '../src/index.js';
 import { fixture } from './support.js';
 
-// The compiled twin of tests/fixtures/clean/src/status.ts, as tsc would write it.
-const COMPILED = `import { defineTool } from '@retrysafe/spec';
-import { z } from 'zod';
-export const getStatus = defineTool({
-    name: 'get_status',
-    description: 'Read an order status',
-    sideEffects: 'none',
-    idempotent: true,
-    retry: 'safe',
-    maxAttempts: 3,
-    input: z.object({ orderId: z.string() }),
-    execute: ({ orderId }) => ({ orderId, status: 'placed' }),
-});
-`;
+// The compiled twin of tests/fixtures/clean/src/status.ts: that file has no type annotations, so
+// tsc's output is its text.
+const COMPILED = readFileSync(path.join(fixture('clean'), 'src/status.ts'), 'utf8');
 
 describe('build output, with the plugin\'s recommended config (no project config)', () => {
   let dir: string;
