@@ -137,6 +137,60 @@ export function findNonJson(value: unknown, options: { readonly allowDates: bool
   return walk(value, '$', options.allowDates, new Set());
 }
 
+/** What {@link storedCopy} answers for a value that is not plain JSON data (or is nested too deep for its walk). */
+export const NOT_PLAIN = Symbol('retrysafe.notPlainJson');
+
+/**
+ * What `JSON.parse(JSON.stringify(value))` gives for plain JSON data, built in the one walk that
+ * checks it is such data (what {@link findNonJson} accepts without dates), or {@link NOT_PLAIN}
+ * when it is not, or is nested past {@link FAST_DEPTH} (a cycle is): then the caller asks
+ * `findNonJson` why, and round-trips through JSON itself. `-0` becomes `0`, a property that is
+ * `undefined` is left out, a null-prototype object becomes a plain one, and a `__proto__` key stays
+ * an own property, as `JSON.parse` makes them. The runner returns this as a first call's result,
+ * which every replay then matches (`JSON.parse` of the stored text): the check, the text and the
+ * copy used to be three passes, and `JSON.parse` was the costliest part of recording a result
+ * (`node --cpu-prof`, bench/runner-instructions.mjs).
+ */
+export function storedCopy(value: unknown, depth = 0): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value + 0 : NOT_PLAIN; // -0 + 0 is 0, as JSON writes it
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN; // undefined (where JSON would drop or change it), bigint, symbol, function
+  }
+  if (value === null) return null;
+  if (depth >= FAST_DEPTH) return NOT_PLAIN;
+  // JSON.stringify writes what a toJSON method returns (an array may carry one as a property).
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i += 1) {
+      const item = storedCopy(value[i], depth + 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      copy[i] = item;
+    }
+    return copy;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN; // a Date, Map, class instance...
+  const record = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item === undefined) continue;
+    const itemCopy = storedCopy(item, depth + 1);
+    if (itemCopy === NOT_PLAIN) return NOT_PLAIN;
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: itemCopy, writable: true, enumerable: true, configurable: true });
+    else copy[key] = itemCopy;
+  }
+  return copy;
+}
+
 /** The yes/no half of {@link walk}: the same checks, no messages. Keep the two in step. */
 function isPlainJson(value: unknown, allowDates: boolean, ancestors: Set<object>): boolean {
   switch (typeof value) {

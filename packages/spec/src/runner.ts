@@ -24,7 +24,7 @@ import {
   UnserializableResultError,
   type StoreOperation,
 } from './errors.js';
-import { findNonJson, recordFingerprint } from './fingerprint.js';
+import { findNonJson, NOT_PLAIN, recordFingerprint, storedCopy } from './fingerprint.js';
 import { assertStorableIdentifier, type DeterministicKey } from './key.js';
 import type { RunContext } from './run.js';
 import { waitWhileInFlight } from './runtime/inFlight.js';
@@ -392,7 +392,10 @@ export function createRunner(options: RunnerOptions): Runner {
    * (`JSON.parse` of the stored text), so the first call and its replays agree exactly.
    */
   async function recordResult(tool: AnyKeyedTool, key: DeterministicKey, held: DedupRecord, value: unknown, replayed: boolean): Promise<CallResult> {
-    const resultError = findNonJson(value, { allowDates: false });
+    // Plain JSON data (the common case) is checked and copied to its stored form in one walk;
+    // anything else is described by findNonJson, or round-trips through JSON as before.
+    const copy = value === undefined ? undefined : storedCopy(value);
+    const resultError = copy === NOT_PLAIN ? findNonJson(value, { allowDates: false }) : undefined;
     const result = resultError === undefined && value !== undefined ? JSON.stringify(value) : undefined;
     // The effect ran: whatever the store says now, the caller gets the truth.
     const unrecorded = await store.complete(held, { now: now(), ttlMs, result, resultError }).then(
@@ -405,7 +408,8 @@ export function createRunner(options: RunnerOptions): Runner {
     if (resultError !== undefined) {
       throw new UnserializableResultError({ namespace: held.namespace, tool: tool.name, key, reason: resultError, replayed, result: value });
     }
-    const answer: CallResult = { result: result === undefined ? undefined : JSON.parse(result), replayed, key, attempt: held.attempts };
+    const stored = copy !== NOT_PLAIN ? copy : result === undefined ? undefined : JSON.parse(result);
+    const answer: CallResult = { result: stored, replayed, key, attempt: held.attempts };
     return unrecorded === undefined ? answer : { ...answer, unrecorded };
   }
 

@@ -3,7 +3,9 @@ import canonicalizeModule from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { findNonJson, fingerprint, recordFingerprint } from '../src/fingerprint.js';
+import { deepStrictEqual } from 'node:assert/strict';
+
+import { findNonJson, fingerprint, NOT_PLAIN, recordFingerprint, storedCopy } from '../src/fingerprint.js';
 
 // findNonJson runs on every keyed call (the input's fingerprint and the result's storage), so its
 // common case, plain JSON, takes a fast path that builds no messages (bench/runtime.mjs). These
@@ -133,5 +135,49 @@ describe('fingerprint bytes (one-walk fast path against the reference)', () => {
     expect(recordFingerprint({ namespace: '', tool: 'issue_refund' }, { orderId: 'o-1', amountCents: 500 })).toBe(
       createHash('sha256').update('["","issue_refund",{"amountCents":500,"orderId":"o-1"}]').digest('hex'),
     );
+  });
+});
+
+describe('storedCopy (a first call\'s result in its stored form, in one walk)', () => {
+  it('is JSON.parse(JSON.stringify(value)) or NOT_PLAIN wherever findNonJson (no dates) accepts the value, and NOT_PLAIN elsewhere', () => {
+    fc.assert(
+      fc.property(jsonish, (value) => {
+        const copy = storedCopy(value);
+        if (value === undefined || findNonJson(value, { allowDates: false }) !== undefined) {
+          expect(copy).toBe(NOT_PLAIN);
+          return;
+        }
+        // Plain data it leaves to JSON itself: what a toJSON method writes.
+        if (copy === NOT_PLAIN) return;
+        deepStrictEqual(copy, JSON.parse(JSON.stringify(value)));
+        // The same key order as JSON.parse builds, so the text of the copy is the stored text too.
+        expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['-0 at the top and inside', { a: -0, b: [-0] }, { a: 0, b: [0] }],
+    ['an undefined property (left out)', { a: 1, b: undefined }, { a: 1 }],
+    ['a __proto__ key (an own property, not the prototype)', JSON.parse('{"__proto__":{"polluted":true}}'), JSON.parse('{"__proto__":{"polluted":true}}')],
+  ])('%s', (_name, value, expected) => {
+    const copy = storedCopy(value) as object;
+    deepStrictEqual(copy, expected);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('copies a plain object with a toJSON that is not a function, as JSON writes it', () => {
+    deepStrictEqual(storedCopy({ toJSON: false, a: [1] }), { toJSON: false, a: [1] });
+    expect(storedCopy(Object.assign([1, 2], { toJSON: () => 'arr' }))).toBe(NOT_PLAIN);
+  });
+
+  it('hands values past the walk\'s depth, and cycles, back as NOT_PLAIN (findNonJson then decides)', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i += 1) deep = [deep];
+    expect(storedCopy(deep)).toBe(NOT_PLAIN);
+    expect(findNonJson(deep, { allowDates: false })).toBeUndefined();
+    expect(storedCopy(cyclic)).toBe(NOT_PLAIN);
   });
 });
