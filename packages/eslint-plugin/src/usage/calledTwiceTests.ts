@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, type FunctionNode, getImportedModules, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, staticString, walk } from '../ast/index.js';
+import { findProperty, findVariableOf, type FunctionNode, getConstantInitializer, getImportedModules, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, staticString, walk } from '../ast/index.js';
 import { getRunnerUse } from './runners.js';
 
 // The called-twice test, the seed's fifth audit question: "Is there a test that calls it twice and
@@ -210,6 +210,7 @@ function isCountOfOne(sourceCode: SourceCode, call: TSESTree.CallExpression): bo
         ? { subject: call.arguments[0], expected: call.arguments[1] }
         : undefined;
   if (!compared?.expected) return false;
+  if (isConstant(sourceCode, compared.subject)) return false;
   const expected = skipWrappers(compared.expected);
   if (isNumberOne(expected)) return true;
   if (NUMBER_ONLY.has(method)) return false;
@@ -218,6 +219,19 @@ function isCountOfOne(sourceCode: SourceCode, call: TSESTree.CallExpression): bo
     return expected.elements.length === 1 && only !== null && only !== undefined && only.type !== AST_NODE_TYPES.SpreadElement;
   }
   return staticString(sourceCode, expected)?.trim() === '1' && compared.subject !== undefined && COUNT_SUBJECT.test(sourceCode.getText(compared.subject));
+}
+
+/**
+ * Whether the asserted value cannot count anything: a literal (`expect(1).toBe(1)`), or a
+ * variable whose only value is a literal it was declared with (`let refunds = 1`, never written
+ * again, so no effect can have changed it). Such an assertion passes whatever the tool did.
+ */
+function isConstant(sourceCode: SourceCode, subject: TSESTree.Node | undefined): boolean {
+  if (subject === undefined) return false;
+  const value = skipWrappers(subject);
+  if (value.type === AST_NODE_TYPES.Literal) return true;
+  if (value.type !== AST_NODE_TYPES.Identifier) return false;
+  return getConstantInitializer(findVariableOf(value, sourceCode))?.type === AST_NODE_TYPES.Literal;
 }
 
 function isNumberOne(node: TSESTree.Node): boolean {

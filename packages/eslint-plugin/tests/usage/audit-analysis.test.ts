@@ -329,10 +329,28 @@ describe('called-twice tests', () => {
         ['assert.deepStrictEqual(rows, [a, b])', false],
         ['assert.deepStrictEqual(rows, [...all])', false],
         ['expect(rows).toBe([row])', false],
+        // A value no effect can change: a literal, a variable only ever its literal initialiser.
+        ['expect(1).toBe(1)', false],
+        ['assert.equal(1, 1)', false],
+        ["expect('1').toBe('1')", false],
       ] as const
     ).map(([assertion, asserted]): [string, string, { shape: string; target: string; asserted: boolean }[]] => [
       `two calls then ${assertion}`,
       `it('x', async () => { await tool.execute(a); await tool.execute(a); ${assertion}; });`,
+      [{ shape: 'repeatedCall', target: 'tool', asserted }],
+    ]),
+    ...(
+      [
+        ['let refunds = 1;', 'expect(refunds).toBe(1)', false],
+        ['const refunds = 1;', 'assert.strictEqual(refunds, 1)', false],
+        ['let count = 0; const execute = () => { count += 1; };', 'expect(count).toBe(1)', true],
+        ['let count = 0; const execute = () => count++;', 'assert.equal(count, 1)', true],
+        ['const refunds = [];', 'expect(refunds).toHaveLength(1)', true],
+        ["import { count } from './effects.js';", 'expect(count).toBe(1)', true],
+      ] as const
+    ).map(([declaration, assertion, asserted]): [string, string, { shape: string; target: string; asserted: boolean }[]] => [
+      `${declaration} two calls then ${assertion}`,
+      `${declaration}\nit('x', async () => { await tool.execute(a); await tool.execute(a); ${assertion}; });`,
       [{ shape: 'repeatedCall', target: 'tool', asserted }],
     ]),
     ['the assertion before the second call does not count', `it('x', async () => { await tool.execute(a); expect(n).toBe(1); await tool.execute(a); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: false }]],
