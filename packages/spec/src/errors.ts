@@ -235,7 +235,8 @@ export class StoreUnavailableError extends RetrysafeError {
   readonly operation: StoreOperation;
 
   constructor(store: StoreInfo, operation: StoreOperation, cause: unknown, subject: string) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    // One full stop: the reason is followed by one (a driver's message may end with its own).
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\.+$/, '');
     super(
       `Dedup store unavailable (${store.kind} at ${store.location}) during ${operation}: ${reason}. ` +
         `${subject} ${store.checkHint}`,

@@ -63,6 +63,32 @@ describe('redis store error when the server is down', () => {
   });
 });
 
+describe('redis cluster store error when every node is down', () => {
+  it('says no node answered, names the nodes once, with ioredis\' error as its cause', async () => {
+    const ports = [await freePort(), await freePort()];
+    const nodes = ports.map((port) => `redis://127.0.0.1:${port}`);
+    const store = createRedisStore({ nodes, keyPrefix: `rs_down:${RUN_TAG}:`, allowVolatile: true, connectTimeoutMs: 500 });
+    const provider = memoryProvider();
+    try {
+      const outcome = await createRunner({ store }).tryCall(refundTool(provider), { orderId: 'o_1', amountCents: 100 }, { run: { id: vouchDurable('r_down') } });
+      const opened = await openRun(store, { kind: 'job', id: 'j_down' }).then(() => undefined, (error: unknown) => error);
+      for (const error of [outcome.ok ? undefined : outcome.error, opened]) {
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        const failure = error as StoreUnavailableError;
+        const [first, second] = nodes;
+        expect(failure.message).toContain(`(redis at ${first}, ${second} (a cluster) (keys rs_down:`);
+        expect(failure.message).toMatch(/ during (claim|openRun): /);
+        expect(failure.message).toContain(`: cannot reach the Redis Cluster at ${first}, ${second}: no node answered (ioredis: Failed to refresh slots cache). `);
+        expect(failure.message).not.toMatch(/redis at the Redis Cluster|\.\./);
+        expect(((failure.cause as Error).cause as Error).name).toBe('ClusterAllFailedError');
+      }
+      expect(provider.effects()).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('redis store close() leaves nothing running', () => {
   const prefix = `rs_close:${RUN_TAG}:`;
   // The 'ok' child records one call on the shared Redis: remove this run's keys.

@@ -406,7 +406,7 @@ function watchConnection(client: Redis | Cluster, connectFirst: boolean, coalesc
       } catch (error) {
         const cause = lastConnectionError;
         if (cause && error instanceof Error && error.name !== 'ReplyError') {
-          throw new Error(`cannot reach ${target}: ${cause.message}`, { cause });
+          throw new Error(`cannot reach ${target}: ${describeConnectionError(cause)}`, { cause });
         }
         throw error;
       }
@@ -416,6 +416,17 @@ function watchConnection(client: Redis | Cluster, connectFirst: boolean, coalesc
       client.off('ready', onReady);
     },
   };
+}
+
+/**
+ * A connection error as a user can act on it. A cluster client's is ioredis' "Failed to refresh
+ * slots cache." (ClusterAllFailedError): it asked every node it knows for the slot map and none
+ * answered; the nodes' socket errors (ECONNREFUSED...) stay inside ioredis, on connections it
+ * makes and drops for that question.
+ */
+function describeConnectionError(error: Error): string {
+  if (error.name === 'ClusterAllFailedError') return 'no node answered (ioredis: Failed to refresh slots cache)';
+  return error.message;
 }
 
 /**
@@ -762,11 +773,13 @@ function credentials(url: string): { username?: string; password?: string } {
 
 /** Who a connection error could not reach: `redis at <url>`, or the cluster, or your client. */
 function reachTarget(options: RedisStoreOptions): string {
-  return options.url && !options.nodes?.length ? `redis at ${describeUrl(options.url)}` : describeTarget(options);
+  if (options.nodes?.length) return `the Redis Cluster at ${options.nodes.map(describeUrl).join(', ')}`;
+  return options.url ? `redis at ${describeUrl(options.url)}` : describeTarget(options);
 }
 
+/** Where the store's server is, after `at` in its messages: the URL, or a cluster's node URLs. */
 function describeTarget(options: RedisStoreOptions): string {
-  if (options.nodes?.length) return `the Redis Cluster at ${options.nodes.map(describeUrl).join(', ')}`;
+  if (options.nodes?.length) return `${options.nodes.map(describeUrl).join(', ')} (a cluster)`;
   return describeUrl(options.url);
 }
 
