@@ -40,52 +40,49 @@ function child(args: object): Promise<string[]> {
   });
 }
 
+/**
+ * A call and an openRun on `store`, whose server is down: each fails closed with
+ * StoreUnavailableError (nothing ran), and `check` judges each error.
+ */
+async function failuresOf(store: ReturnType<typeof createRedisStore>, check: (failure: StoreUnavailableError) => void): Promise<void> {
+  const provider = memoryProvider();
+  try {
+    const outcome = await createRunner({ store }).tryCall(refundTool(provider), { orderId: 'o_1', amountCents: 100 }, { run: { id: vouchDurable('r_down') } });
+    const opened = await openRun(store, { kind: 'job', id: 'j_down' }).then(() => undefined, (error: unknown) => error);
+    for (const error of [outcome.ok ? undefined : outcome.error, opened]) {
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect((error as StoreUnavailableError).code).toBe('store_unavailable');
+      check(error as StoreUnavailableError);
+    }
+    expect(provider.effects()).toBe(0);
+  } finally {
+    await store.close();
+  }
+}
+
 describe('redis store error when the server is down', () => {
   it('leads with the cause and the address, with the socket error as its cause, for a call and for openRun', async () => {
     const port = await freePort();
     const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: `rs_down:${RUN_TAG}:`, allowVolatile: true, connectTimeoutMs: 500 });
-    const provider = memoryProvider();
-    try {
-      const outcome = await createRunner({ store }).tryCall(refundTool(provider), { orderId: 'o_1', amountCents: 100 }, { run: { id: vouchDurable('r_down') } });
-      const opened = await openRun(store, { kind: 'job', id: 'j_down' }).then(() => undefined, (error: unknown) => error);
-      for (const error of [outcome.ok ? undefined : outcome.error, opened]) {
-        expect(error).toBeInstanceOf(StoreUnavailableError);
-        const failure = error as StoreUnavailableError;
-        expect(failure.code).toBe('store_unavailable');
-        expect(failure.message).toMatch(new RegExp(`during (claim|openRun): cannot reach redis at redis://127\\.0\\.0\\.1:${port}/?: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\. `));
-        expect(failure.message).not.toMatch(/max retries|maxRetriesPerRequest/);
-        expect(((failure.cause as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
-      }
-      expect(provider.effects()).toBe(0);
-    } finally {
-      await store.close();
-    }
+    await failuresOf(store, (failure) => {
+      expect(failure.message).toMatch(new RegExp(`during (claim|openRun): cannot reach redis at redis://127\\.0\\.0\\.1:${port}/?: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\. `));
+      expect(failure.message).not.toMatch(/max retries|maxRetriesPerRequest/);
+      expect(((failure.cause as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+    });
   });
 });
 
 describe('redis cluster store error when every node is down', () => {
   it('says no node answered, names the nodes once, with ioredis\' error as its cause', async () => {
-    const ports = [await freePort(), await freePort()];
-    const nodes = ports.map((port) => `redis://127.0.0.1:${port}`);
-    const store = createRedisStore({ nodes, keyPrefix: `rs_down:${RUN_TAG}:`, allowVolatile: true, connectTimeoutMs: 500 });
-    const provider = memoryProvider();
-    try {
-      const outcome = await createRunner({ store }).tryCall(refundTool(provider), { orderId: 'o_1', amountCents: 100 }, { run: { id: vouchDurable('r_down') } });
-      const opened = await openRun(store, { kind: 'job', id: 'j_down' }).then(() => undefined, (error: unknown) => error);
-      for (const error of [outcome.ok ? undefined : outcome.error, opened]) {
-        expect(error).toBeInstanceOf(StoreUnavailableError);
-        const failure = error as StoreUnavailableError;
-        const [first, second] = nodes;
-        expect(failure.message).toContain(`(redis at ${first}, ${second} (a cluster) (keys rs_down:`);
-        expect(failure.message).toMatch(/ during (claim|openRun): /);
-        expect(failure.message).toContain(`: cannot reach the Redis Cluster at ${first}, ${second}: no node answered (ioredis: Failed to refresh slots cache). `);
-        expect(failure.message).not.toMatch(/redis at the Redis Cluster|\.\./);
-        expect(((failure.cause as Error).cause as Error).name).toBe('ClusterAllFailedError');
-      }
-      expect(provider.effects()).toBe(0);
-    } finally {
-      await store.close();
-    }
+    const [first, second] = [`redis://127.0.0.1:${await freePort()}`, `redis://127.0.0.1:${await freePort()}`];
+    const store = createRedisStore({ nodes: [first, second], keyPrefix: `rs_down:${RUN_TAG}:`, allowVolatile: true, connectTimeoutMs: 500 });
+    await failuresOf(store, (failure) => {
+      expect(failure.message).toContain(`(redis at ${first}, ${second} (a cluster) (keys rs_down:`);
+      expect(failure.message).toMatch(/ during (claim|openRun): /);
+      expect(failure.message).toContain(`: cannot reach the Redis Cluster at ${first}, ${second}: no node answered (ioredis: Failed to refresh slots cache). `);
+      expect(failure.message).not.toMatch(/redis at the Redis Cluster|\.\./);
+      expect(((failure.cause as Error).cause as Error).name).toBe('ClusterAllFailedError');
+    });
   });
 });
 
