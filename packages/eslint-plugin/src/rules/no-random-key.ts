@@ -1,7 +1,9 @@
+import { builtinModules } from 'node:module';
+
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
+import { containsNode, findVariableOf, type FunctionNode, getMemberChain, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
 import {
   createKeyJudge,
   type KeyPosition,
@@ -98,13 +100,15 @@ function buildSuggestions(
   const fn = getEnclosingFunction(sink);
   const parameters = getDurableParameterNames(fn);
   if (parameters.length === 0) return [];
+  // One id alone would make every later call about that id share one key (`${customerId}`: every
+  // payment of the customer after the first is a replay or a reuse error; `${orderId}`: a second,
+  // partial refund replays the first), and the action at its end does not change that: it only keeps
+  // two tools apart. The seed's key has the run and the item; with one id in scope the rule cannot
+  // name the other, so it offers nothing and the message says where a run id comes from.
+  if (parameters.length < 2) return [];
   // The seed's key: scoped to the run and the item, and ending with the action, so that two tools
   // (a refund and a notification for one order) never share a key.
   const action = fn && getActionName(fn, sourceCode, toolAt);
-  // One id alone, with no action to scope it, would make every later call about that id share one
-  // key (`${customerId}`: every payment of the customer after the first is a replay or a reuse
-  // error): not offered; the message already says what to derive the key from.
-  if (parameters.length === 1 && !action) return [];
   const parts = [...parameters.map((name) => `\${${name}}`), ...(action ? [action] : [])];
   const template = `\`${parts.join(':')}\``;
   return [
@@ -114,9 +118,59 @@ function buildSuggestions(
         parameters: parameters.map((name) => `\`${name}\``).join(', '),
         action: action ? `, ending with the action \`${action}\`` : '',
       },
-      fix: (fixer) => fixer.replaceText(sink, template),
+      fix: (fixer) => [fixer.replaceText(sink, template), ...removeImportLeftUnused(sink, sourceCode, fixer)],
     },
   ];
+}
+
+/**
+ * When the replaced call was the last use of an imported name (`import { randomUUID } from
+ * 'node:crypto'`), the import of that name, so the suggestion leaves no unused import. Only where
+ * removing it changes nothing else: a name beside others in its import (`import { randomUUID,
+ * createHash }`), or the only name imported from a Node built-in, which runs no code of the
+ * project's when imported. The only name of a package's import stays (the package may do something
+ * when imported); so does a name read anywhere outside the replaced call.
+ */
+function removeImportLeftUnused(
+  sink: TSESTree.Node,
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  fixer: TSESLint.RuleFixer,
+): TSESLint.RuleFix[] {
+  const callee = sink.type === AST_NODE_TYPES.CallExpression || sink.type === AST_NODE_TYPES.NewExpression ? sink.callee : undefined;
+  const root = callee && getMemberChain(callee)?.[0];
+  const variable = root && findVariableOf(root, sourceCode);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.type !== 'ImportBinding' || def.parent.type !== AST_NODE_TYPES.ImportDeclaration) return [];
+  if (!variable?.references.every((reference) => containsNode(sink, reference.identifier))) return [];
+  const declaration = def.parent;
+  const specifier = def.node;
+  if (declaration.specifiers.length === 1) {
+    if (!isNodeBuiltin(declaration.source.value)) return [];
+    const text = sourceCode.text;
+    let end = declaration.range[1];
+    if (text[end] === '\r') end++;
+    if (text[end] === '\n') end++;
+    return [fixer.removeRange([declaration.range[0], end])];
+  }
+  const named = declaration.specifiers.filter((candidate) => candidate.type === AST_NODE_TYPES.ImportSpecifier);
+  if (specifier.type === AST_NODE_TYPES.ImportSpecifier && named.length === 1) {
+    // `import crypto, { randomUUID } from 'node:crypto'`: the braces go with their only name.
+    const comma = sourceCode.getTokenBefore(specifier, { filter: (token) => token.value === ',' });
+    const closing = sourceCode.getTokenAfter(specifier, { filter: (token) => token.value === '}' });
+    return comma && closing ? [fixer.removeRange([comma.range[0], closing.range[1]])] : [];
+  }
+  const after = sourceCode.getTokenAfter(specifier);
+  if (after?.value === ',') {
+    const next = sourceCode.getTokenAfter(after);
+    return [fixer.removeRange([specifier.range[0], next ? next.range[0] : after.range[1]])];
+  }
+  const before = sourceCode.getTokenBefore(specifier);
+  return before?.value === ',' ? [fixer.removeRange([before.range[0], specifier.range[1]])] : [];
+}
+
+/** Whether `source` names a Node built-in module (`node:crypto`, `crypto`). */
+function isNodeBuiltin(source: string): boolean {
+  return source.startsWith('node:') || builtinModules.includes(source);
 }
 
 /**

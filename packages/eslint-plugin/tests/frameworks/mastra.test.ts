@@ -178,27 +178,15 @@ export const refund = createTool({
           line: 8,
           column: 74,
           data: { source: 'context.agent.toolCallId', line: 8, advice: MASTRA_ADVICE },
-          // One id, and the tool's id as the action that scopes it (Mastra names tools by `id`).
-          suggestions: [
-            {
-              messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: ', ending with the action `refund-order`' },
-              output: `import { createTool } from '@mastra/core/tools';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-export const refund = createTool({
-  id: 'refund-order',
-  description: 'Refund an order',
-  execute: async ({ orderId }, context) =>
-    stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`\${orderId}:refund-order\` }),
-});`,
-            },
-          ],
+          // One id: `${orderId}:refund-order` would be one key for every refund of the order, the tool's
+          // id at its end only keeps it apart from other tools. Not offered (new-user trial); the
+          // advice says where Mastra's run id comes from.
+          suggestions: [],
         },
       ],
     },
     {
-      name: 'a random key beside one id: the suggestion ends with the tool id as the action',
+      name: 'a random key beside one id: no suggestion, though the tool id could end it',
       code: `import { createTool } from '@mastra/core/tools';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
@@ -208,6 +196,19 @@ export const refund = createTool({
   description: 'Refund an order',
   execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: randomUUID() }),
 });`,
+      errors: [{ messageId: 'randomKey', line: 8, data: { source: 'randomUUID()', line: 8, advice: MASTRA_ADVICE }, suggestions: [] }],
+    },
+    {
+      name: 'a random key beside a run id and an order id: the suggestion ends with the tool id as the action',
+      code: `import { createTool } from '@mastra/core/tools';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = createTool({
+  id: 'refund-order',
+  description: 'Refund an order',
+  execute: async ({ runId, orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: randomUUID() }),
+});`,
       errors: [
         {
           messageId: 'randomKey',
@@ -216,15 +217,14 @@ export const refund = createTool({
           suggestions: [
             {
               messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: ', ending with the action `refund-order`' },
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `refund-order`' },
               output: `import { createTool } from '@mastra/core/tools';
-import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 declare const stripe: Stripe;
 export const refund = createTool({
   id: 'refund-order',
   description: 'Refund an order',
-  execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`\${orderId}:refund-order\` }),
+  execute: async ({ runId, orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: \`\${runId}:\${orderId}:refund-order\` }),
 });`,
             },
           ],

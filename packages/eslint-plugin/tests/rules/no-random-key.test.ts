@@ -1423,8 +1423,8 @@ export async function refund(runId: string, orderId: string, amount: number, req
             {
               messageId: 'suggestDurableParameters',
               data: { parameters: '`runId`, `orderId`', action: ', ending with the action `refund`' },
+              // randomUUID has no other use: its import from a Node built-in goes too.
               output: `
-import { randomUUID } from 'node:crypto';
 export async function refund(runId: string, orderId: string, amount: number, requestId: string) {
   return stripe.refunds.create({ amount }, { idempotencyKey: \`\${runId}:\${orderId}:refund\` });
 }
@@ -1463,26 +1463,15 @@ export const t = tool({
       ],
     },
     {
-      name: 'an MCP handler: the registered tool name is the action',
+      // One id, and the registered name at its end: `${orderId}:issue_refund` is still one key for
+      // every refund of the order (a second, partial refund replays the first). The rule offered it
+      // and then accepted it (new-user trial): not offered.
+      name: 'an MCP handler with one durable id: no suggestion, whatever the registered tool name',
       code: `
 import { randomUUID } from 'node:crypto';
 server.registerTool('issue_refund', { inputSchema }, async ({ orderId }: { orderId: string }) => api.refund({ idempotencyKey: randomUUID() }));
 `,
-      errors: [
-        {
-          ...report('randomKey', 3, 127, 'randomUUID()', 3),
-          suggestions: [
-            {
-              messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: ', ending with the action `issue_refund`' },
-              output: `
-import { randomUUID } from 'node:crypto';
-server.registerTool('issue_refund', { inputSchema }, async ({ orderId }: { orderId: string }) => api.refund({ idempotencyKey: \`\${orderId}:issue_refund\` }));
-`,
-            },
-          ],
-        },
-      ],
+      errors: [{ ...report('randomKey', 3, 127, 'randomUUID()', 3), suggestions: [] }],
     },
     {
       // One id and no action to scope it: `${orderId}` alone would make every later call about the
@@ -1513,7 +1502,6 @@ export default async function (runId: string, orderId: string) {
               messageId: 'suggestDurableParameters',
               data: { parameters: '`runId`, `orderId`', action: '' },
               output: `
-import { randomUUID } from 'node:crypto';
 export default async function (runId: string, orderId: string) {
   await api.refund({ idempotencyKey: \`\${runId}:\${orderId}\` });
 }
@@ -1524,41 +1512,15 @@ export default async function (runId: string, orderId: string) {
       ],
     },
     {
-      name: 'an arrow in a const and a tool handler named execute with a name sibling',
+      name: 'one durable id, with a function name or a tool name sibling as the action: no suggestion',
       code: `
 import { randomUUID } from 'node:crypto';
 const sendReceipt = (orderId: string) => mail.send({ idempotencyKey: randomUUID() });
 const t = defineTool({ name: 'issue_refund', execute: async (input: unknown, orderId: string) => api.refund({ idempotencyKey: randomUUID() }) });
 `,
       errors: [
-        {
-          ...report('randomKey', 3, 70, 'randomUUID()', 3),
-          suggestions: [
-            {
-              messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: ', ending with the action `sendReceipt`' },
-              output: `
-import { randomUUID } from 'node:crypto';
-const sendReceipt = (orderId: string) => mail.send({ idempotencyKey: \`\${orderId}:sendReceipt\` });
-const t = defineTool({ name: 'issue_refund', execute: async (input: unknown, orderId: string) => api.refund({ idempotencyKey: randomUUID() }) });
-`,
-            },
-          ],
-        },
-        {
-          ...report('randomKey', 4, 127, 'randomUUID()', 4),
-          suggestions: [
-            {
-              messageId: 'suggestDurableParameters',
-              data: { parameters: '`orderId`', action: ', ending with the action `issue_refund`' },
-              output: `
-import { randomUUID } from 'node:crypto';
-const sendReceipt = (orderId: string) => mail.send({ idempotencyKey: randomUUID() });
-const t = defineTool({ name: 'issue_refund', execute: async (input: unknown, orderId: string) => api.refund({ idempotencyKey: \`\${orderId}:issue_refund\` }) });
-`,
-            },
-          ],
-        },
+        { ...report('randomKey', 3, 70, 'randomUUID()', 3), suggestions: [] },
+        { ...report('randomKey', 4, 127, 'randomUUID()', 4), suggestions: [] },
       ],
     },
     {
@@ -1907,4 +1869,121 @@ ruleTester.run('no-random-key: a key minted once inside a tool handler', rule, {
     code: `${PRELUDE}${code}`,
     errors: framework === 'mcp' ? [report('mintedPerToolCallKey', 12, 100, 'randomUUID()', 11, adviceIn(framework))] : [report('mintedPerToolCallKey', 11, 100, 'randomUUID()', 10, adviceIn(framework))],
   })),
+});
+
+// ---------------------------------------------------------------------------------------------
+// New-user trial (project-a, src/ai-tools.ts): an AI SDK tool's refund sent `randomUUID()` as its
+// Stripe Idempotency-Key. The suggestion was `${orderId}:issueRefund` (the one id and the tool's
+// variable name), which the rule then accepted: one key for every refund of the order.
+// ---------------------------------------------------------------------------------------------
+const TRIAL_REFUND = (input: string, key: string, imports = `import { randomUUID } from 'node:crypto';\n`) => `import { tool } from 'ai';
+import { z } from 'zod';
+${imports}
+export const issueRefund = tool({
+  description: 'Refund an order',
+  inputSchema: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
+  execute: async ({ ${input} }) => {
+    const res = await fetch('https://api.stripe.com/v1/refunds', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': ${key}, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payment_intent: orderId, amount: String(amountCents) }),
+    });
+    return res.json();
+  },
+});`;
+
+ruleTester.run('no-random-key: suggestions in a recognised tool (new-user trial)', rule, {
+  valid: [
+    {
+      name: 'the key the suggestion writes when a run id is in scope',
+      code: TRIAL_REFUND('runId, orderId, amountCents', '`${runId}:${orderId}:issueRefund`', ''),
+    },
+  ],
+  invalid: [
+    {
+      name: 'one durable id and the AI SDK tool’s variable name: no suggestion (the message says where the run id comes from)',
+      code: TRIAL_REFUND('orderId, amountCents', 'randomUUID()'),
+      errors: [{ ...report('randomKey', 11, 37, 'randomUUID()', 11, adviceIn('ai-sdk')), suggestions: [] }],
+    },
+    {
+      name: 'a run id and an order id: the key ends with the tool’s variable name; the import left unused goes',
+      code: TRIAL_REFUND('runId, orderId, amountCents', 'randomUUID()'),
+      errors: [
+        {
+          ...report('randomKey', 11, 37, 'randomUUID()', 11, adviceIn('ai-sdk')),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `issueRefund`' },
+              output: TRIAL_REFUND('runId, orderId, amountCents', '`${runId}:${orderId}:issueRefund`', ''),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the name beside others in its import: only that name goes',
+      code: TRIAL_REFUND('runId, orderId, amountCents', 'randomUUID()', `import { createHash, randomUUID } from 'node:crypto';\nvoid createHash;\n`),
+      errors: [
+        {
+          ...report('randomKey', 12, 37, 'randomUUID()', 12, adviceIn('ai-sdk')),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `issueRefund`' },
+              output: TRIAL_REFUND('runId, orderId, amountCents', '`${runId}:${orderId}:issueRefund`', `import { createHash } from 'node:crypto';\nvoid createHash;\n`),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a default import beside the only named one: the braces go with it',
+      code: TRIAL_REFUND('runId, orderId, amountCents', 'randomUUID()', `import crypto, { randomUUID } from 'node:crypto';\nvoid crypto;\n`),
+      errors: [
+        {
+          ...report('randomKey', 12, 37, 'randomUUID()', 12, adviceIn('ai-sdk')),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `issueRefund`' },
+              output: TRIAL_REFUND('runId, orderId, amountCents', '`${runId}:${orderId}:issueRefund`', `import crypto from 'node:crypto';\nvoid crypto;\n`),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the name still read elsewhere: its import stays',
+      code: TRIAL_REFUND('runId, orderId, amountCents', 'randomUUID()', `import { randomUUID } from 'node:crypto';\nexport const traceId = () => randomUUID();\n`),
+      errors: [
+        {
+          ...report('randomKey', 12, 37, 'randomUUID()', 12, adviceIn('ai-sdk')),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `issueRefund`' },
+              output: TRIAL_REFUND('runId, orderId, amountCents', '`${runId}:${orderId}:issueRefund`', `import { randomUUID } from 'node:crypto';\nexport const traceId = () => randomUUID();\n`),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the only name imported from a package: its import stays (the package may do something when imported)',
+      code: TRIAL_REFUND('runId, orderId, amountCents', 'nanoid()', `import { nanoid } from 'nanoid';\n`),
+      errors: [
+        {
+          ...report('randomKey', 11, 37, 'nanoid()', 11, adviceIn('ai-sdk')),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`runId`, `orderId`', action: ', ending with the action `issueRefund`' },
+              output: TRIAL_REFUND('runId, orderId, amountCents', '`${runId}:${orderId}:issueRefund`', `import { nanoid } from 'nanoid';\n`),
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
