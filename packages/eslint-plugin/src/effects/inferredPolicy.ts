@@ -23,7 +23,23 @@ export interface InferredPolicy {
 const SEVERITY: readonly SideEffectClass[] = ['money_out', 'message_out', 'external_write', 'internal_write'];
 const WRITES = new Set(['absolute', 'create', 'relative', 'write']);
 
-export function inferPolicy(handler: HandlerEffects): InferredPolicy | undefined {
+/** What {@link inferPolicy} may be told beyond the effects. */
+export interface InferPolicyOptions {
+  /**
+   * For a create that passes a key: the source of that key when the key is new on every call
+   * (`` `randomUUID()` (line 17) ``, the keys layer's judgement), `undefined` when the file shows
+   * none. Such a key deduplicates nothing: the create counts as one without a key.
+   */
+  readonly newKeyOf?: (effect: FoundEffect) => string | undefined;
+}
+
+/**
+ * The policy `handler`'s effects imply, or `undefined` when they are not evidence enough for one.
+ * A create that passes a key the keys layer finds new on every call ({@link InferPolicyOptions.newKeyOf})
+ * is not safely repeatable; one that passes a durable key implies nothing here, since `idempotent:
+ * 'with_key'` needs a key function built from the run and the input, which the effects do not give.
+ */
+export function inferPolicy(handler: HandlerEffects, options: InferPolicyOptions = {}): InferredPolicy | undefined {
   const { effects, complete } = handler;
   const writes = effects.filter((effect) => WRITES.has(effect.kind));
   const sideEffects = SEVERITY.find((kind) => writes.some((effect) => effect.sideEffects === kind)) ?? 'none';
@@ -31,10 +47,12 @@ export function inferPolicy(handler: HandlerEffects): InferredPolicy | undefined
   // A handler that looks a key up may deduplicate its creates: nothing to say about them.
   const repeated = handler.keyLookup
     ? undefined
-    : effects.find((effect) => effect.kind === 'relative') ?? effects.find((effect) => effect.kind === 'create' && effect.keyPassed === 'no');
+    : withReason(effects.find((effect) => effect.kind === 'relative'), 'changes state relatively') ??
+      withReason(effects.find((effect) => effect.kind === 'create' && effect.keyPassed === 'no'), 'creates without a key') ??
+      findCreateWithNewKey(effects, options.newKeyOf);
   if (repeated) {
-    const reason = `\`${repeated.text}\` (line ${repeated.line}) ${repeated.kind === 'relative' ? 'changes state relatively' : 'creates without a key'}`;
-    return { sideEffects: sideEffects === 'none' ? 'internal_write' : sideEffects, idempotent: false, retry: 'never', destructive, evidence: repeated, reason };
+    const reason = `\`${repeated.effect.text}\` (line ${repeated.effect.line}) ${repeated.does}`;
+    return { sideEffects: sideEffects === 'none' ? 'internal_write' : sideEffects, idempotent: false, retry: 'never', destructive, evidence: repeated.effect, reason };
   }
   if (!complete || effects.some((effect) => effect.kind === 'unknown' || effect.kind === 'write' || effect.kind === 'create')) return undefined;
   // A handler that reaches no effect at all gives nothing to infer from (a stub, a pure computation).
@@ -46,4 +64,25 @@ export function inferPolicy(handler: HandlerEffects): InferredPolicy | undefined
   const [write] = writes;
   const reason = `its writes are absolute: \`${write?.text ?? ''}\`, line ${write?.line ?? 0}`;
   return { sideEffects, idempotent: true, retry: 'safe', destructive, evidence: write, reason };
+}
+
+/** An effect that makes a repeat unsafe, and what it does, for the reason. */
+interface RepeatedEffect {
+  readonly effect: FoundEffect;
+  readonly does: string;
+}
+
+function withReason(effect: FoundEffect | undefined, does: string): RepeatedEffect | undefined {
+  return effect && { effect, does };
+}
+
+/** The first create whose key is new on every call: `fetch` with `'Idempotency-Key': randomUUID()`. */
+function findCreateWithNewKey(effects: readonly FoundEffect[], newKeyOf: InferPolicyOptions['newKeyOf']): RepeatedEffect | undefined {
+  if (!newKeyOf) return undefined;
+  for (const effect of effects) {
+    if (effect.kind !== 'create' || effect.keyPassed !== 'yes') continue;
+    const source = newKeyOf(effect);
+    if (source !== undefined) return { effect, does: `sends a key from ${source}, new on every call` };
+  }
+  return undefined;
 }

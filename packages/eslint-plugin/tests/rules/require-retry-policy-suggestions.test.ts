@@ -198,3 +198,82 @@ ruleTester.run('require-retry-policy (suggestions)', rule, {
     { name: 'no suggestion for a handler that reaches no effect at all', code: NO_SUGGESTION_PURE, errors: [missing(NO_SUGGESTION_PURE, 'server.registerTool')] },
   ],
 });
+
+// New-user trial (project-a, src/ai-tools.ts): the money-out refund was the one tool with no
+// suggestion. Its create passes a key, so it was not "creates without a key"; but the key is
+// `randomUUID()`, new on every call (no-random-key's judgement), which deduplicates nothing.
+const trialRefund = (key: string, imports = "import { randomUUID } from 'node:crypto';\n") => `import { tool } from 'ai';
+import { z } from 'zod';
+${imports}
+export const issueRefund = tool({
+  description: 'Refund an order',
+  inputSchema: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
+  execute: async ({ orderId, amountCents }) => {
+    const res = await fetch('https://api.stripe.com/v1/refunds', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': ${key}, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ payment_intent: orderId, amount: String(amountCents) }),
+    });
+    return res.json();
+  },
+});`;
+const refundRandomKey = trialRefund('randomUUID()');
+const refundClockKey = trialRefund('`refund-${Date.now()}`', '');
+const refundDurableKey = trialRefund('`${orderId}:${amountCents}:refund`', '');
+
+ruleTester.run('require-retry-policy (suggestions): a create whose key is new on every call (new-user trial)', rule, {
+  valid: [],
+  invalid: [
+    {
+      // A `fetch` is an external write whatever its URL: the effects catalogue does not read URLs.
+      name: 'AI SDK: a Stripe refund sent with a randomUUID() key: not safely repeatable',
+      code: refundRandomKey,
+      errors: [
+        {
+          ...missing(
+            refundRandomKey,
+            'tool({',
+            refundRandomKey
+              .replace("import { randomUUID } from 'node:crypto';\n", "import { randomUUID } from 'node:crypto';\nimport { declarePolicy } from '@retrysafe/spec';\n")
+              .replace('export const issueRefund = tool({', 'export const issueRefund = declarePolicy(tool({')
+              .replace(/\}\);$/, "}), { side_effects: 'external_write', idempotent: false, retry: 'never' });"),
+          ),
+          suggestions: [
+            {
+              messageId: 'declareInferred' as const,
+              data: {
+                reason: '`fetch` (line 9) sends a key from `randomUUID()` (line 11), new on every call',
+                declaration: "`declarePolicy(…, { side_effects: 'external_write', idempotent: false, retry: 'never' })`",
+              },
+              output: refundRandomKey
+                .replace("import { randomUUID } from 'node:crypto';\n", "import { randomUUID } from 'node:crypto';\nimport { declarePolicy } from '@retrysafe/spec';\n")
+                .replace('export const issueRefund = tool({', 'export const issueRefund = declarePolicy(tool({')
+                .replace(/\}\);$/, "}), { side_effects: 'external_write', idempotent: false, retry: 'never' });"),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'AI SDK: a key from the clock is new on every call too',
+      code: refundClockKey,
+      errors: [
+        missing(
+          refundClockKey,
+          'tool({',
+          refundClockKey
+            .replace("import { z } from 'zod';\n", "import { z } from 'zod';\nimport { declarePolicy } from '@retrysafe/spec';\n")
+            .replace('export const issueRefund = tool({', 'export const issueRefund = declarePolicy(tool({')
+            .replace(/\}\);$/, "}), { side_effects: 'external_write', idempotent: false, retry: 'never' });"),
+        ),
+      ],
+    },
+    {
+      // `idempotent: 'with_key'` needs a key function from the run and the input, which the handler's
+      // effects do not give: nothing is suggested, the message says what to declare.
+      name: 'AI SDK: the same refund with a durable key: no suggestion',
+      code: refundDurableKey,
+      errors: [missing(refundDurableKey, 'tool({')],
+    },
+  ],
+});

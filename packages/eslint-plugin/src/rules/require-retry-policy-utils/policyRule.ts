@@ -1,6 +1,8 @@
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { createEffectsAnalyser, type EffectLibrary, effectLibrariesSchema, inferPolicy } from '../../effects/index.js';
+import { walk } from '../../ast/index.js';
+import { createEffectsAnalyser, type EffectLibrary, effectLibrariesSchema, type FoundEffect, inferPolicy } from '../../effects/index.js';
+import { createKeyJudge, type KeyJudge } from '../../keys/index.js';
 import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import { judgePolicyDeclaration, type PolicyProblem } from './policyJudgement.js';
@@ -65,15 +67,42 @@ export function createInferredPolicySuggester(
   libraries: readonly EffectLibrary[],
 ): (tool: ToolDefinition, problem: PolicyProblem) => TSESLint.ReportSuggestionArray<PolicyMessageIds> {
   let analyser: ReturnType<typeof createEffectsAnalyser> | undefined;
+  let judge: KeyJudge | undefined;
   return (tool, problem) => {
     const declaresNothing =
       problem.messageId === 'missingPolicy' || (problem.messageId === 'incompletePolicy' && tool.policy?.via === 'defineTool' && !hasPolicyField(tool.policy.object));
     if (!declaresNothing || !tool.handler) return [];
     analyser ??= createEffectsAnalyser(sourceCode, { libraries });
     const effects = analyser.analyseHandler(tool.handler, tool.name);
-    const policy = effects && inferPolicy(effects);
+    judge ??= createKeyJudge(sourceCode);
+    const keyJudge = judge;
+    const policy = effects && inferPolicy(effects, { newKeyOf: (effect) => findNewKeySource(effect, keyJudge, sourceCode) });
     const suggestion = policy && suggestPolicy(sourceCode, tool, policy);
     if (!policy || !suggestion) return [];
     return [{ messageId: 'declareInferred', data: { declaration: `\`${suggestion.declaration}\``, reason: policy.reason }, fix: suggestion.fix }];
   };
+}
+
+/**
+ * The source of the key `effect`'s call passes when no-random-key's judgement finds it new on every
+ * call (random, clock, per-attempt or a counter): `` `randomUUID()` (line 17) ``. `undefined` for a
+ * durable or persisted key, one minted once before an in-process retry, or a call in another file.
+ */
+function findNewKeySource(effect: FoundEffect, judge: KeyJudge, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
+  if (effect.fileName !== undefined) return undefined;
+  const sourceAt = (node: TSESTree.Node): string | undefined => {
+    for (const position of judge.positionsAt(node)) {
+      const verdict = judge.judge(position.value);
+      if (typeof verdict === 'object') return `\`${verdict.description}\` (line ${verdict.node.loc.start.line})`;
+    }
+    return undefined;
+  };
+  // The key positions in the call's own text (`{ headers: { 'Idempotency-Key': randomUUID() } }`):
+  // a key built apart and passed by name is judged where it is read.
+  let found = sourceAt(effect.node);
+  walk(effect.node, sourceCode, (node) => {
+    found ??= sourceAt(node);
+    return found === undefined;
+  });
+  return found;
 }
