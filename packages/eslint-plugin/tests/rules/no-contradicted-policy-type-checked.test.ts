@@ -258,8 +258,8 @@ export const receipt = declarePolicy(tool({
   invalid('trial repro: _meta policy is an imported const', insertingTool("import { READ_ONLY } from './policies.js';", `_meta: { ${META}: READ_ONLY }`), 'notReadOnly', 'READ_ONLY } }', {
     tool: '`fb_imported`',
     claim: "`side_effects: 'none'` (in `READ_ONLY`, policies.ts line 3)",
-    operation: '`INSERT INTO rs_trial_feedback` (line 7), which takes no deduplication key',
-    does: 'inserts into `rs_trial_feedback`',
+    operation: '`INSERT INTO rs_trial_feedback` (line 7)',
+    does: 'inserts into `rs_trial_feedback` and takes no deduplication key',
     fix: "Declare the side effects it has (`side_effects: 'internal_write'`, `'external_write'`, `'money_out'` or `'message_out'`) and whether a retry is safe.",
   }),
   invalid('trial repro: annotations spread an imported const', insertingTool("import { READ_ONLY_HINTS } from './policies.js';", 'annotations: { ...READ_ONLY_HINTS }'), 'notReadOnly', '{ ...READ_ONLY_HINTS }'),

@@ -488,6 +488,86 @@ export const t = tool(async ({ text }) => { await pool.query('INSERT INTO feedba
 
 ruleTester.run('no-contradicted-policy', rule, { valid, invalid: invalidCases });
 
+// New-user trial (project-a, src/mcp-server.ts `lookup_order`): the read-only message said what the
+// operation does in a `which` clause after the operation's own `which` about the key ("runs `INSERT
+// INTO notes` (line 16), which takes no deduplication key, which inserts into `notes`"). The two
+// join in one clause; the other messages keep the key clause after the operation.
+const lookupOrder = `${MCP}
+import { db } from './db.js';
+server.registerTool(
+  'lookup_order',
+  {
+    description: 'Look up an order',
+    inputSchema: { orderId: z.string() },
+    annotations: { readOnlyHint: true },
+  },
+  async ({ orderId }) => {
+    db.prepare('INSERT INTO notes (order_id, body) VALUES (?, ?)').run(orderId, 'looked up by agent');
+    const row = db.prepare('SELECT * FROM orders WHERE id = ?').get(orderId);
+    return { content: [{ type: 'text', text: JSON.stringify(row) }] };
+  },
+);`;
+const READ_ONLY_FIX = 'Set `readOnlyHint: false` and state `destructiveHint` and `idempotentHint` for what it does.';
+const readOnlyStripe = mcpTool('get_refund', 'readOnlyHint: true', '  await stripe.refunds.create({ charge: id, amount });', STRIPE);
+const idempotentInsert = mcpTool('add_note', 'readOnlyHint: false, destructiveHint: false, idempotentHint: true', "  await pool.query('INSERT INTO notes (id, n) VALUES ($1, $2)', [id, amount]);");
+
+ruleTester.run('no-contradicted-policy: the operation and what it does, in one sentence', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'read-only over an INSERT, which takes no key: one which-clause says both (trial lookup_order)',
+      code: lookupOrder,
+      errors: [
+        {
+          messageId: 'notReadOnly',
+          ...at(lookupOrder, 'readOnlyHint: true'),
+          data: {
+            tool: '`lookup_order`',
+            claim: '`readOnlyHint: true`',
+            operation: '`INSERT INTO notes` (line 13)',
+            does: 'inserts into `notes` and takes no deduplication key',
+            fix: READ_ONLY_FIX,
+          },
+        },
+      ],
+    },
+    {
+      name: 'read-only over a create from a provider that takes a key, passing none: the key after the operation',
+      code: readOnlyStripe,
+      errors: [
+        {
+          messageId: 'notReadOnly',
+          ...at(readOnlyStripe, 'readOnlyHint: true'),
+          data: {
+            tool: '`get_refund`',
+            claim: '`readOnlyHint: true`',
+            operation: '`stripe.refunds.create` (line 11) with no deduplication key',
+            does: 'creates a Stripe object',
+            fix: READ_ONLY_FIX,
+          },
+        },
+      ],
+    },
+    {
+      name: 'naturally idempotent over an INSERT: the key clause stays after the operation',
+      code: idempotentInsert,
+      errors: [
+        {
+          messageId: 'notIdempotent',
+          ...at(idempotentInsert, 'idempotentHint: true'),
+          data: {
+            tool: '`add_note`',
+            claim: '`idempotentHint: true`',
+            operation: '`INSERT INTO notes` (line 11), which takes no deduplication key',
+            consequence: 'a second call inserts into `notes` again',
+            fix: 'Set `idempotentHint: false`, or make it idempotent with a key the caller passes.',
+          },
+        },
+      ],
+    },
+  ],
+});
+
 // Issue 10's cost item: most files of a code base define no tool, and the rule (with its twin, which
 // shares the gate in no-contradicted-policy-utils) must cost them nothing beyond the gate itself.
 describe('listeners', () => {

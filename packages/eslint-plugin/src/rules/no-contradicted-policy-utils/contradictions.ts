@@ -88,9 +88,8 @@ function reportOf(
     data: {
       tool: tool.name === undefined ? 'This tool' : `\`${tool.name}\``,
       claim: quoteClaim(claim, fileLabel),
-      operation: describeOperation(sourceCode, effect, fileLabel),
+      ...operationAndDoes(messageId, describeOperation(sourceCode, effect, fileLabel), effect),
       consequence: consequence(effect),
-      does: does(effect),
       fix,
     },
   };
@@ -100,13 +99,39 @@ function reportOf(
  * `` `UPDATE customers SET points = points + $1` (line 17) ``, with the helper it was reached through;
  * `(db.ts line 17, through …)` when the operation is in another file.
  */
-function describeOperation(sourceCode: SourceCode, effect: FoundEffect, fileLabel: FileLabel): string {
+function describeOperation(sourceCode: SourceCode, effect: FoundEffect, fileLabel: FileLabel): DescribedOperation {
   const detail = effect.detail && !effect.detail.startsWith('(') ? ` ${effect.detail}` : '';
   const [first] = effect.through;
   const via = first ? `, through \`${sourceCode.getText(calleeOf(first)).replace(/\s+/g, '')}(…)\` at line ${first.loc.start.line}` : '';
-  const key = effect.kind === 'create' && effect.keyPassed === 'no' ? (effect.keySlot === 'none' ? ', which takes no deduplication key' : ' with no deduplication key') : '';
   const where = effect.fileName === undefined ? `line ${effect.line}` : `${fileLabel(effect.fileName)} line ${effect.line}`;
-  return `\`${effect.text}\`${detail} (${where}${via})${key}`;
+  return { text: `\`${effect.text}\`${detail} (${where}${via})`, key: keyClause(effect) };
+}
+
+/** A described operation: its text, and what it says of the key a create passes. */
+interface DescribedOperation {
+  readonly text: string;
+  /** `which`: the library takes no key at all; `with`: it takes one, and the call passes none. */
+  readonly key: { readonly which: string } | { readonly with: string } | undefined;
+}
+
+function keyClause(effect: FoundEffect): DescribedOperation['key'] {
+  if (effect.kind !== 'create' || effect.keyPassed !== 'no') return undefined;
+  return effect.keySlot === 'none' ? { which: 'takes no deduplication key' } : { with: 'with no deduplication key' };
+}
+
+/**
+ * The `operation` and `does` of a message. The read-only message says what the operation does in a
+ * `which` clause of its own, so a `which` about the key joins it (`which inserts into \`notes\` and
+ * takes no deduplication key`) instead of making two in a row; the others end `operation` with it.
+ */
+function operationAndDoes(messageId: ContradictionId, operation: DescribedOperation, effect: FoundEffect): { operation: string; does: string } {
+  const what = does(effect);
+  const { key } = operation;
+  if (!key) return { operation: operation.text, does: what };
+  if ('with' in key) return { operation: `${operation.text} ${key.with}`, does: what };
+  return messageId === 'notReadOnly'
+    ? { operation: operation.text, does: `${what} and ${key.which}` }
+    : { operation: `${operation.text}, which ${key.which}`, does: what };
 }
 
 function calleeOf(node: TSESTree.Node): TSESTree.Node {
