@@ -10,6 +10,7 @@ import { createKeyNameMatcher, getKeyPositionOf } from '../../src/keys/index.js'
 import { DURABLE_KEY_ADVICE } from '../../src/rules/no-random-key-utils/index.js';
 import { FRAMEWORK_BY_ID } from '../../src/tools/index.js';
 import { readCase } from '../support/cases.js';
+import { trialRefundTool } from '../support/trialTools.js';
 
 // Sources are flush left so that the line and column of each case read straight off the code.
 const ruleTester = new RuleTester();
@@ -1876,21 +1877,8 @@ ruleTester.run('no-random-key: a key minted once inside a tool handler', rule, {
 // Stripe Idempotency-Key. The suggestion was `${orderId}:issueRefund` (the one id and the tool's
 // variable name), which the rule then accepted: one key for every refund of the order.
 // ---------------------------------------------------------------------------------------------
-const TRIAL_REFUND = (input: string, key: string, imports = `import { randomUUID } from 'node:crypto';\n`) => `import { tool } from 'ai';
-import { z } from 'zod';
-${imports}
-export const issueRefund = tool({
-  description: 'Refund an order',
-  inputSchema: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
-  execute: async ({ ${input} }) => {
-    const res = await fetch('https://api.stripe.com/v1/refunds', {
-      method: 'POST',
-      headers: { 'Idempotency-Key': ${key}, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ payment_intent: orderId, amount: String(amountCents) }),
-    });
-    return res.json();
-  },
-});`;
+/** The trial's tool with `input` destructured, `key` sent and `imports` (a randomUUID import by default). */
+const TRIAL_REFUND = (input: string, key: string, imports?: string) => trialRefundTool(key, { input, imports });
 
 ruleTester.run('no-random-key: suggestions in a recognised tool (new-user trial)', rule, {
   valid: [

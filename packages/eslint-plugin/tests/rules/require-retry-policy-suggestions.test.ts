@@ -1,6 +1,7 @@
 import { RuleTester } from '@typescript-eslint/rule-tester';
 
 import rule from '../../src/rules/require-retry-policy.js';
+import { trialRefundTool } from '../support/trialTools.js';
 
 // The declaration require-retry-policy suggests from what a tool's handler does, in each
 // framework's vocabulary. Offered only with evidence: every call known for "only reads" and
@@ -202,21 +203,7 @@ ruleTester.run('require-retry-policy (suggestions)', rule, {
 // New-user trial (project-a, src/ai-tools.ts): the money-out refund was the one tool with no
 // suggestion. Its create passes a key, so it was not "creates without a key"; but the key is
 // `randomUUID()`, new on every call (no-random-key's judgement), which deduplicates nothing.
-const trialRefund = (key: string, imports = "import { randomUUID } from 'node:crypto';\n") => `import { tool } from 'ai';
-import { z } from 'zod';
-${imports}
-export const issueRefund = tool({
-  description: 'Refund an order',
-  inputSchema: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
-  execute: async ({ orderId, amountCents }) => {
-    const res = await fetch('https://api.stripe.com/v1/refunds', {
-      method: 'POST',
-      headers: { 'Idempotency-Key': ${key}, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ payment_intent: orderId, amount: String(amountCents) }),
-    });
-    return res.json();
-  },
-});`;
+const trialRefund = (key: string, imports?: string) => trialRefundTool(key, { imports });
 const refundRandomKey = trialRefund('randomUUID()');
 const refundClockKey = trialRefund('`refund-${Date.now()}`', '');
 const refundDurableKey = trialRefund('`${orderId}:${amountCents}:refund`', '');
