@@ -206,6 +206,19 @@ ruleTester.run('require-retry-policy (suggestions)', rule, {
 const trialRefund = (key: string, imports?: string) => trialRefundTool(key, { imports });
 const refundRandomKey = trialRefund('randomUUID()');
 const refundClockKey = trialRefund('`refund-${Date.now()}`', '');
+const refundConstKey = `import { tool } from 'ai';
+import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
+export const issueRefund = tool({
+  description: 'Refund an order',
+  inputSchema: z.object({ orderId: z.string() }),
+  execute: async ({ orderId }) => {
+    const refundKey = randomUUID();
+    const res = await fetch('https://api.stripe.com/v1/refunds', { method: 'POST', headers: { 'Idempotency-Key': refundKey }, body: orderId });
+    return res.json();
+  },
+});`;
+const refundModuleKey = trialRefund('refundKey', "import { randomUUID } from 'node:crypto';\nconst refundKey = randomUUID();\n");
 const refundDurableKey = trialRefund('`${orderId}:${amountCents}:refund`', '');
 
 ruleTester.run('require-retry-policy (suggestions): a create whose key is new on every call (new-user trial)', rule, {
@@ -254,6 +267,34 @@ ruleTester.run('require-retry-policy (suggestions): a create whose key is new on
             .replace(/\}\);$/, "}), { side_effects: 'external_write', idempotent: false, retry: 'never' });"),
         ),
       ],
+    },
+    {
+      name: 'AI SDK: the random key held in a const of the handler, read in the call',
+      code: refundConstKey,
+      errors: [
+        {
+          ...missing(refundConstKey, 'tool({'),
+          suggestions: [
+            {
+              messageId: 'declareInferred' as const,
+              data: {
+                reason: '`fetch` (line 9) sends a key from `randomUUID()` (line 8), new on every call',
+                declaration: "`declarePolicy(…, { side_effects: 'external_write', idempotent: false, retry: 'never' })`",
+              },
+              output: refundConstKey
+                .replace("import { randomUUID } from 'node:crypto';\n", "import { randomUUID } from 'node:crypto';\nimport { declarePolicy } from '@retrysafe/spec';\n")
+                .replace('export const issueRefund = tool({', 'export const issueRefund = declarePolicy(tool({')
+                .replace(/\}\);$/, "}), { side_effects: 'external_write', idempotent: false, retry: 'never' });"),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      // Minted once per process: the same key on every call until a restart, not new on every call.
+      name: 'AI SDK: the random key minted at module level: no suggestion',
+      code: refundModuleKey,
+      errors: [missing(refundModuleKey, 'tool({')],
     },
     {
       // `idempotent: 'with_key'` needs a key function from the run and the input, which the handler's

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { walk } from '../../ast/index.js';
+import { containsNode, isFunctionNode, walk } from '../../ast/index.js';
 import { createEffectsAnalyser, type EffectLibrary, effectLibrariesSchema, type FoundEffect, inferPolicy } from '../../effects/index.js';
 import { createKeyJudge, type KeyJudge } from '../../keys/index.js';
 import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
@@ -86,14 +86,16 @@ export function createInferredPolicySuggester(
 /**
  * The source of the key `effect`'s call passes when no-random-key's judgement finds it new on every
  * call (random, clock, per-attempt or a counter): `` `randomUUID()` (line 17) ``. `undefined` for a
- * durable or persisted key, one minted once before an in-process retry, or a call in another file.
+ * durable or persisted key, one minted once before an in-process retry or once per process (a
+ * module-level `const key = randomUUID()`, the same on every call until a restart), or a call in
+ * another file.
  */
 function findNewKeySource(effect: FoundEffect, judge: KeyJudge, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
   if (effect.fileName !== undefined) return undefined;
   const sourceAt = (node: TSESTree.Node): string | undefined => {
     for (const position of judge.positionsAt(node)) {
       const verdict = judge.judge(position.value);
-      if (typeof verdict === 'object') return `\`${verdict.description}\` (line ${verdict.node.loc.start.line})`;
+      if (typeof verdict === 'object' && isMintedPerCall(verdict.node, effect.node)) return `\`${verdict.description}\` (line ${verdict.node.loc.start.line})`;
     }
     return undefined;
   };
@@ -105,4 +107,12 @@ function findNewKeySource(effect: FoundEffect, judge: KeyJudge, sourceCode: Read
     return found === undefined;
   });
   return found;
+}
+
+/** Whether `source` is made anew each time `effect` runs: inside a function that also holds the effect. */
+function isMintedPerCall(source: TSESTree.Node, effect: TSESTree.Node): boolean {
+  for (let current = source.parent; current; current = current.parent) {
+    if (isFunctionNode(current)) return containsNode(current, effect);
+  }
+  return false;
 }
