@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { audit, type AuditReport } from '../src/index.js';
+import { auditFixture } from './support.js';
 
 // Q1 from the handler's effects where they settle it: a handler that reaches no effect, and one
 // whose only effect is a create that passes the provider an idempotency key.
@@ -68,7 +69,7 @@ describe('Q1 from the effects of the handler', () => {
   });
 
   it('no for the same create with a key minted per attempt', () => {
-    expect(q1('chargeRandom')).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('the key is new on every attempt') });
+    expect(q1('chargeRandom')).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('the key is not the same on a repeat (question 2: the key is built from `randomUUID()` (line 22), which is new on every attempt') });
   });
 
   it('yes for a handler that reaches no effect', () => {
@@ -77,5 +78,46 @@ describe('Q1 from the effects of the handler', () => {
 
   it('unknown where the handler calls what the analysis does not know', () => {
     expect(q1('notify')).toMatchObject({ verdict: 'unknown' });
+  });
+});
+
+// Q1's keyed-create answer rests on question 2: it takes Q2's verdict, so the two never disagree
+// (new-user trial: audit-cases/fp-keys2.ts read Q1 yes beside Q2 unknown). tests/fixtures/keyed-creates.
+describe('Q1 for a keyed create takes question 2 as it is', () => {
+  const tool = async (file: string, line: number) => {
+    const found = (await auditFixture('keyed-creates')).tools.find((candidate) => candidate.file === file && candidate.line === line);
+    if (!found) throw new Error(`no tool at ${file}:${line}`);
+    return found;
+  };
+
+  it('unknown where Q2 is unknown (a factory no scanned file calls), with Q2\'s reason', async () => {
+    const { questions } = await tool('src/factory-key.ts', 9);
+    expect(questions.q2.verdict).toBe('unknown');
+    expect(questions.q1).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringContaining('`fetch (POST)` (line 14) passes the provider an idempotency key, but whether it is the same on a repeat is not known (question 2: the key comes from'),
+      evidence: expect.arrayContaining([expect.objectContaining({ line: 14, text: 'fetch (POST)' }), expect.objectContaining({ line: 7, text: 'makeTools' })]),
+    });
+    expect(questions.q1.reason).toContain(questions.q2.reason);
+  });
+
+  it('yes where Q2 is yes (the factory is given the id of the run openRun opens)', async () => {
+    const { questions } = await tool('src/stable.ts', 11);
+    expect(questions.q2.verdict).toBe('yes');
+    expect(questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('derived from the work (question 2), so the create runs once') });
+  });
+
+  it('no where Q2 is no (the factory is given randomUUID()), naming the call', async () => {
+    const { questions } = await tool('src/stable.ts', 22);
+    expect(questions.q2).toMatchObject({ verdict: 'no', severity: 'error' });
+    expect(questions.q1).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('the call at src/stable.ts:34 gives it `randomUUID()`') });
+  });
+
+  it('never yes beside a Q2 that is not yes, in any fixture with keyed creates', async () => {
+    for (const name of ['keyed-creates', 'factory-keys', 'tools', 'trial']) {
+      for (const audited of (await auditFixture(name)).tools) {
+        if (audited.questions.q1.verdict === 'yes' && /question 2/.test(audited.questions.q1.reason)) expect([name, audited.id, audited.questions.q2.verdict]).toEqual([name, audited.id, 'yes']);
+      }
+    }
   });
 });

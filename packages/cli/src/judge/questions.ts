@@ -63,7 +63,12 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.text}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [dedup]);
   if (tool.framework === 'retrysafe' && tool.policy?.idempotent === 'with_key' && tool.key.status === 'deterministic') {
     const site = tool.replay.site ?? { line: tool.line, text: 'defineTool(…)' };
-    return answer('yes', 'the runner replays the first result for a repeat with the same key (a deterministic key, question 2), so the handler runs once', [here(site.line, site.text)]);
+    const replays = 'the runner replays the first result for a repeat with the same key';
+    // Question 2's judgement, as it is: a key whose parts read a factory's parameter is only as stable as what the factory is given.
+    const key = judgeKey(context);
+    if (key.verdict === 'yes') return answer('yes', `${replays} (a deterministic key, question 2), so the handler runs once`, [here(site.line, site.text)]);
+    if (key.verdict === 'no' && key.severity === 'error') return no('error', `a second call runs the handler again: ${replays}, but the key is not the same on a repeat (question 2: ${key.reason})`, [here(site.line, site.text), ...key.evidence]);
+    return answer('unknown', `${replays}, but whether the key is the same on a repeat is not known (question 2: ${key.reason})`, [here(site.line, site.text), ...key.evidence]);
   }
   const effects = tool.effects;
   if (!effects) return answer('unknown', 'the handler is not in this file, so what it does is not visible');
@@ -108,29 +113,33 @@ const SAME_END_STATE = new Set(['read', 'absolute']);
  * Q1 for a handler whose creates pass an idempotency key to the provider (Stripe's
  * `idempotencyKey`, the IETF draft's `Idempotency-Key` header): the provider answers a repeat with
  * the same key from its own record, so a second call runs the create once if and only if the key
- * is the same on a repeat (question 2). "No" where the key is new on every attempt; "yes" or
- * "unknown" (by question 2) only where every call is known, every create is keyed and the rest are
- * reads or absolute writes. Undefined where the handler has no keyed create, or another effect decides.
+ * is the same on a repeat. That is question 2's judgement ({@link judgeKey}), taken as it is so
+ * that the two cannot disagree: "no" where Q2 finds the key new on every attempt; "yes" only where
+ * Q2 says yes, every call is known, every create is keyed and the rest are reads or absolute
+ * writes; otherwise "unknown", with Q2's reason. Undefined where the handler has no keyed create,
+ * or another effect decides.
  */
 function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[]): Answer | undefined {
-  const { effects, key } = context.at.tool;
+  const { effects } = context.at.tool;
   if (!effects) return undefined;
   const creates = effects.operations.filter((operation) => operation.kind === 'create');
   const keyed = creates.filter((operation) => operation.keyPassed === 'yes');
   const [first] = keyed;
   if (!first) return undefined;
   const passed = `\`${first.text}\` (line ${first.line}) passes the provider an idempotency key`;
+  const key = judgeKey(context);
+  const withKey = [...evidence, ...key.evidence];
   // A key new on every attempt makes the provider see a new request: the create runs again,
   // whatever else the handler does.
-  if (key.status === 'nondeterministic' || randomKeyFinding(context)) {
-    return no('error', `a second call runs the create again: ${passed}, but the key is new on every attempt (question 2)`, evidence);
+  if (key.verdict === 'no' && key.severity === 'error') {
+    return no('error', `a second call runs the create again: ${passed}, but the key is not the same on a repeat (question 2: ${key.reason})`, withKey);
   }
   if (!effects.complete || keyed.length !== creates.length) return undefined;
   if (!effects.operations.every((operation) => operation.kind === 'create' || SAME_END_STATE.has(operation.kind))) return undefined;
-  if (key.status === 'deterministic') {
+  if (key.verdict === 'yes') {
     return answer('yes', `the provider answers a repeat from its own record: ${passed}, derived from the work (question 2), so the create runs once`, evidence);
   }
-  return answer('unknown', `${passed}; whether it is the same on a repeat is not known (question 2)`, evidence);
+  return answer('unknown', `${passed}, but whether it is the same on a repeat is not known (question 2: ${key.reason})`, withKey);
 }
 
 /** The policy the effects analysis infers for the handler; its reason names an operation in another file with its file. */
