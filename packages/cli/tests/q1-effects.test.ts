@@ -101,6 +101,11 @@ describe('Q1 for a keyed create takes question 2 as it is', () => {
     expect(questions.q1.reason).toContain(questions.q2.reason);
   });
 
+  it('a randomUUID() trace id beside the keyed create does not make the calls "not all known" (fp-keys3.ts)', async () => {
+    const { questions } = await tool('src/factory-key-trace-id.ts', 9);
+    expect(questions.q1).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('`fetch (POST)` (line 14) passes the provider an idempotency key, but whether it is the same on a repeat is not known (question 2:') });
+  });
+
   it('yes where Q2 is yes (the factory is given the id of the run openRun opens)', async () => {
     const { questions } = await tool('src/stable.ts', 11);
     expect(questions.q2.verdict).toBe('yes');

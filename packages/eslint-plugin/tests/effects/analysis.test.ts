@@ -359,6 +359,23 @@ async function handler(id) { log(\`called with \${id}\`); await fetch(\`/items/\
     effects: ['read fetch fetch'],
     complete: true,
   },
+  // New-user trial (audit-cases/fp-keys3.ts): a trace id from randomUUID() beside a keyed create.
+  {
+    name: 'a call that makes a random id or reads the clock (randomUUID from node:crypto, nanoid, dayjs()) is known and no effect',
+    code: `import { randomUUID } from 'node:crypto';
+import { nanoid } from 'nanoid';
+import dayjs from 'dayjs';
+async function handler(id) { const traceId = randomUUID(); const tag = nanoid(); const at = dayjs(); await fetch(\`/items/\${id}\`, { headers: { 'X-Request-Id': traceId, 'X-Tag': tag, 'X-At': String(at) } }); }`,
+    effects: ['read fetch fetch'],
+    complete: true,
+  },
+  {
+    name: 'randomUUID() and crypto.randomUUID() alone leave the handler complete',
+    code: `import { randomUUID } from 'node:crypto';
+async function handler(id) { const traceId = randomUUID(); const other = crypto.randomUUID(); await fetch(\`/items/\${id}\`, { headers: { 'X-Request-Id': traceId + other } }); }`,
+    effects: ['read fetch fetch'],
+    complete: true,
+  },
   {
     name: 'a libraries option adds a library',
     code: "import { Ledger } from 'acme-ledger';\nconst ledger = new Ledger();\nasync function handler(id) { await ledger.credit(id, 5); }",
