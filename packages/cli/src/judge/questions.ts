@@ -256,7 +256,7 @@ export function judgeKey(context: JudgeContext): Answer {
   }
   if (policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: it takes no key, so every repeat runs the effect again`);
   if (policy?.idempotent === 'with_key') return answer('unknown', "declared `idempotent: 'with_key'`, but no key position in its definition or handler is visible");
-  return answer('unknown', 'no declared policy, and no key in its definition or handler');
+  return undeclaredWithoutKey(context) ?? answer('unknown', 'no declared policy, and no key in its definition or handler');
 }
 
 /**
@@ -549,13 +549,54 @@ function normalise(name: string): string {
  * The seed asks questions 3 to 5 "for each tool with a side effect". A tool that declares no policy
  * may be a read, so a missing replay flag, record or test is not held against it: its `no` becomes
  * `unknown`, with the reason kept (require-retry-policy already reports the missing declaration).
+ * Where question 1 proved from its handler an effect a second call runs again (a relative change, a
+ * create without a key), it has a side effect and the `no` stands, naming that effect; where its
+ * writes reach the same end state on a repeat (absolute), the reason says so instead.
  */
 function forSideEffects(judge: (context: JudgeContext) => Answer): (context: JudgeContext) => Answer {
   return (context) => {
     const found = judge(context);
     if (found.verdict !== 'no' || context.at.tool.policy !== null) return found;
+    const proven = provenSideEffect(context);
+    if (proven?.repeats) return { ...found, reason: `${found.reason} (it declares no policy, but its handler has a side effect a second call runs again: ${proven.reason}, question 1)`, evidence: [...found.evidence, proven.evidence] };
+    if (proven) return answer('unknown', `${found.reason}; but it declares no policy, and its handler's writes reach the same end state on a repeat (${proven.reason}, question 1), as a tool declared naturally idempotent does, for which this question does not apply`, [...found.evidence, proven.evidence]);
+    // Every call known and none a write: question 1's "only reads".
+    const inferred = inferredPolicyOf(context);
+    if (inferred?.idempotent && context.at.tool.effects?.operations.every((operation) => !WRITES.has(operation.kind))) {
+      return answer('unknown', `${found.reason}; but it declares no policy, and its handler has no side effect the effects analysis sees (${inferred.reason}, question 1), as a tool declared without side effects, for which this question does not apply`, found.evidence);
+    }
     return answer('unknown', `${found.reason}; but it declares no policy, so whether it has a side effect is not known`, found.evidence);
   };
+}
+
+/**
+ * A write the effects analysis found in the tool's handler, in question 1's words (its inferred
+ * policy's reason): the evidence that an undeclared tool has a side effect, and whether a second
+ * call runs it again. For a tool whose handler is not followed to an inferred policy, or shows no
+ * write, undefined.
+ */
+function provenSideEffect(context: JudgeContext): { readonly reason: string; readonly evidence: Evidence; readonly repeats: boolean } | undefined {
+  const inferred = inferredPolicyOf(context);
+  const operations = context.at.tool.effects?.operations ?? [];
+  if (!inferred || !operations.some((operation) => WRITES.has(operation.kind))) return undefined;
+  const repeats = !inferred.idempotent;
+  // The operation question 1's reason is about: one a repeat runs again, else the first write.
+  const named = (repeats ? operations.find((operation) => operation.kind === 'relative' || (operation.kind === 'create' && operation.keyPassed !== 'yes')) : undefined)
+    ?? operations.find((operation) => WRITES.has(operation.kind));
+  if (!named) return undefined;
+  const evidence = { file: context.relative(named.file ?? context.at.file), line: named.line, column: named.column, text: named.text };
+  return { reason: inferred.reason, evidence, repeats };
+}
+
+/**
+ * Q2 for a tool that declares no policy and shows no key, whose handler question 1 proves not
+ * safely repeatable (a relative change, a create without a key): no key, so a repeat runs that
+ * effect again. Undefined otherwise.
+ */
+function undeclaredWithoutKey(context: JudgeContext): Answer | undefined {
+  const proven = provenSideEffect(context);
+  if (!proven?.repeats) return undefined;
+  return no('warning', `no declared policy and no key in its definition or handler, while a second call runs its effect again: ${proven.reason} (question 1)`, [proven.evidence]);
 }
 
 /** The judgement of each question, in the seed's order. */
