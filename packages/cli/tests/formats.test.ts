@@ -130,3 +130,25 @@ describe('SARIF links to an effect at its call', () => {
     expect(linked.some(({ physicalLocation: { region } }) => region.startColumn > 1)).toBe(true);
   });
 });
+
+// New-user trial: without colour, the table showed ✗ for errors and warnings alike, while the
+// Markdown tells them apart (❌, ⚠️).
+describe('the table marks a warning-level "no" apart from an error without colour', () => {
+  it('✗ for an error, ! for a warning, in each tool\'s block and the summary, and the legend says so', async () => {
+    const report = await auditFixture('tools');
+    const table = formatReport(report, 'table');
+    const answers = report.tools.flatMap((tool) => Object.values(tool.questions).filter((answer) => answer.verdict === 'no'));
+    expect(answers.some((answer) => answer.severity === 'error') && answers.some((answer) => answer.severity === 'warning')).toBe(true);
+    const rows = table.split('\n').filter((line) => line.startsWith('│ ') && !line.startsWith('│ Tool '));
+    expect(rows).toHaveLength(report.tools.length);
+    report.tools.forEach((tool, index) => {
+      const cells = rows[index]?.split('│').map((cell) => cell.trim()).slice(5, 10);
+      const marks = Object.values(tool.questions).map((answer) => (answer.verdict === 'no' ? (answer.severity === 'error' ? '✗' : '!') : undefined));
+      cells?.forEach((cell, question) => {
+        if (marks[question]) expect(cell).toBe(marks[question]);
+      });
+    });
+    expect(table).toMatch(/Q\d [a-z-]+ [a-z ]+:\s+! no  /);
+    expect(table).toContain('✓ yes · ✗ no (error) · ! no (warning) · ? unknown · – does not apply');
+  });
+});

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 
 import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit, fileErrorPlace, toolLabel } from '../report.js';
-import { describePolicy, type Palette, PLAIN, plural, totalLine, verdictMark } from './verdicts.js';
+import { describePolicy, MARK_LEGEND, type Palette, PLAIN, plural, totalLine, verdictMark } from './verdicts.js';
 
 // The human format: per tool its name, place, framework, policy, effects and the five answers with
 // their reasons; then a one-line summary per tool as a table, and the total.
@@ -20,7 +20,7 @@ export function formatTable(report: AuditReport, { palette = PLAIN, details = tr
   const config = report.config.kind === 'recommended' ? "the plugin's recommended config" : report.config.file;
   lines.push(palette.bold(`retrysafe audit: ${plural(report.tools.length, 'tool')} in ${plural(report.files.scanned, 'file')} (ESLint config: ${config})`), '');
   if (details) for (const tool of report.tools) lines.push(...toolBlock(tool, palette), '');
-  if (report.tools.length > 0) lines.push(palette.bold('Summary'), summaryTable(report, palette), '');
+  if (report.tools.length > 0) lines.push(palette.bold('Summary'), summaryTable(report, palette), palette.dim(MARK_LEGEND), '');
   if (report.findings.length > 0) {
     lines.push(palette.bold('Rule findings'));
     for (const finding of report.findings) {

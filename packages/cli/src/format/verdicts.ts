@@ -17,20 +17,27 @@ export interface Palette {
 /** A palette that paints nothing. */
 export const PLAIN: Palette = { green: (s) => s, red: (s) => s, yellow: (s) => s, dim: (s) => s, bold: (s) => s };
 
-/** `✓ yes`, `✗ no`, `? unknown`, `– n/a`, coloured by verdict and severity. */
+/**
+ * `✓ yes`, `✗ no` (an error), `! no` (a warning), `? unknown`, `– n/a`, coloured by verdict and
+ * severity. A warning has its own mark, not only its colour, so that the two read apart without
+ * colour (NO_COLOR, a CI log), as the Markdown's ❌ and ⚠️ do; `!` is one column wide everywhere.
+ */
 export function verdictMark(answer: Answer, palette: Palette, withWord = false): string {
   const word = withWord ? ` ${answer.verdict}` : '';
   switch (answer.verdict) {
     case 'yes':
       return palette.green(`✓${word}`);
     case 'no':
-      return (answer.severity === 'error' ? palette.red : palette.yellow)(`✗${word}`);
+      return answer.severity === 'error' ? palette.red(`✗${word}`) : palette.yellow(`!${word}`);
     case 'unknown':
       return palette.dim(`?${word}`);
     case 'n/a':
       return palette.dim(`–${word}`);
   }
 }
+
+/** The legend of the marks {@link verdictMark} gives, as the table prints it under its summary. */
+export const MARK_LEGEND = '✓ yes · ✗ no (error) · ! no (warning) · ? unknown · – does not apply';
 
 /** The Markdown mark of a verdict. */
 export function verdictEmoji(answer: Answer): string {
