@@ -199,6 +199,12 @@ export interface ReportSummary {
   /** `no` answers and rule findings of severity `error`, and of `warning`. */
   readonly errors: number;
   readonly warnings: number;
+  /**
+   * Present when the run had no type information although the root has a `tsconfig.json`, and
+   * question 1 is unknown for some tools because their handlers call into other files, which only a
+   * type-aware config follows: how many, and the advice the table prints.
+   */
+  readonly withoutTypes?: { readonly tools: number; readonly hint: string };
 }
 
 /** What `retrysafe audit` returns and `--format json` prints. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { formatReport, type ToolAudit } from '../src/index.js';
 import { DEFAULT_MAX_ATTEMPTS } from '../src/judge/index.js';
-import { auditedTool, auditFixture } from './support.js';
+import { auditedTool, auditFixture, REPORT_SCHEMA_FILE, validator } from './support.js';
 
 // Cases a new-user trial of `retrysafe audit` found (tests/fixtures/trial).
 
@@ -416,5 +416,32 @@ describe('Q2 judges each part of a `key` template', () => {
 
   it('run.id, a field of the input and a module const holding a literal stay yes', async () => {
     expect((await tool('literal_key')).questions.q2).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('`run.id`, `input.id`, `ACTION`') });
+  });
+});
+
+// New-user trial: a cross-file contradiction read Q1 unknown under the project's untyped config and
+// no under recommended-type-checked, with nothing telling the user so. tests/fixtures/typed has a tsconfig.json.
+describe('the hint to audit with types', () => {
+  it('without types, with a tsconfig.json: counts the tools whose Q1 is unknown for unfollowed calls, in the JSON and the table', async () => {
+    const report = await auditFixture('typed', { configLookup: false });
+    const unknown = report.tools.filter((candidate) => candidate.questions.q1.verdict === 'unknown');
+    expect(unknown.length).toBeGreaterThan(0);
+    expect(report.summary.withoutTypes).toEqual({ tools: unknown.length, hint: expect.stringContaining("Pass a config that uses the plugin's recommended-type-checked (`-c <file>`)") });
+    expect(report.summary.withoutTypes?.hint).toMatch(/^question 1 is unknown for \d+ tools? because/);
+    const validate = validator(REPORT_SCHEMA_FILE);
+    expect(validate(JSON.parse(formatReport(report, 'json'))) ? [] : validate.errors).toEqual([]);
+    expect(formatReport(report, 'table')).toContain(`\nHint: ${report.summary.withoutTypes?.hint}.\n`);
+  });
+
+  it('with types (the project config, recommended-type-checked): no hint', async () => {
+    const report = await auditFixture('typed', { configLookup: true });
+    expect(report.summary.withoutTypes).toBeUndefined();
+    expect(formatReport(report, 'table')).not.toContain('\nHint: ');
+  });
+
+  it('without a tsconfig.json: no hint, though calls were not followed', async () => {
+    const report = await auditFixture('tools');
+    expect(report.tools.some((candidate) => candidate.questions.q1.reason.startsWith('not every call the handler makes is known'))).toBe(true);
+    expect(report.summary.withoutTypes).toBeUndefined();
   });
 });

@@ -154,6 +154,7 @@ class FileCollector {
       return wrapped ? { ...this.toolFact(tool), wrappedAt: wrapped } : this.toolFact(tool);
     });
     return {
+      typed: this.services !== undefined,
       file: this.file,
       isTest,
       tools,

@@ -215,4 +215,6 @@ export interface FileFacts {
   readonly reexports: readonly string[];
   /** Calls that may make tools (of a function the file defines or imports from the project), for the key's factory parameters. */
   readonly factoryCalls: readonly FactoryCallFact[];
+  /** Whether the parser gave the file type information (a program): then the effects follow calls into other files. */
+  readonly typed: boolean;
 }

@@ -34,6 +34,8 @@ export function formatTable(report: AuditReport, { palette = PLAIN, details = tr
     for (const error of report.files.errors) lines.push(`  ${fileErrorPlace(error)}  ${palette.red(error.message)}`);
     lines.push('');
   }
+  // Advice that would change answers: said once, before the total.
+  if (report.summary.withoutTypes) lines.push(palette.yellow(`Hint: ${report.summary.withoutTypes.hint}.`), '');
   lines.push(totalLine(report));
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import { findPolicyContradiction } from '../collect/analysis.js';
@@ -38,8 +39,8 @@ export function buildReport(input: ReportInput): AuditReport {
   const relative = (file: string): string => toPosix(path.relative(input.root, file));
   const links = linkProject(input.files);
   const unparsed = input.errors.map((error) => error.file).sort();
-  const tools = links.tools
-    .filter((at) => !input.files.get(at.file)?.isTest)
+  const audited = links.tools.filter((at) => !input.files.get(at.file)?.isTest);
+  const tools = audited
     .map((at) => auditTool(at, links, relative, input.findings, unparsed))
     .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const findings = [...input.findings].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
@@ -57,8 +58,22 @@ export function buildReport(input: ReportInput): AuditReport {
     },
     tools,
     findings,
-    summary: summarise(tools, findings),
+    summary: { ...summarise(tools, findings), ...withoutTypes(input, audited, tools, relative) },
   };
+}
+
+/**
+ * The advice to audit with types, when it would change answers: the root has a `tsconfig.json`, no
+ * scanned file had type information, and question 1 is unknown for tools whose handlers make calls
+ * the effects analysis did not follow (`complete: false`: without types, a call into another file).
+ */
+function withoutTypes(input: ReportInput, audited: readonly ToolAt[], tools: readonly ToolAudit[], relative: (file: string) => string): Pick<ReportSummary, 'withoutTypes'> {
+  if ([...input.files.values()].some((facts) => facts.typed) || !existsSync(path.join(input.root, 'tsconfig.json'))) return {};
+  const unfollowed = new Set(audited.filter((at) => at.tool.effects?.complete === false).map((at) => `${relative(at.file)}:${at.tool.line}:${at.tool.column}`));
+  const count = tools.filter((tool) => unfollowed.has(tool.id) && tool.questions.q1.verdict === 'unknown').length;
+  if (count === 0) return {};
+  const hint = `question 1 is unknown for ${count === 1 ? '1 tool' : `${count} tools`} because ${count === 1 ? 'its handler makes' : 'their handlers make'} calls that were not followed: this run had no type information (a tsconfig.json is there), so calls into other files are not read. Pass a config that uses the plugin's recommended-type-checked (\`-c <file>\`) to follow them`;
+  return { withoutTypes: { tools: count, hint } };
 }
 
 function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string, findings: readonly RuleFinding[], unparsed: readonly string[]): ToolAudit {
