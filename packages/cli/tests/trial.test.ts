@@ -431,6 +431,7 @@ describe('the hint to audit with types', () => {
     const validate = validator(REPORT_SCHEMA_FILE);
     expect(validate(JSON.parse(formatReport(report, 'json'))) ? [] : validate.errors).toEqual([]);
     expect(formatReport(report, 'table')).toContain(`\nHint: ${report.summary.withoutTypes?.hint}.\n`);
+    expect(formatReport(report, 'markdown')).toContain(`\n> ${report.summary.withoutTypes?.hint}.\n`);
   });
 
   it('with types (the project config, recommended-type-checked): no hint', async () => {

@@ -7,6 +7,8 @@ import { describePolicy, totalLine, verdictEmoji } from './verdicts.js';
 /** Renders the report as GitHub-flavoured Markdown for a pull-request comment. */
 export function formatMarkdown(report: AuditReport): string {
   const out: string[] = ['## retrysafe audit', '', totalLine(report), ''];
+  // The same advice the table prints before its total.
+  if (report.summary.withoutTypes) out.push(`> ${report.summary.withoutTypes.hint}.`, '');
   if (report.tools.length > 0) {
     out.push(`| Tool | Location | Framework | Policy | ${QUESTIONS.map((id) => id.toUpperCase()).join(' | ')} |`);
     out.push(`|---|---|---|---|${QUESTIONS.map(() => ':-:').join('|')}|`);
