@@ -27,7 +27,7 @@ import type { AttemptError, StoreInfo } from './stores/types.js';
  * | `unserializable_result` | `UnserializableResultError` | ran once; its result is not JSON |
  * | `input_not_fingerprintable` | `InputNotFingerprintableError` | did not run |
  * | `input_validation` | `InputValidationError` | did not run: the input does not match the schema |
- * | `tool_policy` | `ToolPolicyError` | not a call: the declared policy contradicts itself |
+ * | `tool_policy` | `ToolPolicyError` | not a call: the declared policy contradicts itself (or, for `@retrysafe/spec/testing`, a framework tool declares none) |
  * | `invalid_key` | `InvalidKeyError` | did not run: the derived key is empty, too long or not durable |
  * | `guarded_call` | `GuardedCallError` | a framework guard's failed call; `cause` says what happened, `decision` what to do |
  * | `answer_lost` | `AnswerLostError` (adapters/mcp) | unknown: the answer to an MCP `tools/call` never arrived |

@@ -11,6 +11,12 @@
  * });
  * ```
  *
+ * It takes a `defineTool` tool, called through the runner, and the framework tools the guards
+ * take, called through their guard as the framework calls them: an AI SDK `tool()`, an OpenAI
+ * Agents function `tool()`, a LangChain tool or a Mastra `createTool()` tool whose policy was
+ * declared with `declarePolicy`, or the copy `guardAiSdkTools`, `guardOpenAIAgentsTools`,
+ * `guardLangChainTools` or `guardMastraTools` returned.
+ *
  * Works in any test runner: it throws `node:assert`'s `AssertionError` and imports no test
  * framework.
  *
@@ -23,7 +29,9 @@ import { vouchDurable } from './durable.js';
 import type { RunContext } from './run.js';
 import { createRunner, type CallResult, type ResultOf, type Runner } from './runner.js';
 import { createNonDurableMemoryStore } from './stores/memory.js';
-import type { AnyTool } from './tool.js';
+import { isStandardSchema, type AnyTool } from './tool.js';
+import { frameworkSubject } from './adapters/calledTwice.js';
+import type { ToolPolicy } from './policy.js';
 
 export { runContextForTests } from './testing-types.js';
 
@@ -62,18 +70,65 @@ export interface CalledTwiceReport<R = unknown> {
 }
 
 /**
- * Call `tool` twice with identical arguments through a runner and report what happened; asserts
- * nothing. Both calls must succeed (a thrown error propagates).
+ * Call `tool` twice with identical arguments and report what happened; asserts nothing. Both
+ * calls must succeed (a thrown error propagates: the tool's own error, unchanged).
+ *
+ * - A `defineTool` tool is called through the runner (`runner.call`).
+ * - A framework tool with a declared policy (`declarePolicy(tool({...}), policy)`: AI SDK, OpenAI
+ *   Agents, LangChain, Mastra) is guarded with its framework's guard (`guardAiSdkTools`,
+ *   `guardOpenAIAgentsTools`, `guardLangChainTools`, `guardMastraTools`) on `options.runner` and
+ *   `options.run`, and called as its framework calls a tool (`execute(input, { toolCallId })`,
+ *   `invoke(runContext, JSON.stringify(input), details)`, `invoke(input)`, `execute(input, context)`),
+ *   each call with a new tool-call id, as a model repeating itself makes it. `rawInput` is what the
+ *   framework hands the tool (for the AI SDK, the arguments its schema already validated).
+ * - A tool a guard returned is tested as the tool it guards, through the same guard, on
+ *   `options.runner` and `options.run` (not the guard's own runner and run: a test should not write
+ *   to the production store).
+ *
+ * @param tool - a `defineTool` tool, or a framework tool as above.
+ * @param rawInput - the arguments of both calls.
+ * @returns the two calls' results (`result` is what the tool returned: for a framework tool, its
+ *   native result, without the guard's `{ result, replayed }` wrapper), `executions` (how many
+ *   times the tool's own `execute`, `invoke` or `_call` ran) and the effect counts.
+ * @throws ToolPolicyError if a framework tool declares no policy; TypeError if `tool` is neither a
+ *   `defineTool` tool nor a framework tool the guards take (the message lists what is accepted).
  */
-export async function callTwice<T extends AnyTool>(
-  tool: T,
-  rawInput: unknown,
-  options: CalledTwiceOptions = {},
-): Promise<CalledTwiceReport<ResultOf<T>>> {
+export async function callTwice<T extends AnyTool>(tool: T, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport<ResultOf<T>>>;
+/** A framework tool with a declared policy, or a guard's copy of one: its result type is not known here. */
+export async function callTwice(tool: object, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport>;
+export async function callTwice(tool: object, rawInput: unknown, options: CalledTwiceOptions = {}): Promise<CalledTwiceReport> {
+  return (await subjectOf(tool, options, 'callTwice')).callTwice(rawInput);
+}
+
+// One tool, ready to be called twice: a `defineTool` tool through the runner, or a framework tool
+// through its guard.
+interface Subject {
+  readonly name: string;
+  readonly policy: ToolPolicy;
+  /** True for a framework tool: its guard records a not-safely-repeatable call, so a repeat replays. */
+  readonly guarded: boolean;
+  readonly callTwice: (rawInput: unknown) => Promise<CalledTwiceReport>;
+}
+
+async function subjectOf(tool: object, options: CalledTwiceOptions, helper: string): Promise<Subject> {
   const runner = options.runner ?? createRunner({ store: createNonDurableMemoryStore() });
   // One new run per called-twice test: the two calls inside it share it (that is the test), and a
   // durable store that outlives the suite holds no record of this run from an earlier suite run.
   const run = options.run ?? { id: vouchDurable(`called-twice-test:${randomUUID()}`) };
+  const measure = async () => (options.effects ? await options.effects() : 0);
+  const twice = async (call: (callNumber: number) => Promise<CallResult>, executions: () => number): Promise<CalledTwiceReport> => {
+    const before = await measure();
+    const first = await call(1);
+    const between = await measure();
+    const second = await call(2);
+    const after = await measure();
+    const counts = options.effects ? { effects: after - before, effectsOfSecondCall: after - between } : {};
+    return { first, second, executions: executions(), ...counts };
+  };
+  if (!isDefineTool(tool)) {
+    const subject = frameworkSubject(tool, { runner, run, namespace: options.namespace }, helper);
+    return { ...subject, guarded: true, callTwice: (rawInput) => twice((n) => subject.call(rawInput, n), subject.executions) };
+  }
   let executions = 0;
   const execute = tool.execute as (...args: unknown[]) => Promise<unknown>;
   // Tools are plain frozen objects: a copy with a counting execute behaves the same.
@@ -83,15 +138,20 @@ export async function callTwice<T extends AnyTool>(
       executions += 1;
       return execute(...args);
     },
-  } as T;
+  } as AnyTool;
   const callOptions = { run, ...(options.namespace !== undefined ? { namespace: options.namespace } : {}) };
-  const before = options.effects ? await options.effects() : 0;
-  const first = await runner.call(counted, rawInput, callOptions);
-  const between = options.effects ? await options.effects() : 0;
-  const second = await runner.call(counted, rawInput, callOptions);
-  const after = options.effects ? await options.effects() : 0;
-  const counts = options.effects ? { effects: after - before, effectsOfSecondCall: after - between } : {};
-  return { first, second, executions, ...counts };
+  return {
+    name: tool.name,
+    policy: tool.policy,
+    guarded: false,
+    callTwice: (rawInput) => twice(() => runner.call(counted, rawInput, callOptions), () => executions),
+  };
+}
+
+// A `defineTool` tool: its policy is a property (a framework tool's is attached by declarePolicy).
+function isDefineTool(tool: object): tool is AnyTool {
+  const candidate = tool as Partial<AnyTool>;
+  return typeof candidate.name === 'string' && typeof candidate.execute === 'function' && typeof candidate.policy === 'object' && candidate.policy !== null && isStandardSchema(candidate.input);
 }
 
 /**
@@ -101,41 +161,57 @@ export async function callTwice<T extends AnyTool>(
  *   given), the first result has `replayed: false`, the second `replayed: true` and the same result.
  * - naturally idempotent tools (`idempotent: true`): both calls run (there is no record) and must
  *   return the same result: the same end state.
- * - not safely repeatable tools (`idempotent: false`): fails without calling, because calling
- *   twice runs the effect twice. Redesign the tool (an absolute write, or a key).
+ * - not safely repeatable tools (`idempotent: false`): a `defineTool` tool fails without calling,
+ *   because the runner runs it on every call, so calling twice runs the effect twice. Redesign the
+ *   tool (an absolute write, or a key). A framework tool is called through its guard, which keeps a
+ *   record of a not-safely-repeatable call (one attempt per run and arguments), so it is held to
+ *   the with_key checks: the guard must replay the second call.
+ *
+ * `tool` is what {@link callTwice} takes: a `defineTool` tool, a framework tool (AI SDK, OpenAI
+ * Agents, LangChain, Mastra) whose policy was declared with `declarePolicy`, called through its
+ * framework's guard, or a guard's copy of one.
+ *
+ * ```ts
+ * const issueRefund = declarePolicy(tool({ description: 'Refund', inputSchema, execute }), {
+ *   side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key',
+ * });
+ * await expectSingleEffect(issueRefund, { orderId: 'o_1', amountCents: 500 }, { effects: () => payments.refunds.length });
+ * ```
  *
  * @returns the report, for further assertions.
  * @throws AssertionError (`node:assert`) naming what went wrong.
+ * @throws ToolPolicyError if a framework tool declares no policy; TypeError if `tool` is not a tool
+ *   the helper takes (both messages list what is accepted).
  */
-export async function expectSingleEffect<T extends AnyTool>(
-  tool: T,
-  rawInput: unknown,
-  options: CalledTwiceOptions = {},
-): Promise<CalledTwiceReport<ResultOf<T>>> {
-  const { idempotent } = tool.policy;
-  if (idempotent === false) {
-    fail(`${tool.name} is not safely repeatable (idempotent: false): calling it twice runs its effect twice. Make it set an absolute value, or give it a key (idempotent: 'with_key').`, 2, 1);
+export async function expectSingleEffect<T extends AnyTool>(tool: T, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport<ResultOf<T>>>;
+/** A framework tool with a declared policy, or a guard's copy of one (see {@link callTwice}). */
+export async function expectSingleEffect(tool: object, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport>;
+export async function expectSingleEffect(tool: object, rawInput: unknown, options: CalledTwiceOptions = {}): Promise<CalledTwiceReport> {
+  const subject = await subjectOf(tool, options, 'expectSingleEffect');
+  const { idempotent } = subject.policy;
+  if (idempotent === false && !subject.guarded) {
+    fail(`${subject.name} is not safely repeatable (idempotent: false): calling it twice runs its effect twice. Make it set an absolute value, or give it a key (idempotent: 'with_key').`, 2, 1);
   }
-  const report = await callTwice(tool, rawInput, options);
+  const report = await subject.callTwice(rawInput);
   const { first, second, executions, effects, effectsOfSecondCall } = report;
   if (idempotent === true) {
     if (effectsOfSecondCall !== undefined && effectsOfSecondCall !== 0) {
-      fail(`${tool.name} is declared naturally idempotent, but the second identical call changed what \`effects\` counts (by ${effectsOfSecondCall}): it creates or accumulates. Give it a key (idempotent: 'with_key') or declare it not safely repeatable.`, effectsOfSecondCall, 0);
+      fail(`${subject.name} is declared naturally idempotent, but the second identical call changed what \`effects\` counts (by ${effectsOfSecondCall}): it creates or accumulates. Give it a key (idempotent: 'with_key') or declare it not safely repeatable.`, effectsOfSecondCall, 0);
     }
     if (!isDeepStrictEqual(first.result, second.result)) {
-      fail(`${tool.name} is declared naturally idempotent, but two identical calls returned different results`, first.result, second.result);
+      fail(`${subject.name} is declared naturally idempotent, but two identical calls returned different results`, first.result, second.result);
     }
     return report;
   }
   if (executions === 0 && first.replayed === true) {
-    fail(`${tool.name}: execute ran 0 times for two identical calls: both replayed a record the store already held for this key and run (from an earlier test or suite run on a durable store); pass a fresh \`run\` or leave it out (the default is a new run per test)`, executions, 1);
+    fail(`${subject.name}: execute ran 0 times for two identical calls: both replayed a record the store already held for this key and run (from an earlier test or suite run on a durable store); pass a fresh \`run\` or leave it out (the default is a new run per test)`, executions, 1);
   }
-  if (executions !== 1) fail(`${tool.name}: execute ran ${executions} times for two identical calls; expected once`, executions, 1);
-  if (effects !== undefined && effects !== 1) fail(`${tool.name}: ${effects} effects landed for two identical calls; expected 1`, effects, 1);
-  if (first.replayed !== false) fail(`${tool.name}: the first call says replayed: ${String(first.replayed)}; expected false (a record from an earlier test? use a fresh runner or run)`, first.replayed, false);
-  if (second.replayed !== true) fail(`${tool.name}: the second call says replayed: ${String(second.replayed)}; expected true`, second.replayed, true);
+  if (executions !== 1) fail(`${subject.name}: execute ran ${executions} times for two identical calls; expected once`, executions, 1);
+  if (effects !== undefined && effects !== 1) fail(`${subject.name}: ${effects} effects landed for two identical calls; expected 1`, effects, 1);
+  if (first.replayed !== false) fail(`${subject.name}: the first call says replayed: ${String(first.replayed)}; expected false (a record from an earlier test? use a fresh runner or run)`, first.replayed, false);
+  if (second.replayed !== true) fail(`${subject.name}: the second call says replayed: ${String(second.replayed)}; expected true`, second.replayed, true);
   if (!isDeepStrictEqual(first.result, second.result)) {
-    fail(`${tool.name}: the replayed result differs from the first call's`, second.result, first.result);
+    fail(`${subject.name}: the replayed result differs from the first call's`, second.result, first.result);
   }
   return report;
 }

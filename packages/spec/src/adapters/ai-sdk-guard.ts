@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { approvalNeeded, declaredPolicy, guardedModelCall, runsThroughRunner, type GuardOptions } from './guardShared.js';
+import { approvalNeeded, declaredPolicy, guardedModelCall, rememberGuarded, runsThroughRunner, type GuardOptions } from './guardShared.js';
 import { declareToolPolicy, resolveRun } from './shared.js';
 
 /** What the AI SDK (6 and 7) passes a tool's `execute` and `needsApproval`, as far as the guard reads it. */
@@ -100,7 +100,7 @@ function guardTool(name: string, tool: AiSdkToolShape, options: AiSdkGuardOption
     copy.needsApproval = async (input: unknown, callOptions: AiSdkCallOptions) =>
       (await ownApproval(tool, input, callOptions)) || approvalNeeded(options, { name, policy, args: input, run: await runOf(callOptions) });
   }
-  return declareToolPolicy(copy, policy);
+  return rememberGuarded(declareToolPolicy(copy, policy), tool);
 }
 
 /**

@@ -158,3 +158,18 @@ export function markRunsThroughRunner<T extends object>(tool: T): T {
 export function runsThroughRunner(tool: unknown): boolean {
   return typeof tool === 'object' && tool !== null && (tool as { [RUNS_THROUGH_RUNNER]?: boolean })[RUNS_THROUGH_RUNNER] === true;
 }
+
+// Each guarded copy's native tool, so that the called-twice helper tests a guarded tool as the
+// tool it guards, through the same guard, on the test's runner and run.
+const nativeOfGuarded = new WeakMap<object, object>();
+
+/** @internal Records that `guarded` is the guard's copy of `native`; returns `guarded`. */
+export function rememberGuarded<T extends object>(guarded: T, native: object): T {
+  nativeOfGuarded.set(guarded, native);
+  return guarded;
+}
+
+/** @internal The native tool a guard's copy guards, or `undefined` for a tool no guard made. */
+export function nativeToolOf(tool: unknown): object | undefined {
+  return typeof tool === 'object' && tool !== null ? nativeOfGuarded.get(tool) : undefined;
+}

@@ -5,7 +5,7 @@
  * @module
  */
 import type { StructuredToolInterface, ToolRunnableConfig } from '@langchain/core/tools';
-import { declaredPolicy, guardedModelCall, runsThroughRunner, type GuardOptions } from './guardShared.js';
+import { declaredPolicy, guardedModelCall, rememberGuarded, runsThroughRunner, type GuardOptions } from './guardShared.js';
 import { resolveRun } from './shared.js';
 
 /** Options for {@link guardLangChainTools}; `run` may be a function of the invocation's config. */
@@ -48,5 +48,5 @@ function guardTool(tool: StructuredToolInterface, options: LangChainGuardOptions
     const run = await resolveRun(options.run, [config], config.toolCall?.id, 'guardLangChainTools');
     return guardedModelCall(options, { name, policy, args: arg, run, callId: config.toolCall?.id, execute: () => original.call(this, arg, runManager, config) }, { toolErrorMessages: true });
   };
-  return guarded;
+  return rememberGuarded(guarded, tool);
 }

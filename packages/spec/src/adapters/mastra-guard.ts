@@ -7,7 +7,7 @@
  */
 import type { Tool as MastraTool, ToolExecutionContext } from '@mastra/core/tools';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { approvalNeeded, declaredPolicy, guardedModelCall, runsThroughRunner, type GuardOptions } from './guardShared.js';
+import { approvalNeeded, declaredPolicy, guardedModelCall, rememberGuarded, runsThroughRunner, type GuardOptions } from './guardShared.js';
 import { declareToolPolicy, resolveRun } from './shared.js';
 
 /** Options for {@link guardMastraTools}; `run` may be a function of Mastra's execution context. */
@@ -60,7 +60,7 @@ function guardTool(tool: MastraTool, options: MastraGuardOptions): MastraTool {
     copy.requireApproval = approval;
     copy.needsApprovalFn = approval;
   }
-  return declareToolPolicy(copy, policy);
+  return rememberGuarded(declareToolPolicy(copy, policy), tool);
 }
 
 const INVALID = Symbol('invalid');

@@ -6,7 +6,7 @@
  */
 import type { FunctionTool, RunContext as AgentsRunContext, Tool } from '@openai/agents';
 import { GuardedCallError } from '../loop/guard.js';
-import { approvalNeeded, declaredPolicy, guardedModelCall, runsThroughRunner, type GuardOptions } from './guardShared.js';
+import { approvalNeeded, declaredPolicy, guardedModelCall, rememberGuarded, runsThroughRunner, type GuardOptions } from './guardShared.js';
 import { declareToolPolicy, resolveRun, type ModelResult } from './shared.js';
 
 /** What the Agents SDK passes a tool call besides its arguments (its `ToolCallDetails`). */
@@ -119,7 +119,7 @@ function guardFunctionTool<Context>(tool: FunctionTool<Context>, options: OpenAI
       (await own(runContext, input, callId)) ||
       approvalNeeded(options, { name, policy, args: input, run: await runOf(runContext as AgentsRunContext<Context>, undefined) });
   }
-  return declareToolPolicy(copy, policy);
+  return rememberGuarded(declareToolPolicy(copy, policy), tool);
 }
 
 function parseArguments(input: string): unknown {
