@@ -394,7 +394,7 @@ export class DurabilityConfigError extends RetrysafeError {
   readonly code = 'durability_config';
   /** Which trap. */
   readonly reason: DurabilityConfigReason;
-  /** The store, where the trap is a store's (`volatile_store`). */
+  /** The store, where the trap is a store's (`volatile_store`), with `durable: false`: what the persistence check found. */
   readonly store: StoreInfo | undefined;
 
   constructor(reason: DurabilityConfigReason, message: string, store?: StoreInfo) {

@@ -75,6 +75,10 @@ describe('the Redis store on a server of its own', () => {
       const ready = await store.ready().then(() => undefined, (error: unknown) => error);
       expect(ready).toBeInstanceOf(DurabilityConfigError);
       expect(ready).toMatchObject({ code: 'durability_config', reason: 'volatile_store' });
+      // The error's store info says what its message says: this server keeps nothing across a restart.
+      expect((ready as DurabilityConfigError).store).toMatchObject({ kind: 'redis', durable: false });
+      expect((ready as DurabilityConfigError).store?.location).toContain('rs_faults_runner:');
+      expect(store.info.durable).toBe(true); // the store's own info: the kind of store (see StoreInfo.durable)
       expect((ready as Error).message).toContain('allowVolatile: true');
       const outcome = await createRunner({ store }).tryCall(refundTool(provider), { orderId: 'o_1', amountCents: 100 }, { run: freshRun() });
       expect(outcome).toMatchObject({ ok: false, error: expect.any(DurabilityConfigError) });
@@ -131,6 +135,7 @@ describe('the Redis store on a server of its own', () => {
       const ready = await store.ready().then(() => 'ready', (error: unknown) => error);
       if (refused) {
         expect(ready).toBeInstanceOf(DurabilityConfigError);
+        expect((ready as DurabilityConfigError).store?.durable).toBe(false);
         expect((ready as Error).message).toContain('aof_enabled:0');
       } else {
         expect(ready).toBe('ready');

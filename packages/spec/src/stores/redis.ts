@@ -473,7 +473,8 @@ function persistenceGate(client: Redis | Cluster, run: <T>(op: () => Promise<T>)
             `The Redis server at ${info.location} keeps no records across a restart (${found.evidence}): a restart would forget every ` +
               'dedup record, and retries would run their effects again. Nothing ran. Turn persistence on (appendonly yes, with ' +
               'appendfsync everysec or always), or pass allowVolatile: true to createRedisStore to accept losing the records.',
-            info,
+            // What the check found, not what the store was built to be: this server is not durable.
+            { ...info, durable: false },
           );
         },
         (error: unknown) => {

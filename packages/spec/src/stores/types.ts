@@ -155,7 +155,13 @@ export interface StoreInfo {
   readonly kind: 'sqlite' | 'postgres' | 'redis' | 'memory' | (string & {});
   /** Where the records live: a file path, a URL without password, a key prefix. */
   readonly location: string;
-  /** False only for the in-memory store. */
+  /**
+   * Whether the records survive a restart, as far as the store knows. On a store's own `info`, what
+   * the store is built to be: false for the in-memory store, true for SQLite, PostgreSQL and Redis
+   * (a Redis server's persistence is checked on first use, not when the store is built). On the
+   * `store` of a `DurabilityConfigError` (`volatile_store`), what the check found: false, the
+   * server keeps nothing across a restart.
+   */
   readonly durable: boolean;
   /** What to check when the store cannot be reached; ends up in `StoreUnavailableError`. */
   readonly checkHint: string;
