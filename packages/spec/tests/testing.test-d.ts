@@ -1,20 +1,14 @@
 import { tool as aiTool } from 'ai';
 import { describe, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { declarePolicy, defineTool, key } from '../src/index.js';
+import { declarePolicy } from '../src/index.js';
 import { guardAiSdkTools } from '../src/adapters/ai-sdk.js';
 import { callTwice, expectSingleEffect, type CalledTwiceReport } from '../src/testing.js';
 import type { Runner } from '../src/runner.js';
+import { memoryProvider, type Refund } from './helpers/provider.js';
+import { refundTool } from './helpers/tools.js';
 
-const refund = defineTool({
-  name: 'issue_refund',
-  sideEffects: 'money_out',
-  idempotent: 'with_key',
-  retry: 'safe_with_same_key',
-  input: z.object({ orderId: z.string() }),
-  key: ({ run, input }) => key`${run.id}:${input.orderId}:refund`,
-  execute: async ({ orderId }) => ({ refundId: `re_${orderId}` }),
-});
+const refund = refundTool(memoryProvider());
 
 const aiRefund = declarePolicy(
   aiTool({ description: 'Refund', inputSchema: z.object({ orderId: z.string() }), execute: async ({ orderId }) => ({ refundId: orderId }) }),
@@ -23,8 +17,8 @@ const aiRefund = declarePolicy(
 
 describe('callTwice and expectSingleEffect', () => {
   test('a defineTool tool: the report is typed by its result, as before', () => {
-    expectTypeOf(expectSingleEffect(refund, {})).resolves.toEqualTypeOf<CalledTwiceReport<{ refundId: string }>>();
-    expectTypeOf(callTwice(refund, {})).resolves.toEqualTypeOf<CalledTwiceReport<{ refundId: string }>>();
+    expectTypeOf(expectSingleEffect(refund, {})).resolves.toEqualTypeOf<CalledTwiceReport<Refund>>();
+    expectTypeOf(callTwice(refund, {})).resolves.toEqualTypeOf<CalledTwiceReport<Refund>>();
   });
 
   test('a framework tool with a declared policy, or a guard-made copy: accepted, its result unknown', () => {
