@@ -30,7 +30,6 @@ import type { RunContext } from './run.js';
 import { createRunner, type CallResult, type ResultOf, type Runner } from './runner.js';
 import { createNonDurableMemoryStore } from './stores/memory.js';
 import { isStandardSchema, type AnyTool } from './tool.js';
-import { frameworkSubject } from './adapters/calledTwice.js';
 import type { ToolPolicy } from './policy.js';
 
 export { runContextForTests } from './testing-types.js';
@@ -126,6 +125,9 @@ async function subjectOf(tool: object, options: CalledTwiceOptions, helper: stri
     return { first, second, executions: executions(), ...counts };
   };
   if (!isDefineTool(tool)) {
+    // Loaded only for a framework tool: a test of defineTool tools reaches no guard, and so no
+    // framework's types (tests/adapters/packaging.test.ts).
+    const { frameworkSubject } = await import('./adapters/calledTwice.js');
     const subject = frameworkSubject(tool, { runner, run, namespace: options.namespace }, helper);
     return { ...subject, guarded: true, callTwice: (rawInput) => twice((n) => subject.call(rawInput, n), subject.executions) };
   }

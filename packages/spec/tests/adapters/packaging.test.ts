@@ -83,6 +83,18 @@ describe('adapter packaging', () => {
     expect(frameworksOf(file)).toEqual([]);
   });
 
+  it("the called-twice helpers' framework path (adapters/calledTwice.ts, loaded on demand) imports frameworks for types only", () => {
+    const modules = ['adapters/calledTwice.ts', ...[...reachable('adapters/calledTwice.ts')].filter((name) => name.endsWith('.ts'))];
+    expect(modules.length).toBeGreaterThan(4);
+    for (const module of modules) {
+      const source = readFileSync(new URL(`../../src/${module}`, import.meta.url), 'utf8');
+      for (const framework of FRAMEWORK_PACKAGES) {
+        const imports = [...source.matchAll(new RegExp(`^import\\s+(type\\s+)?[^;]*?from\\s+'${framework.replace('/', '\\/')}[^']*';`, 'gm'))];
+        expect(imports.filter((match) => match[1] === undefined).map((match) => `${module}: ${match[0]}`)).toEqual([]);
+      }
+    }
+  });
+
   it.each([
     ['adapters/mcp.ts', '@modelcontextprotocol/sdk'],
     ['adapters/mcp/server.ts', '@modelcontextprotocol/sdk'],
