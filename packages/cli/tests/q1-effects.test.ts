@@ -69,7 +69,8 @@ describe('Q1 from the effects of the handler', () => {
   });
 
   it('no for the same create with a key minted per attempt', () => {
-    expect(q1('chargeRandom')).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('the key is not the same on a repeat (question 2: the key is built from `randomUUID()` (line 22), which is new on every attempt') });
+    // The policy the effects imply (require-retry-policy's suggestion: not safely repeatable) says it first.
+    expect(q1('chargeRandom')).toMatchObject({ verdict: 'no', severity: 'error', reason: 'a second call runs it again: `stripe.paymentIntents.create` (line 22) sends a key from `randomUUID()` (line 22), new on every call' });
   });
 
   it('yes for a handler that reaches no effect', () => {

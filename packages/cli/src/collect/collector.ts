@@ -19,6 +19,7 @@ import {
   getRunnerUse,
   type IdempotentServer,
   type ImportedWrappers,
+  createNewKeyFinder,
   inferPolicy,
   isTestFile,
   type EffectLibrary,
@@ -96,6 +97,7 @@ class FileCollector {
   private readonly calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
   private readonly idempotentServers: IdempotentServer[] = [];
   private effectsAnalyser: ReturnType<typeof createEffectsAnalyser> | undefined;
+  private newKeyOf: ReturnType<typeof createNewKeyFinder> | undefined;
 
   constructor(
     private readonly sourceCode: SourceCode,
@@ -235,7 +237,10 @@ class FileCollector {
     }
     const found = this.effectsAnalyser.analyseHandler(tool.handler, tool.name);
     if (!found) return null;
-    const inferred = inferPolicy(found);
+    // The rule's judgement of a key new on every call too (require-retry-policy's suggestion), so the
+    // audit's inferred policy and the suggestion agree.
+    this.newKeyOf ??= createNewKeyFinder(this.sourceCode);
+    const inferred = inferPolicy(found, { newKeyOf: this.newKeyOf });
     return {
       operations: found.effects.map((effect) => ({
         line: effect.line,

@@ -13,6 +13,7 @@ export * from './analysis.js';
 export * from './libraries/index.js';
 export * from './effectsOfCall.js';
 export * from './inferredPolicy.js';
+export { createNewKeyFinder } from './newKeys.js';
 export { BUILT_IN_LIBRARIES } from './libraries/index.js';
 export { classifySql, type SqlStatement } from '../sql/index.js';
 export { hasMember, matchOperation } from './callPatterns.js';

@@ -1,8 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { containsNode, isFunctionNode, walk } from '../../ast/index.js';
-import { createEffectsAnalyser, type EffectLibrary, effectLibrariesSchema, type FoundEffect, inferPolicy } from '../../effects/index.js';
-import { createKeyJudge, type KeyJudge } from '../../keys/index.js';
+import { createEffectsAnalyser, createNewKeyFinder, type EffectLibrary, effectLibrariesSchema, inferPolicy } from '../../effects/index.js';
 import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import { judgePolicyDeclaration, type PolicyProblem } from './policyJudgement.js';
@@ -67,52 +66,18 @@ export function createInferredPolicySuggester(
   libraries: readonly EffectLibrary[],
 ): (tool: ToolDefinition, problem: PolicyProblem) => TSESLint.ReportSuggestionArray<PolicyMessageIds> {
   let analyser: ReturnType<typeof createEffectsAnalyser> | undefined;
-  let judge: KeyJudge | undefined;
+  let newKeyOf: ReturnType<typeof createNewKeyFinder> | undefined;
   return (tool, problem) => {
     const declaresNothing =
       problem.messageId === 'missingPolicy' || (problem.messageId === 'incompletePolicy' && tool.policy?.via === 'defineTool' && !hasPolicyField(tool.policy.object));
     if (!declaresNothing || !tool.handler) return [];
     analyser ??= createEffectsAnalyser(sourceCode, { libraries });
     const effects = analyser.analyseHandler(tool.handler, tool.name);
-    judge ??= createKeyJudge(sourceCode);
-    const keyJudge = judge;
-    const policy = effects && inferPolicy(effects, { newKeyOf: (effect) => findNewKeySource(effect, keyJudge, sourceCode) });
+    newKeyOf ??= createNewKeyFinder(sourceCode);
+    const policy = effects && inferPolicy(effects, { newKeyOf });
     const suggestion = policy && suggestPolicy(sourceCode, tool, policy);
     if (!policy || !suggestion) return [];
     return [{ messageId: 'declareInferred', data: { declaration: `\`${suggestion.declaration}\``, reason: policy.reason }, fix: suggestion.fix }];
   };
 }
 
-/**
- * The source of the key `effect`'s call passes when no-random-key's judgement finds it new on every
- * call (random, clock, per-attempt or a counter): `` `randomUUID()` (line 17) ``. `undefined` for a
- * durable or persisted key, one minted once before an in-process retry or once per process (a
- * module-level `const key = randomUUID()`, the same on every call until a restart), or a call in
- * another file.
- */
-function findNewKeySource(effect: FoundEffect, judge: KeyJudge, sourceCode: Readonly<TSESLint.SourceCode>): string | undefined {
-  if (effect.fileName !== undefined) return undefined;
-  const sourceAt = (node: TSESTree.Node): string | undefined => {
-    for (const position of judge.positionsAt(node)) {
-      const verdict = judge.judge(position.value);
-      if (typeof verdict === 'object' && isMintedPerCall(verdict.node, effect.node)) return `\`${verdict.description}\` (line ${verdict.node.loc.start.line})`;
-    }
-    return undefined;
-  };
-  // The key positions in the call's own text (`{ headers: { 'Idempotency-Key': randomUUID() } }`):
-  // a key built apart and passed by name is judged where it is read.
-  let found = sourceAt(effect.node);
-  walk(effect.node, sourceCode, (node) => {
-    found ??= sourceAt(node);
-    return found === undefined;
-  });
-  return found;
-}
-
-/** Whether `source` is made anew each time `effect` runs: inside a function that also holds the effect. */
-function isMintedPerCall(source: TSESTree.Node, effect: TSESTree.Node): boolean {
-  for (let current = source.parent; current; current = current.parent) {
-    if (isFunctionNode(current)) return containsNode(current, effect);
-  }
-  return false;
-}
