@@ -1,6 +1,5 @@
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint } from '@typescript-eslint/utils';
 
-import { containsNode, isFunctionNode, walk } from '../../ast/index.js';
 import { createEffectsAnalyser, createNewKeyFinder, type EffectLibrary, effectLibrariesSchema, inferPolicy } from '../../effects/index.js';
 import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
