@@ -39,7 +39,7 @@ export interface RunnerConstruction {
 /** A call that hands a tool to a runner. */
 export interface RunnerUse {
   /**
-   * `runner.call` (and `callOutcome`), the adapter's name (`toAiSdkTool`, `registerRetrysafeTool`
+   * `runner.call` (and `runner.tryCall`), the adapter's name (`toAiSdkTool`, `registerRetrysafeTool`
    * ...), or the guard's (`guardAiSdkTools` ...).
    */
   readonly via: string;
@@ -84,7 +84,8 @@ const GUARDS: Readonly<Record<string, string>> = {
  * server's `enableIdempotency` (docs/mcp.md). Anywhere else `currentCall()` is `undefined`.
  */
 export const CURRENT_CALL_SETTERS: readonly string[] = [...Object.keys(GUARDS), 'enableIdempotency'];
-const RUNNER_METHODS = new Set(['call', 'callOutcome']);
+// `runner.call` and `runner.tryCall` (the call that resolves with `{ ok, ... }`, getting-started's loop).
+const RUNNER_METHODS = new Set(['call', 'tryCall']);
 /** A receiver named like a runner (`runner`, `this.runner`, `dedupRunner`) in a file that imports the spec. */
 const RUNNER_NAME = /runner$/i;
 

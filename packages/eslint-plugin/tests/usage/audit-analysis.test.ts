@@ -249,12 +249,12 @@ describe('runners, stores and the calls that hand a tool to one', () => {
     expect(runnerOf(code)).toEqual(expected);
   });
 
-  it('recognises runner.call and the adapters, and not Function.prototype.call', () => {
+  it('recognises runner.call, runner.tryCall and the adapters, and not Function.prototype.call', () => {
     const uses = inspectFile(
-      `${SPEC}import { toAiSdkTool } from '@retrysafe/spec/adapters/ai-sdk';\nconst runner = createRunner({ store });\nrunner.call(refund, input, { run });\ntoAiSdkTool(refund, { runner, run });\nfn.call(thisArg, 1);`,
+      `${SPEC}import { toAiSdkTool } from '@retrysafe/spec/adapters/ai-sdk';\nconst runner = createRunner({ store });\nrunner.call(refund, input, { run });\nrunner.tryCall(refund, input, { run });\ntoAiSdkTool(refund, { runner, run });\nfn.call(thisArg, 1);\nother.tryCall(refund, input);`,
       (sourceCode, nodes) => nodes.map((node) => node.type === 'CallExpression' && getRunnerUse(sourceCode, node)).filter(Boolean).map((use) => use && use.via),
     );
-    expect(uses).toEqual(['runner.call', 'toAiSdkTool']);
+    expect(uses).toEqual(['runner.call', 'runner.tryCall', 'toAiSdkTool']);
   });
 
   it('recognises a guard over a set of framework tools, and the Mastra adapter', () => {
@@ -303,6 +303,10 @@ describe('called-twice tests', () => {
     ['assert.rejects(expectSingleEffect(...)) is not a single-effect test', `import assert from 'node:assert';\n${TESTING}it('x', async () => { await assert.rejects(expectSingleEffect(addPoints, input)); });`, []],
     ['expect(expectSingleEffect(...)).rejects is not one either', `${TESTING}it('x', async () => { await expect(expectSingleEffect(addPoints, input)).rejects.toThrow(/twice/); });`, []],
     ['expect(() => expectSingleEffect(...)).toThrow is not one either', `${TESTING}it('x', async () => { expect(() => expectSingleEffect(addPoints, input)).toThrow(); });`, []],
+    // A rejection the test handles (new-user trial: `.then(() => null, (err) => err)`, then `expect(e).toBeInstanceOf(Error)`).
+    ['expectSingleEffect(...).then(ok, failed) is not one', `${TESTING}it('x', async () => { const e = await expectSingleEffect(addPoints, input).then(() => null, (err) => err); expect(e).toBeInstanceOf(Error); });`, []],
+    ['expectSingleEffect(...).catch(...) is not one', `${TESTING}it('x', async () => { await expectSingleEffect(addPoints, input).catch(() => {}); });`, []],
+    ['expectSingleEffect(...).then(check) still is one', `${TESTING}it('x', async () => { await expectSingleEffect(refund, input).then((r) => r); });`, [{ shape: 'expectSingleEffect', target: 'refund', asserted: true }]],
     ['expect(await expectSingleEffect(...)).toMatchObject still is one', `${TESTING}it('x', async () => { expect(await expectSingleEffect(refund, input)).toMatchObject({}); });`, [{ shape: 'expectSingleEffect', target: 'refund', asserted: true }]],
     ...(
       [
