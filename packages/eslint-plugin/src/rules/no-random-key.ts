@@ -23,6 +23,13 @@ const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
 /** Ids that change per request or per attempt, however durable their name sounds. */
 const NON_DURABLE_PARAMETER_NAMES = new Set(['callId', 'correlationId', 'requestId', 'spanId', 'traceId', ...PER_ATTEMPT_NAMES]);
 const MAX_SUGGESTED_PARAMETERS = 3;
+/**
+ * Ids that name the run (the unit of work a retry, a resume or a redelivery repeats): `runId`,
+ * `jobId`, `workflowId`, `executionId`, `run_id`... A suggested key holds one, as the seed's key
+ * holds the run: ids of items alone (`${ticketId}:${customerId}`) are the same in every later run
+ * about those items, so a second escalation of the ticket, next week, would share the first's key.
+ */
+const RUN_ID_PARAMETER_NAME = /^(run|job|workflow|execution|invocation|batch)(Id|_id)$/;
 /** Handler names that say nothing about the action; the tool's `name` is looked for instead. */
 const GENERIC_FUNCTION_NAMES = new Set(['call', 'callback', 'default', 'execute', 'fn', 'func', 'handler', 'invoke', 'run']);
 /** What an action name may hold to go into a key as it is: `refund`, `issue_refund`, `send-email`. */
@@ -106,6 +113,10 @@ function buildSuggestions(
   // two tools apart. The seed's key has the run and the item; with one id in scope the rule cannot
   // name the other, so it offers nothing and the message says where a run id comes from.
   if (parameters.length < 2) return [];
+  // Two ids of items and none of the run have the same flaw across runs (new-user trial 2:
+  // `${ticketId}:${customerId}:escalate_ticket`): the rule cannot tell an item's id from the run's
+  // by anything but its name, so it suggests only a key that holds an id named as the run's.
+  if (!parameters.some((name) => RUN_ID_PARAMETER_NAME.test(name))) return [];
   // The seed's key: scoped to the run and the item, and ending with the action, so that two tools
   // (a refund and a notification for one order) never share a key.
   const action = fn && getActionName(fn, sourceCode, toolAt);

@@ -1487,6 +1487,53 @@ export default async function (orderId: string) {
 `,
       errors: [{ ...report('randomKey', 4, 38, 'randomUUID()', 4), suggestions: [] }],
     },
+    // New-user trial 2: two ids of items and none of the run are the same key in every later run
+    // about those items (a second escalation of the ticket next week shares the first's key).
+    {
+      name: 'two item ids and no run id: no suggestion (the message says where a run id comes from)',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function escalateTicket(ticketId: string, customerId: string) {
+  await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': randomUUID() } });
+}
+`,
+      errors: [{ ...report('randomKey', 4, 68, 'randomUUID()', 4), suggestions: [] }],
+    },
+    {
+      name: 'an order id and a line id, no run id: no suggestion',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function refundLine(orderId: string, lineId: string) {
+  return stripe.refunds.create({ amount: 1 }, { idempotencyKey: randomUUID() });
+}
+`,
+      errors: [{ ...report('randomKey', 4, 65, 'randomUUID()', 4), suggestions: [] }],
+    },
+    {
+      name: 'a job id names the run: suggested with the item id',
+      code: `
+import { randomUUID } from 'node:crypto';
+export async function refundLine(jobId: string, lineId: string) {
+  return stripe.refunds.create({ amount: 1 }, { idempotencyKey: randomUUID() });
+}
+`,
+      errors: [
+        {
+          ...report('randomKey', 4, 65, 'randomUUID()', 4),
+          suggestions: [
+            {
+              messageId: 'suggestDurableParameters',
+              data: { parameters: '`jobId`, `lineId`', action: ', ending with the action `refundLine`' },
+              output: `
+export async function refundLine(jobId: string, lineId: string) {
+  return stripe.refunds.create({ amount: 1 }, { idempotencyKey: \`\${jobId}:\${lineId}:refundLine\` });
+}
+`,
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'a handler with two named durable parameters and no name of its own or of a tool: both, no action',
       code: `
