@@ -43,3 +43,18 @@ it('an undeclared read: Q3 unknown saying its handler has no side effect the ana
   expect(questions.q2.verdict).toBe('unknown');
   expect(questions.q3).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('its handler has no side effect the effects analysis sees (it only reads') });
 });
+
+// A declaration question 1 proved false (new-user trial 2: `idempotent: true` on a relative UPDATE
+// read Q2-Q4 n/a, "a repeat needs no key"): questions 2 to 5 no longer rest on it.
+it('a read-only claim on a create without a key: Q2 to Q5 are no, naming the effect and the declaration', async () => {
+  const { questions } = await auditedTool('tools', 'quick_charge');
+  expect(questions.q1.verdict).toBe('no');
+  for (const id of ['q2', 'q3', 'q4', 'q5'] as const) {
+    expect(questions[id]).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      reason: expect.stringContaining('the declaration that would make this question not apply is not true: `stripe.paymentIntents.create` (line 11) creates without a key (question 1), which contradicts the declared read-only'),
+      evidence: expect.arrayContaining([expect.objectContaining({ file: 'src/effects.ts', line: 11 })]),
+    });
+  }
+});

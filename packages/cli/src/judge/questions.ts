@@ -599,11 +599,29 @@ function undeclaredWithoutKey(context: JudgeContext): Answer | undefined {
   return no('warning', `no declared policy and no key in its definition or handler, while a second call runs its effect again: ${proven.reason} (question 1)`, [proven.evidence]);
 }
 
+/**
+ * Questions 2 to 5 do not apply to a tool as declared (naturally idempotent, read-only), but
+ * question 1 proved the declaration false: its handler runs an effect a second call repeats (a
+ * relative change, a create without a key), which the declaration contradicts. The `n/a` then
+ * rests on what the seed says not to trust ("read the implementation; don't infer from the name"),
+ * so it becomes a `no` (error) naming that effect: the tool has no key, record, flag or test for an
+ * effect it has (new-user trial 2: `idempotent: true` on `SET units = units + ?` read Q2-Q4 n/a).
+ */
+function forRefutedDeclaration(judge: (context: JudgeContext) => Answer): (context: JudgeContext) => Answer {
+  return (context) => {
+    const found = judge(context);
+    if (found.verdict !== 'n/a' || context.contradiction === undefined) return found;
+    const proven = provenSideEffect(context);
+    if (!proven?.repeats) return found;
+    return no('error', `the declaration that would make this question not apply is not true: ${proven.reason} (question 1)${context.contradiction.text}`, [...found.evidence, proven.evidence, context.contradiction.evidence]);
+  };
+}
+
 /** The judgement of each question, in the seed's order. */
 export const JUDGES: Readonly<Record<QuestionId, (context: JudgeContext) => Answer>> = {
   q1: judgeCalledTwiceEffect,
-  q2: judgeKey,
-  q3: forSideEffects(judgeReplayFlag),
-  q4: forSideEffects(judgeDurableRecord),
-  q5: forSideEffects(judgeCalledTwiceTest),
+  q2: forRefutedDeclaration(judgeKey),
+  q3: forRefutedDeclaration(forSideEffects(judgeReplayFlag)),
+  q4: forRefutedDeclaration(forSideEffects(judgeDurableRecord)),
+  q5: forRefutedDeclaration(forSideEffects(judgeCalledTwiceTest)),
 };
