@@ -342,7 +342,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     async close() {
       connection.stop();
       if (!ownClient) return;
-      if (client.status === 'ready') await client.quit();
+      if (client.status === 'ready') await quitAndWait(client);
       else disconnectNow(client);
     },
   };
@@ -355,6 +355,29 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
 interface Anchor {
   readonly at: number;
   readonly key: string;
+}
+
+/**
+ * QUIT a ready client and resolve once its socket has closed (ioredis' `end`), not when the
+ * server's `OK` arrives: the socket closes a moment after the reply, and a process that checked
+ * what was left right after `close()` still found it open (`TCPSocketWrap`) on a loaded machine.
+ * A server that answers QUIT and keeps the socket open is cut off after 1000 ms.
+ */
+async function quitAndWait(client: Redis | Cluster): Promise<void> {
+  let cutOff: ReturnType<typeof setTimeout> | undefined;
+  const ended = new Promise<void>((resolve) => {
+    client.once('end', resolve);
+    cutOff = setTimeout(() => {
+      client.disconnect();
+      resolve();
+    }, 1000);
+  });
+  try {
+    await client.quit();
+    if (client.status !== 'end') await ended;
+  } finally {
+    clearTimeout(cutOff);
+  }
 }
 
 /**
