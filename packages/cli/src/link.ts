@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import type { FileFacts, PolicyLayer, StoreFact, Value } from './collect/facts.js';
+import type { FileFacts, PolicyConst, PolicyLayer, StoreFact, Value } from './collect/facts.js';
 
 // Links the facts of one file to another's: follows a symbolic value through relative imports,
 // re-exports, calls of functions that return it and property reads, to the tools and runners it
@@ -95,29 +95,47 @@ export class ProjectIndex {
 
   /**
    * A policy's layers with every import followed to the exported `const` it names (through
-   * re-exports); an import that leads to no such `const` becomes an opaque layer.
+   * re-exports), and to the member of it that a member read names (`policies.moneyOut`); an import
+   * that leads to no such `const` or member becomes an opaque layer: its fields are not known.
    */
   resolvePolicyLayers(layers: readonly PolicyLayer[], file: string, depth = 0): PolicyLayer[] {
     return layers.flatMap((layer): PolicyLayer[] => {
       if (layer.k !== 'import') return [layer];
-      const found = depth < MAX_DEPTH ? this.policyConstOf(this.resolveModule(file, layer.from), layer.name, depth + 1, new Set()) : undefined;
+      const found = depth < MAX_DEPTH ? this.policyConstOf(this.resolveModule(file, layer.from), layer.name, layer.members ?? [], depth + 1, new Set()) : undefined;
       return found ?? [{ k: 'opaque' }];
     });
   }
 
-  private policyConstOf(file: string | undefined, name: string, depth: number, visited: Set<string>): PolicyLayer[] | undefined {
+  private policyConstOf(file: string | undefined, name: string, members: readonly string[], depth: number, visited: Set<string>): PolicyLayer[] | undefined {
     const facts = file ? this.files.get(file) : undefined;
-    if (!file || !facts || visited.has(file)) return undefined;
+    if (!file || !facts || visited.has(file) || depth >= MAX_DEPTH) return undefined;
     visited.add(file);
-    const own = facts.policyConsts[name];
-    if (own) return this.resolvePolicyLayers(own, file, depth + 1);
-    const exported = facts.exports[name];
-    if (exported?.k === 'import') return this.policyConstOf(this.resolveModule(file, exported.from), exported.name, depth + 1, visited);
+    const own = Object.hasOwn(facts.policyConsts, name) ? facts.policyConsts[name] : undefined;
+    if (own) return this.policyMemberOf(own, members, file, depth);
+    const exported = Object.hasOwn(facts.exports, name) ? facts.exports[name] : undefined;
+    if (exported?.k === 'import') return this.policyConstOf(this.resolveModule(file, exported.from), exported.name, members, depth + 1, visited);
     for (const specifier of facts.reexports) {
-      const found = this.policyConstOf(this.resolveModule(file, specifier), name, depth + 1, visited);
+      const found = this.policyConstOf(this.resolveModule(file, specifier), name, members, depth + 1, new Set(visited));
       if (found) return found;
     }
     return undefined;
+  }
+
+  /** The layers of `members` below an exported `const`, read in `file`; a member that is itself an import is followed. */
+  private policyMemberOf(found: PolicyConst, members: readonly string[], file: string, depth: number): PolicyLayer[] | undefined {
+    let current = found;
+    for (const [index, member] of members.entries()) {
+      const next = current.members && Object.hasOwn(current.members, member) ? current.members[member] : undefined;
+      if (!next) return undefined;
+      const [layer] = next.layers;
+      // `{ moneyOut: MONEY_OUT }` with `MONEY_OUT` imported: the rest of the path is read there.
+      if (layer?.k === 'import' && next.layers.length === 1 && !next.members) {
+        const rest = [...(layer.members ?? []), ...members.slice(index + 1)];
+        return this.policyConstOf(this.resolveModule(file, layer.from), layer.name, rest, depth + 1, new Set());
+      }
+      current = next;
+    }
+    return current.layers.length > 0 ? this.resolvePolicyLayers(current.layers, file, depth + 1) : [{ k: 'fields', fields: {} }];
   }
 
   /** The scanned file a relative specifier names (`./tools/index.js` may be `./tools/index.ts`). */

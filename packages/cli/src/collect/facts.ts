@@ -3,7 +3,7 @@
 // facts across files afterwards (a tool defined in one file, its runner in another, its test in a
 // third).
 
-import type { PolicyLayer as PluginPolicyLayer, SymbolicValue } from './analysis.js';
+import type { PolicyConst, PolicyLayer as PluginPolicyLayer, SymbolicValue } from './analysis.js';
 
 /** A value as the linker follows it across files (the plugin's symbolic values). */
 export type Value = SymbolicValue;
@@ -53,6 +53,9 @@ export interface WrappedAt {
  * `const` (`policyConsts`).
  */
 export type PolicyLayer = PluginPolicyLayer;
+
+/** An exported `const` object as the plugin's `readExportedPolicyConsts` reads it: its layers, and its members that are policies. */
+export type { PolicyConst };
 
 /** The handler's effect operations, and the policy they imply when they are evidence enough for one. */
 export interface EffectsFact {
@@ -209,8 +212,8 @@ export interface FileFacts {
   readonly references: readonly Value[];
   /** What each export is, where that can lead to a tool or a runner. */
   readonly exports: Readonly<Record<string, Value>>;
-  /** Exported `const` objects (shared policies, annotations), as layers. */
-  readonly policyConsts: Readonly<Record<string, readonly PolicyLayer[]>>;
+  /** Exported `const` objects (shared policies, annotations, objects of them), as layers and members. */
+  readonly policyConsts: Readonly<Record<string, PolicyConst>>;
   /** `export * from '...'` specifiers. */
   readonly reexports: readonly string[];
   /** Calls that may make tools (of a function the file defines or imports from the project), for the key's factory parameters. */

@@ -67,14 +67,29 @@ export function readPolicyData(sourceCode: SourceCode, tool: ToolDefinition): Po
  */
 export type PolicyLayer =
   | { readonly k: 'fields'; readonly fields: Readonly<Record<string, string | number | boolean>> }
-  | { readonly k: 'import'; readonly from: string; readonly name: string }
+  /** `members`: the static member reads after the imported binding (`policies.moneyOut`, `p.policies['moneyOut']`). */
+  | { readonly k: 'import'; readonly from: string; readonly name: string; readonly members?: readonly string[] }
   | { readonly k: 'opaque'; readonly field?: string };
+
+/**
+ * An exported `const` as {@link readExportedPolicyConsts} reads it: the layers its object states
+ * (policy or hint fields, spreads; empty when it states none), and its members that are objects (or
+ * imports) themselves, by key, for a member read across files (`policies.moneyOut`). A member is
+ * listed only where the object shows its value: no spread, and no computed key that is not known,
+ * after it.
+ */
+export interface PolicyConst {
+  readonly layers: readonly PolicyLayer[];
+  readonly members?: Readonly<Record<string, PolicyConst>>;
+}
 
 /** The keys read, in either spelling, to the seed's spelling; and the MCP hints that state a policy. */
 const LAYER_FIELDS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(Object.values(POLICY_FIELDS).flatMap(({ camelCase, snakeCase }) => [[camelCase, snakeCase], [snakeCase, snakeCase]])),
   readOnlyHint: 'readOnlyHint',
+  destructiveHint: 'destructiveHint',
   idempotentHint: 'idempotentHint',
+  openWorldHint: 'openWorldHint',
 };
 
 /** How deep spreads of spreads are followed. */
@@ -99,23 +114,66 @@ export function readPolicyLayers(sourceCode: SourceCode, node: TSESTree.Node): P
 }
 
 /**
- * The layers of each exported `const` of the file whose value is an object stating a policy or hint
- * field (a shared policy: `export const READ_ONLY = { side_effects: 'none', ... } as const`), by
- * export name; see {@link readPolicyLayers}.
+ * Each exported `const` of the file whose value is an object literal (through `as const`,
+ * `satisfies`) stating a policy or hint field (a shared policy: `export const READ_ONLY = {
+ * side_effects: 'none', ... } as const`), or holding such objects as members (`export const policies
+ * = { moneyOut: { ... } as const }`), by export name; see {@link readPolicyLayers}. A `let`, a
+ * function call's result or any other value is not listed: a reader that does not find a name here
+ * knows nothing of its fields.
  */
-export function readExportedPolicyConsts(sourceCode: SourceCode): Record<string, PolicyLayer[]> {
-  const found: Record<string, PolicyLayer[]> = {};
+export function readExportedPolicyConsts(sourceCode: SourceCode): Record<string, PolicyConst> {
+  const found: Record<string, PolicyConst> = {};
   for (const statement of sourceCode.ast.body) {
     if (statement.type !== AST_NODE_TYPES.ExportNamedDeclaration || statement.declaration?.type !== AST_NODE_TYPES.VariableDeclaration || statement.declaration.kind !== 'const') continue;
     for (const declarator of statement.declaration.declarations) {
       if (declarator.id.type !== AST_NODE_TYPES.Identifier || !declarator.init) continue;
       const init = skipWrappers(declarator.init);
       if (init.type !== AST_NODE_TYPES.ObjectExpression) continue;
-      const layers = layersOf(sourceCode, init, 0);
-      if (layers.some((layer) => layer.k !== 'fields' || Object.keys(layer.fields).length > 0)) found[declarator.id.name] = layers;
+      const read = readPolicyConst(sourceCode, init, 0);
+      if (read) found[declarator.id.name] = read;
     }
   }
   return found;
+}
+
+/** How deep members of members are read (`policies.payments.refund`). */
+const MAX_MEMBER_DEPTH = 4;
+
+/** An object literal as a {@link PolicyConst}; `undefined` when it states no field and has no such member. */
+function readPolicyConst(sourceCode: SourceCode, object: TSESTree.ObjectExpression, depth: number): PolicyConst | undefined {
+  const layers = layersOf(sourceCode, object, 0);
+  const states = layers.some((layer) => layer.k !== 'fields' || Object.keys(layer.fields).length > 0);
+  const members = depth < MAX_MEMBER_DEPTH ? readMembers(sourceCode, object, depth) : undefined;
+  if (!states && !members) return undefined;
+  return { layers: states ? layers : [], ...(members ? { members } : {}) };
+}
+
+/**
+ * The members of an object literal whose value is visible: read from the last property back, up to
+ * the first spread or computed key that is not known (either may replace any member before it).
+ */
+function readMembers(sourceCode: SourceCode, object: TSESTree.ObjectExpression, depth: number): Record<string, PolicyConst> | undefined {
+  const members: Record<string, PolicyConst> = {};
+  const seen = new Set<string>();
+  for (let index = object.properties.length - 1; index >= 0; index--) {
+    const property = object.properties[index]!;
+    if (property.type === AST_NODE_TYPES.SpreadElement) break;
+    const name = getPropertyKeyName(property, sourceCode);
+    if (name === undefined) break;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    // A getter or a method may return anything: not listed.
+    if (property.kind !== 'init' || property.method) continue;
+    const value = resolveConst(sourceCode, property.value);
+    if (value.type === AST_NODE_TYPES.ObjectExpression) {
+      const read = readPolicyConst(sourceCode, value, depth + 1);
+      if (read) members[name] = read;
+      continue;
+    }
+    const layers = layersOf(sourceCode, value, 0);
+    if (layers.length === 1 && layers[0]?.k === 'import') members[name] = { layers };
+  }
+  return Object.keys(members).length > 0 ? members : undefined;
 }
 
 function layersOf(sourceCode: SourceCode, expression: TSESTree.Node, depth: number): PolicyLayer[] {
@@ -123,9 +181,12 @@ function layersOf(sourceCode: SourceCode, expression: TSESTree.Node, depth: numb
   const node = resolveConst(sourceCode, expression);
   if (node.type !== AST_NODE_TYPES.ObjectExpression) {
     // An import of a relative module's export: the reader that links files follows it.
+    // A static member read below the import (`policies.moneyOut`, a namespace's `p.policies.moneyOut`)
+    // is kept, for the reader to look up in that file's members.
     const reference = resolveReference(sourceCode, node);
-    const [name] = reference?.path ?? [];
-    return reference?.source.startsWith('.') && reference.path.length === 1 && name !== undefined ? [{ k: 'import', from: reference.source, name }] : [{ k: 'opaque' }];
+    const [name, ...members] = reference?.path ?? [];
+    if (!reference?.source.startsWith('.') || name === undefined) return [{ k: 'opaque' }];
+    return [{ k: 'import', from: reference.source, name, ...(members.length > 0 ? { members } : {}) }];
   }
   const layers: PolicyLayer[] = [];
   let fields: Record<string, string | number | boolean> = {};

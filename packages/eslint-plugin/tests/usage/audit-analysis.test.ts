@@ -110,6 +110,9 @@ describe('readPolicyLayers: a policy written through spreads and consts', () => 
     ['a same-file const, spread, then a field that wins', `const BASE = { side_effects: 'internal_write', idempotent: 'with_key' } as const;\ndeclarePolicy(${t}, { ...BASE, retry: 'safe_with_same_key' });`, [{ k: 'fields', fields: { side_effects: 'internal_write', idempotent: 'with_key' } }, { k: 'fields', fields: { retry: 'safe_with_same_key' } }]],
     ['a relative import is a layer the linker follows', `import { WRITE } from './policies.js';\ndeclarePolicy(${t}, { ...WRITE, max_attempts: 2 });`, [{ k: 'import', from: './policies.js', name: 'WRITE' }, { k: 'fields', fields: { max_attempts: 2 } }]],
     ['a namespace import\'s member is a layer the linker follows', `import * as policies from './policies.js';\ndeclarePolicy(${t}, { ...policies.WRITE });`, [{ k: 'import', from: './policies.js', name: 'WRITE' }]],
+    ['a member of an imported const keeps its member path (policies.moneyOut)', `import { policies } from './policies.js';\ndeclarePolicy(${t}, policies.moneyOut);`, [{ k: 'import', from: './policies.js', name: 'policies', members: ['moneyOut'] }]],
+    ["a namespace import's member of a member, read by brackets (p.policies['moneyOut'])", `import * as p from './policies.js';\ndeclarePolicy(${t}, p.policies['moneyOut']);`, [{ k: 'import', from: './policies.js', name: 'policies', members: ['moneyOut'] }]],
+    ['a member read by a key that is not known is opaque', `import { policies } from './policies.js';\nexport function f(name: string) { return declarePolicy(${t}, policies[name]); }`, [{ k: 'opaque' }]],
     ['a parameter or a call is opaque: any field', `export function f(preset: object) { return declarePolicy(${t}, { ...preset, retry: 'never' }); }`, [{ k: 'opaque' }, { k: 'fields', fields: { retry: 'never' } }]],
     ['a field whose value is not static is opaque for that field', `const BASE = { side_effects: 'none' } as const;\ndeclarePolicy(${t}, { ...BASE, retry: process.env.RETRY });`, [{ k: 'fields', fields: { side_effects: 'none' } }, { k: 'opaque', field: 'retry' }]],
   ])('%s', (_shape, code, layers) => {
@@ -132,7 +135,25 @@ describe('readPolicyLayers: a policy written through spreads and consts', () => 
 
   it('readExportedPolicyConsts: each exported const object, by name', () => {
     const consts = withTool(`${DECLARE}export const READ = { side_effects: 'none', idempotent: true, retry: 'safe' } as const;\nexport const HINTS = { readOnlyHint: true };\nexport const OTHER = { colour: 'red' };\ndeclarePolicy(${t}, READ);`, (sourceCode) => readExportedPolicyConsts(sourceCode));
-    expect(consts).toEqual({ READ: [{ k: 'fields', fields: { side_effects: 'none', idempotent: true, retry: 'safe' } }], HINTS: [{ k: 'fields', fields: { readOnlyHint: true } }] });
+    expect(consts).toEqual({ READ: { layers: [{ k: 'fields', fields: { side_effects: 'none', idempotent: true, retry: 'safe' } }] }, HINTS: { layers: [{ k: 'fields', fields: { readOnlyHint: true } }] } });
+  });
+
+  it('readExportedPolicyConsts: the members of an exported object that are policies, up to a spread or an unknown key after them', () => {
+    const consts = withTool(
+      `${DECLARE}import { BASE } from './base.js';\nimport { extra } from 'pkg';\nexport const policies = { early: { retry: 'never' }, ...extra, moneyOut: { side_effects: 'money_out', idempotent: 'with_key' } as const, nested: { read: ({ retry: 'safe' }) }, base: BASE, made: make(), get lazy() { return { retry: 'safe' }; } };\nexport let later = { read: { retry: 'safe' } };\ndeclarePolicy(${t}, policies.moneyOut);`,
+      (sourceCode) => readExportedPolicyConsts(sourceCode),
+    );
+    expect(consts).toEqual({
+      // As a policy itself it may have any field (the spread of a package's value).
+      policies: {
+        layers: [{ k: 'opaque' }],
+        members: {
+          moneyOut: { layers: [{ k: 'fields', fields: { side_effects: 'money_out', idempotent: 'with_key' } }] },
+          nested: { layers: [], members: { read: { layers: [{ k: 'fields', fields: { retry: 'safe' } }] } } },
+          base: { layers: [{ k: 'import', from: './base.js', name: 'BASE' }] },
+        },
+      },
+    });
   });
 });
 
