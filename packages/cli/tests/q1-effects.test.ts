@@ -111,6 +111,9 @@ describe('Q1 for a keyed create takes question 2 as it is', () => {
     const { questions } = await tool('src/stable.ts', 11);
     expect(questions.q2.verdict).toBe('yes');
     expect(questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('derived from the work (question 2), so the create runs once') });
+    // A fetch to Stripe's API host: Stripe documents deduplicating by the header, as its SDK's key (Q4 yes too).
+    expect(questions.q1.reason).toContain('to `https://api.stripe.com/v1/refunds` (Stripe documents deduplicating by it on that API)');
+    expect(questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('Stripe keeps keys for at least 24 hours') });
   });
 
   it('no where Q2 is no (the factory is given randomUUID()), naming the call', async () => {

@@ -167,10 +167,22 @@ describe('a provider record answers only a repeat that carries the same key', ()
   it('a key sent to a plain fetch POST is unknown: the server may not read an Idempotency-Key header at all', async () => {
     expect((await tool('sendMail')).questions.q4).toMatchObject({
       verdict: 'unknown',
-      reason: expect.stringMatching(/^`fetch\(…\)` \(line 12\) passes the key in an `Idempotency-Key` header; whether that server keeps a record of it is not in the code$/),
+      reason: expect.stringMatching(/^`fetch \(POST\)` \(line 12\) sends the key in its `Idempotency-Key` header to `https:\/\/mail\.example\.test\/send`; whether that server keeps a record of it is not in the code/),
       evidence: [{ file: 'src/fetch-key.ts', line: 12 }],
     });
     expect((await tool('refundOrder')).questions.q4.reason).toContain('(Stripe keeps keys for at least 24 hours)');
+  });
+
+  // New-user trial 3: Q1 read yes ("the provider answers a repeat from its own record") beside Q4's
+  // "whether that server keeps a record of it is not in the code".
+  it('Q1 of a key sent to a plain fetch POST is a warning naming the header, the URL and the line, as Q4 does', async () => {
+    const { q1, q2, q4 } = (await tool('sendReceipt')).questions;
+    expect(q2.verdict).toBe('yes');
+    expect(q1).toMatchObject({ verdict: 'no', severity: 'warning', evidence: [{ file: 'src/fetch-key.ts', line: 36, text: 'fetch (POST)' }] });
+    expect(q1.reason).toContain('`fetch (POST)` (line 36) sends the key in its `Idempotency-Key` header to `https://receipts.example.test/send`');
+    expect(q1.reason).toContain("the server's choice (the IETF Idempotency-Key draft");
+    expect(q4).toMatchObject({ verdict: 'unknown', evidence: [{ file: 'src/fetch-key.ts', line: 36 }] });
+    expect(q4.reason).toContain('`fetch (POST)` (line 36) sends the key in its `Idempotency-Key` header to `https://receipts.example.test/send`; whether that server keeps a record of it is not in the code');
   });
 
   it('a key new on every attempt sent to a plain fetch POST is Q4 no, without claiming that server keeps a record', async () => {

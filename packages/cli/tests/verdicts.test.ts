@@ -142,3 +142,15 @@ describe("the project's eslint.config.*", () => {
     expect(report.tools).toEqual([]);
   });
 });
+
+// The project's `providers` option says an endpoint honours its key: question 1 reads it as
+// no-contradicted-policy does (a create that takes its key), so it agrees with question 4's yes.
+describe('a provider the project configures', () => {
+  it('is a keyed create for question 1 (yes, as question 4), where the recommended config sees an unknown call', async () => {
+    const configured = (await auditFixture('configured-provider', { configLookup: true })).tools[0];
+    expect(configured?.questions.q1).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('`send` (line 11) passes the provider an idempotency key') });
+    expect(configured?.questions.q4).toMatchObject({ verdict: 'yes' });
+    const plain = (await auditFixture('configured-provider', { configLookup: false })).tools[0];
+    expect(plain?.questions.q1.verdict).toBe('unknown');
+  });
+});

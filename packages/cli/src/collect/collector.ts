@@ -13,6 +13,7 @@ import {
   findCalledTwiceTests,
   findProviderKeys,
   findReplaySignal,
+  fromKeyedProviders,
   getIdempotentServer,
   getRegisteringServer,
   getRunnerConstruction,
@@ -233,7 +234,10 @@ class FileCollector {
     // helper, a client another module constructs), so Q1 and that rule's findings agree.
     if (!this.effectsAnalyser) {
       const crossFile = this.services ? createCrossFileEffects({ sourceCode: this.sourceCode, fileName: this.file, services: this.services }) : undefined;
-      this.effectsAnalyser = createEffectsAnalyser(this.sourceCode, { libraries: [...this.options.libraries], keyNames: [...this.options.keyNames], ...(crossFile ? { crossFile } : {}) });
+      // The configured providers too, read as catalogue entries as no-contradicted-policy reads them: a
+      // call of one is a create that takes its key, which question 1 then judges (not an unknown call).
+      const libraries = [...this.options.libraries, ...fromKeyedProviders(this.options.providers)];
+      this.effectsAnalyser = createEffectsAnalyser(this.sourceCode, { libraries, keyNames: [...this.options.keyNames], ...(crossFile ? { crossFile } : {}) });
     }
     const found = this.effectsAnalyser.analyseHandler(tool.handler, tool.name);
     if (!found) return null;
@@ -249,6 +253,7 @@ class FileCollector {
         text: effect.detail ? `${effect.text} ${effect.detail}` : effect.text,
         kind: effect.kind,
         keyPassed: effect.keyPassed ?? null,
+        ...(effect.sentKey ? { sentKey: { header: effect.sentKey.header, url: effect.sentKey.url ?? null, ...(effect.sentKey.honouredBy ? { honouredBy: effect.sentKey.honouredBy } : {}) } } : {}),
         ...(effect.fileName !== undefined && effect.fileName !== this.file ? { file: effect.fileName } : {}),
       })),
       complete: found.complete,

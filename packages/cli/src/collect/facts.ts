@@ -60,7 +60,14 @@ export type { PolicyConst };
 /** The handler's effect operations, and the policy they imply when they are evidence enough for one. */
 export interface EffectsFact {
   /** `file` (absolute): the operation is in another file, where the type-aware analysis followed an imported helper or client. */
-  readonly operations: readonly (Site & { readonly column: number; readonly kind: string; readonly keyPassed: string | null; readonly file?: string })[];
+  readonly operations: readonly (Site & {
+    readonly column: number;
+    readonly kind: string;
+    readonly keyPassed: string | null;
+    readonly file?: string;
+    /** A generic HTTP client's create that sends its key: the header and the URL as written (the plugin's `FoundEffect.sentKey`). */
+    readonly sentKey?: { readonly header: string; readonly url: string | null; readonly honouredBy?: string };
+  })[];
   /** Every call the handler reaches is known (only then can "it only reads" be said). */
   readonly complete: boolean;
   /** The line of a lookup by a deduplication key in the handler, if any. */

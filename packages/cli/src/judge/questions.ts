@@ -137,9 +137,27 @@ function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[])
   if (!effects.complete || keyed.length !== creates.length) return undefined;
   if (!effects.operations.every((operation) => operation.kind === 'create' || SAME_END_STATE.has(operation.kind))) return undefined;
   if (key.verdict === 'yes') {
-    return answer('yes', `the provider answers a repeat from its own record: ${passed}, derived from the work (question 2), so the create runs once`, evidence);
+    // A generic HTTP endpoint is sent the key; whether it dedupes by it is its choice (the IETF
+    // draft), so a yes would claim more than the code shows: a warning naming what it does show.
+    const sent = keyed.find((operation) => operation.sentKey !== undefined && operation.sentKey.honouredBy === undefined);
+    if (sent?.sentKey) {
+      return no(
+        'warning',
+        `a second call sends the request again, with the same key: ${sentKeyText(sent)}, derived from the work (question 2); whether that server answers a repeat from a record of the key is the server's choice (the IETF Idempotency-Key draft leaves it to the server), which the code does not show (question 4), so the create may run again (a provider known to honour its key, Stripe's \`idempotencyKey\` or one configured in \`providers\`, would be a yes)`,
+        evidence,
+      );
+    }
+    const honoured = first.sentKey?.honouredBy;
+    const named = honoured && first.sentKey ? `${sentKeyText(first)} (${honoured} documents deduplicating by it on that API)` : passed;
+    return answer('yes', `the provider answers a repeat from its own record: ${named}, derived from the work (question 2), so the create runs once`, evidence);
   }
   return answer('unknown', `${passed}, but whether it is the same on a repeat is not known (question 2: ${key.reason})`, withKey);
+}
+
+/** `` `fetch (POST)` (line 9) sends the key in its `Idempotency-Key` header to `https://…` ``: what the code shows of a key sent to a generic HTTP endpoint. */
+function sentKeyText(operation: NonNullable<ToolFact['effects']>['operations'][number]): string {
+  const to = operation.sentKey?.url ? ` to \`${operation.sentKey.url}\`` : '';
+  return `\`${operation.text}\` (line ${operation.line}) sends the key in its \`${operation.sentKey?.header ?? 'Idempotency-Key'}\` header${to}`;
 }
 
 /** The policy the effects analysis infers for the handler; its reason names an operation in another file with its file. */
@@ -447,22 +465,31 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
   }
   if (passing.length > 0) {
     const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
+    // A request to a provider's API host documented to dedupe by the header (Stripe's) keeps a record as its SDK does.
+    const sentBy = (call: (typeof passing)[number]) => tool.effects?.operations.find((operation) => operation.sentKey && operation.line === call.line && operation.file === undefined);
+    const retentionOf = (call: (typeof passing)[number]): string | undefined => KEEPS_KEYS[call.provider] ?? (sentBy(call)?.sentKey?.honouredBy === 'Stripe' ? KEEPS_KEYS.stripe : undefined);
     // The provider's record answers only a repeat that carries the same key: a key new on every
     // attempt (question 2) never matches it.
     if (tool.key.status === 'nondeterministic' || randomKeyFinding(context)) {
       // Whether a generic endpoint keeps a record at all is not known (below); a record it might keep matches no repeat either way.
-      const record = passing.every((call) => KEEPS_KEYS[call.provider] !== undefined) ? 'a key the provider keeps a record of' : 'a key (whether the server keeps a record of it is not in the code)';
+      const record = passing.every((call) => retentionOf(call) !== undefined) ? 'a key the provider keeps a record of' : 'a key (whether the server keeps a record of it is not in the code)';
       return no('error', `${calls} passes ${record}, but the key is new on every attempt (question 2): a repeat carries a different key, so no record of it matches the repeat`, passing.map((call) => here(call.line, call.text)));
     }
     // Only a provider known to dedupe by the key keeps a record of it: a generic HTTP endpoint may
     // not read an `Idempotency-Key` header at all (require-key-passthrough's doc).
-    const keeping = passing.filter((call) => KEEPS_KEYS[call.provider] !== undefined);
+    const keeping = passing.filter((call) => retentionOf(call) !== undefined);
     if (keeping.length > 0) {
       const kept = keeping.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
-      const retention = [...new Set(keeping.map((call) => KEEPS_KEYS[call.provider]))].join('; ');
+      const retention = [...new Set(keeping.map(retentionOf))].join('; ');
       return answer('yes', `the provider keeps its own record of the key: ${kept} passes it (${retention})`, keeping.map((call) => here(call.line, call.text)));
     }
-    return answer('unknown', `${calls} passes the key in an \`Idempotency-Key\` header; whether that server keeps a record of it is not in the code`, passing.map((call) => here(call.line, call.text)));
+    // In question 1's words where the effects analysis saw the request (the header and the URL).
+    const sent = passing.map(sentBy);
+    const shown = passing.map((call, index) => {
+      const operation = sent[index];
+      return operation ? sentKeyText(operation) : `\`${call.text}\` (line ${call.line}) passes the key in an \`Idempotency-Key\` header`;
+    }).join(', ');
+    return answer('unknown', `${shown}; whether that server keeps a record of it is not in the code (the IETF Idempotency-Key draft leaves deduplication to the server; question 1)`, passing.map((call) => here(call.line, call.text)));
   }
   const [testUse] = context.links.testUses;
   // A `defineTool` tool runs only through a runner: where no source file runs it, the runner calls in files read as tests are what is known.

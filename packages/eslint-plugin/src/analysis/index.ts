@@ -56,7 +56,7 @@ export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework }
 export { analyseToolEffects, type ToolEffects } from './effects.js';
 export { createCrossFileEffects, createImportedWrappers, type EffectsProgramContext, type ImportedWrappers, type ImportedWrapperTool } from '../program/index.js';
 export type { CrossFileResolver } from '../effects/index.js';
-export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, type HandlerEffects, createNewKeyFinder, inferPolicy } from '../effects/index.js';
+export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, fromKeyedProviders, type HandlerEffects, createNewKeyFinder, inferPolicy } from '../effects/index.js';
 export { describeKeyDerivation, findProviderKeys, type KeyDerivation, type KeyDerivationOptions, type KeyPart, type ProviderKey } from './keyDerivation.js';
 export { type CalledFunction, describeFactoryArgument, type FactoryArgument, getCalledFunction, getOpenedRun, type KeyPartOrigin } from './keyOrigins.js';
 export { type DeclaredIdempotency, type PolicyData, type PolicyConst, type PolicyLayer, readExportedPolicyConsts, readPolicyData, readPolicyLayers } from './policyData.js';

@@ -4,7 +4,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type { KeyNameMatcher } from '../keys/index.js';
 import type { EffectChange, EffectKind, KeySlot, SideEffectClass } from './libraries/index.js';
 import { readKind, type Reading } from './kindReaders.js';
-import { findKeyPassed, type KeyPassed } from './keySlots.js';
+import { findKeyPassed, findSentKey, type KeyPassed } from './keySlots.js';
 import type { Recognised } from './recognise.js';
 
 // A recognised operation turned into the effects the analysis lists: its kind (from its name, its
@@ -31,6 +31,15 @@ export interface FoundEffect {
   /** For a create (or any operation with a key slot): whether it passes a deduplication key. */
   readonly keyPassed: KeyPassed | undefined;
   readonly keySlot: KeySlot | undefined;
+  /**
+   * For a create through a generic HTTP client (the catalogue's `EffectLibrary.genericHttp`) that passes its
+   * key: the header it is sent in, as written (`Idempotency-Key`), and the request's URL as written
+   * (a string's value, else its expression, cut to 60 characters; `undefined` where the call shows
+   * none). The code shows that the key is sent, not that the server deduplicates by it, unless the
+   * URL is written with the host of a provider documented to (`honouredBy`: `Stripe` for
+   * `https://api.stripe.com/...`, the catalogue's `KEY_HONOURING_HOSTS`).
+   */
+  readonly sentKey?: { readonly header: string; readonly url: string | undefined; readonly honouredBy?: string };
   /** For a relative change: the column or field, and how it changes. */
   readonly change: EffectChange | undefined;
   /**
@@ -68,6 +77,7 @@ export function describeEffects(
     const slot = reading?.key?.slot ?? (operation.from?.from === 'sql' ? 'none' : operation.key);
     const keyNode = reading?.key?.node ?? recognised.node;
     const keyPassed = kind !== 'create' ? undefined : slot === undefined ? 'unknown' : findKeyPassed(sourceCode, slot, keyNode, env, matchKeyName);
+    const sentKey = keyPassed === 'yes' && library.genericHttp && slot !== undefined && slot !== 'none' && 'header' in slot ? findSentKey(sourceCode, slot, keyNode, matchKeyName) : undefined;
     const text = reading?.text !== undefined && operation.from?.from === 'sql' ? reading.text : reading?.text !== undefined ? `${callee}(${reading.text})` : callee;
     return {
       kind,
@@ -80,6 +90,7 @@ export function describeEffects(
       line: node.loc.start.line,
       keyPassed,
       keySlot: slot,
+      ...(sentKey ? { sentKey } : {}),
       change: modified?.change ?? reading?.change,
       through,
       additive: kind === 'absolute' && (reading?.additive ?? operation.additive ?? false),

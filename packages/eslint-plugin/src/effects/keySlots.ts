@@ -4,8 +4,8 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import { type KeyedProviderCall } from './keyedProviders.js';
 import { findPassedKey } from './passedKeys.js';
 import type { KeyNameMatcher } from '../keys/index.js';
-import { findProperty } from '../ast/index.js';
-import type { KeySlot } from './libraries/index.js';
+import { findProperty, getPropertyKeyName, resolveConst, resolveObject, staticString } from '../ast/index.js';
+import { KEY_HONOURING_HOSTS, type KeySlot } from './libraries/index.js';
 import { argumentsOf } from './kindReaders.js';
 import { type Env, followObject } from './values.js';
 
@@ -73,14 +73,75 @@ function skipToArray(node: TSESTree.Node): TSESTree.ArrayExpression | undefined 
   return node.type === AST_NODE_TYPES.ArrayExpression ? node : undefined;
 }
 
-/** A header key, read the way require-key-passthrough reads one (headers objects, `new Headers`, `headers.set`). */
-function fromHeaders(
+/**
+ * The header a request sends its key in, as written, and the request's URL as written: for a
+ * create through a generic HTTP client that passes its key ({@link findKeyPassed} says `yes`), so a
+ * message can name what the code shows (the key is sent) apart from what it does not (whether the
+ * server deduplicates by it). `undefined` when the key is not found in a header.
+ */
+export function findSentKey(
   sourceCode: SourceCode,
   slot: Extract<KeySlot, { header: string }>,
-  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  node: Invocation,
   matchKeyName: KeyNameMatcher,
-): KeyPassed {
-  const call: KeyedProviderCall = {
+): { readonly header: string; readonly url: string | undefined; readonly honouredBy?: string } | undefined {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return undefined;
+  const passed = findPassedKey(headerCall(slot, node), sourceCode, matchKeyName);
+  if (passed.kind !== 'passed') return undefined;
+  const url = requestUrlNode(sourceCode, node, slot.argument ?? 1);
+  const honouredBy = url && KEY_HONOURING_HOSTS[hostOf(sourceCode, url) ?? ''];
+  return { header: headerNameOf(sourceCode, passed.value) ?? slot.header, url: url && urlText(sourceCode, url), ...(honouredBy ? { honouredBy } : {}) };
+}
+
+/** The host a URL is written with: a static string's, or a template's whose text up to its first hole names it. */
+function hostOf(sourceCode: SourceCode, url: TSESTree.Node): string | undefined {
+  const written = staticString(sourceCode, url) ?? (url.type === AST_NODE_TYPES.TemplateLiteral ? url.quasis[0]?.value.cooked : undefined);
+  const match = written?.match(/^https:\/\/([^/?#:]+)[/?#]/);
+  return match?.[1]?.toLowerCase();
+}
+
+/** The name a header value is set under: `{ 'Idempotency-Key': v }`, `headers.set(name, v)`, `[[name, v]]`, `headers[name] = v`. */
+function headerNameOf(sourceCode: SourceCode, value: TSESTree.Node): string | undefined {
+  const parent = value.parent;
+  if (parent?.type === AST_NODE_TYPES.Property && parent.value === value) return getPropertyKeyName(parent, sourceCode);
+  if (parent?.type === AST_NODE_TYPES.CallExpression) return staticString(sourceCode, parent.arguments[0]);
+  if (parent?.type === AST_NODE_TYPES.ArrayExpression) {
+    const index = parent.elements.indexOf(value as TSESTree.Expression);
+    const name = index > 0 ? parent.elements[index - 1] : undefined;
+    return name && name.type !== AST_NODE_TYPES.SpreadElement ? staticString(sourceCode, name) : undefined;
+  }
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.left.type === AST_NODE_TYPES.MemberExpression) {
+    return parent.left.computed ? staticString(sourceCode, parent.left.property) : parent.left.property.type === AST_NODE_TYPES.Identifier ? parent.left.property.name : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The URL a request names: the argument before its config (`fetch(url, init)`, `axios.post(url,
+ * data, config)`), the first argument of a `new Request(url, ...)` given instead, or the `url` of a
+ * config given alone (`axios({ url, method })`).
+ */
+function requestUrlNode(sourceCode: SourceCode, node: TSESTree.CallExpression | TSESTree.NewExpression, configIndex: number): TSESTree.Node | undefined {
+  const [first] = node.arguments;
+  if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const config = configIndex === 0 ? resolveObject(sourceCode, first) : undefined;
+  const resolved = resolveConst(sourceCode, first);
+  const url =
+    config ? findProperty(config, 'url')?.value
+    : resolved.type === AST_NODE_TYPES.NewExpression ? resolved.arguments[0]
+    : resolved.type === AST_NODE_TYPES.ObjectExpression ? findProperty(resolved, 'url')?.value
+    : first;
+  return url && url.type !== AST_NODE_TYPES.SpreadElement ? resolveConst(sourceCode, url) : undefined;
+}
+
+/** A URL as written: a string's value, else its expression, cut to 60 characters. */
+function urlText(sourceCode: SourceCode, url: TSESTree.Node): string {
+  const text = staticString(sourceCode, url) ?? sourceCode.getText(url).replace(/\s+/g, ' ');
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function headerCall(slot: Extract<KeySlot, { header: string }>, node: TSESTree.CallExpression | TSESTree.NewExpression): KeyedProviderCall {
+  return {
     node: node as TSESTree.CallExpression,
     provider: 'custom',
     carrier: { kind: 'header', header: slot.header, method: 'POST' },
@@ -89,6 +150,15 @@ function fromHeaders(
     filler: 'undefined',
     keyInAnyArgument: false,
   };
-  const passed = findPassedKey(call, sourceCode, matchKeyName);
+}
+
+/** A header key, read the way require-key-passthrough reads one (headers objects, `new Headers`, `headers.set`). */
+function fromHeaders(
+  sourceCode: SourceCode,
+  slot: Extract<KeySlot, { header: string }>,
+  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  matchKeyName: KeyNameMatcher,
+): KeyPassed {
+  const passed = findPassedKey(headerCall(slot, node), sourceCode, matchKeyName);
   return passed.kind === 'passed' ? 'yes' : passed.kind === 'missing' ? 'no' : 'unknown';
 }

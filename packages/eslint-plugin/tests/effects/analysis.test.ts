@@ -406,3 +406,20 @@ describe('effects analysis', () => {
     expect(analyse(`${PG}async function handler(body) { return pool.query('INSERT INTO comments (body) VALUES ($1)', [body]); }`)?.keyLookup).toBeUndefined();
   });
 });
+
+// What the audit's question 1 names for a key sent to a generic HTTP endpoint: the header and the
+// URL as written, and whether the URL's host is a provider documented to dedupe by the header.
+describe('sentKey: a key a generic HTTP client sends', () => {
+  const sent = (code: string) => analyse(code)?.effects.map((effect) => effect.sentKey);
+
+  it.each([
+    ['fetch(url, init): the URL string and the header', "async function handler(id) { await fetch('https://mail.example.test/send', { method: 'POST', headers: { 'Idempotency-Key': `m:${id}` } }); }", [{ header: 'Idempotency-Key', url: 'https://mail.example.test/send' }]],
+    ['a URL built by a template, a header in another letter case', "async function handler(id, base) { await fetch(`${base}/send`, { method: 'POST', headers: { 'idempotency-key': id } }); }", [{ header: 'idempotency-key', url: '`${base}/send`' }]],
+    ['axios(config): the config\'s url', "import axios from 'axios';\nasync function handler(id) { await axios({ url: 'https://x.test/a', method: 'POST', headers: { 'Idempotency-Key': id } }); }", [{ header: 'Idempotency-Key', url: 'https://x.test/a' }]],
+    ["Stripe's API host is one that honours the header", "async function handler(id) { await fetch(`https://api.stripe.com/v1/refunds`, { method: 'POST', headers: { 'Idempotency-Key': id } }); }", [{ header: 'Idempotency-Key', url: 'https://api.stripe.com/v1/refunds', honouredBy: 'Stripe' }]],
+    ['a host that only starts like it is not', "async function handler(id) { await fetch('https://api.stripe.com.example.test/v1', { method: 'POST', headers: { 'Idempotency-Key': id } }); }", [{ header: 'Idempotency-Key', url: 'https://api.stripe.com.example.test/v1' }]],
+    ['no key sent, or a provider SDK: none', "import Stripe from 'stripe';\nconst stripe = new Stripe('sk');\nasync function handler(id) { await fetch('https://x.test', { method: 'POST' }); await stripe.refunds.create({}, { idempotencyKey: id }); }", [undefined, undefined]],
+  ])('%s', (_shape, code, expected) => {
+    expect(sent(code)).toEqual(expected);
+  });
+});

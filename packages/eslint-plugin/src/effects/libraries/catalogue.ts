@@ -161,6 +161,14 @@ export interface EffectLibrary {
    * service's state), `money_out`, `message_out`. Default `external_write`.
    */
   readonly sideEffects?: SideEffectClass;
+  /**
+   * A generic HTTP client (fetch, undici, axios, got): a key it sends in a header reaches whatever
+   * server the request names, and whether that server deduplicates by it is the server's choice
+   * (the IETF Idempotency-Key draft leaves it to the resource), so the code shows only that the key
+   * is sent. A provider's SDK (Stripe's `idempotencyKey`) and a configured `providers` entry are
+   * known to honour their key and leave this out.
+   */
+  readonly genericHttp?: true;
   readonly commands?: readonly EffectCommand[];
   /** Tried in order: the first operation whose `call` matches decides. */
   readonly operations: readonly EffectOperation[];
@@ -242,6 +250,7 @@ export const effectLibrariesSchema = {
       caseInsensitive: { type: 'boolean' },
       offlineOptions: names,
       sideEffects: { type: 'string', enum: ['external_write', 'internal_write', 'message_out', 'money_out'] },
+      genericHttp: { type: 'boolean', enum: [true], description: 'A generic HTTP client: a key it sends in a header is honoured only where the server it calls deduplicates by it.' },
       commands: {
         type: 'array',
         items: {

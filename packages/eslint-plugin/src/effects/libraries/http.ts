@@ -9,6 +9,13 @@ import type { EffectLibrary, EffectOperation, KeySlot } from './catalogue.js';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const header = (argument: number): KeySlot => ({ header: IDEMPOTENCY_HEADER, argument });
 
+/**
+ * API hosts whose servers are documented to deduplicate POSTs by the `Idempotency-Key` header, by
+ * the provider's name: a request there with the header is as keyed as the provider's SDK call.
+ * Stripe: "Idempotent requests" (docs.stripe.com/api/idempotent_requests), keys kept at least 24 hours.
+ */
+export const KEY_HONOURING_HOSTS: Readonly<Record<string, string>> = { 'api.stripe.com': 'Stripe' };
+
 /** The module {@link GLOBAL_SOURCE} of the ast layer stands for: globals such as `fetch`. */
 const GLOBALS = '<global>';
 
@@ -33,6 +40,7 @@ const dataVerbs = (bodyFirst: boolean): EffectOperation[] => [
 /** `fetch(input, init)`: the global, and the modules that export it. */
 export const fetchApi: EffectLibrary = {
   name: 'fetch',
+  genericHttp: true,
   modules: [GLOBALS, 'node-fetch', 'cross-fetch', 'isomorphic-fetch'],
   clients: [''],
   operations: ['fetch', 'globalThis.fetch', 'window.fetch', 'self.fetch', ''].map((call) => request(call, 1)),
@@ -41,6 +49,7 @@ export const fetchApi: EffectLibrary = {
 /** undici: `fetch`, `request(url, { method })`, and `new Client(origin).request({ method, path })`. */
 export const undici: EffectLibrary = {
   name: 'undici',
+  genericHttp: true,
   modules: ['undici'],
   clients: ['', 'Client', 'Pool', 'Agent'],
   neutral: ['close', 'destroy'],
@@ -50,6 +59,7 @@ export const undici: EffectLibrary = {
 /** axios: `axios(config)`, `axios(url, config)`, `axios.request(config)`, the verb methods, and `axios.create()` instances. */
 export const axios: EffectLibrary = {
   name: 'axios',
+  genericHttp: true,
   modules: ['axios'],
   clients: ['', 'create', 'Axios'],
   types: ['AxiosInstance', 'AxiosStatic'],
@@ -60,6 +70,7 @@ export const axios: EffectLibrary = {
 /** got and ky: `got(url, { method })`, `got.post(url, options)`; their body goes in the options. */
 export const gotAndKy: EffectLibrary = {
   name: 'got',
+  genericHttp: true,
   modules: ['got', 'ky'],
   clients: ['', 'extend', 'create'],
   operations: [request('', 1), ...['get', 'delete', 'head', 'post', 'put', 'patch'].map((name) => verb(name, name.toUpperCase(), 1))],
