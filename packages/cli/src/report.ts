@@ -67,6 +67,9 @@ export interface Answer {
   readonly evidence: readonly Evidence[];
 }
 
+/** MCP tool annotation hints by name (the protocol's `ToolAnnotations`). */
+export type McpHints = Readonly<Partial<Record<'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint', boolean | null>>>;
+
 /** An idempotency class in the seed's vocabulary. */
 export type Idempotency = true | false | 'with_key';
 
@@ -88,8 +91,9 @@ export interface DeclaredPolicy {
   /**
    * Where it is declared: `defineTool` fields, `declarePolicy(tool, policy)`, MCP
    * `_meta["io.github.retrysafe/policy"]`, LangChain `metadata.retrysafe`, or MCP `annotations`
-   * (read as a policy: `readOnlyHint` a read, `idempotentHint` the class; side effects and retry
-   * are then inferred from the hints).
+   * (what the hints state in the seed's words: `readOnlyHint: true` is `side_effects: 'none'`,
+   * `idempotentHint` the class; hints state no `retry` or `max_attempts`, which are then `null`;
+   * the hints themselves are the tool's `hints`).
    */
   readonly via: 'annotations' | 'declarePolicy' | 'defineTool' | 'langchainMetadata' | 'mcpMeta';
   readonly evidence: Evidence;
@@ -135,6 +139,11 @@ export interface ToolAudit {
   readonly framework: ToolFramework;
   /** The declared policy; null when the tool declares none ("undeclared"). */
   readonly policy: DeclaredPolicy | null;
+  /**
+   * The MCP hints its annotations state, as written (no MCP default filled in: an unstated hint is
+   * absent); `null` for a hint whose value is not static. Absent when the annotations state none.
+   */
+  readonly hints?: McpHints;
   readonly effects: EffectsFinding;
   readonly questions: Readonly<Record<QuestionId, Answer>>;
   /** The one-line summary: the tool, its policy and the five verdicts. */

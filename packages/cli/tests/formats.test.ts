@@ -89,7 +89,10 @@ describe('--format yaml', () => {
     expect(policies.issue_refund).toMatchObject({ side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 1, declared: true });
     expect(policies.lookup_order).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe' });
     expect(policies.send_sms).toEqual({ declared: false, framework: expect.any(String), source: expect.any(String) });
-    expect(policies.archive_order).toMatchObject({ idempotent: true, retry: 'safe', declared: true, unknown: ['side_effects'], reason: expect.stringContaining('MCP annotations') });
+    expect(policies.archive_order).toMatchObject({ idempotent: true, declared: true, unknown: ['side_effects', 'retry'], hints: { destructiveHint: true, idempotentHint: true }, reason: expect.stringContaining('MCP annotations') });
+    // Hints are not a retry policy: no `retry` is written for them (new-user trial 3: the Policy column read `safe`).
+    expect(policies.archive_order).not.toHaveProperty('retry');
+    expect(policies.read_config).not.toHaveProperty('retry');
   });
 
   it('never emits a null field (found by a new-user trial: a spread policy came out as side_effects: null ... declared: true)', async () => {

@@ -135,7 +135,7 @@ describe('a policy written through consts', () => {
     expect(await policyOf('fb_imported')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe' });
     expect(await policyOf('fb_reexported')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'never' });
     expect(await policyOf('create_note')).toMatchObject({ side_effects: 'internal_write', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 3, via: 'declarePolicy' });
-    expect(await policyOf('fb_hints')).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe', via: 'annotations' });
+    expect(await policyOf('fb_hints')).toMatchObject({ side_effects: 'none', idempotent: null, retry: null, via: 'annotations' });
   });
 
   it('a computed literal key is read; a computed key whose value is not known leaves every field unknown', async () => {
@@ -456,5 +456,46 @@ describe('the hint to audit with types', () => {
     const report = await auditFixture('tools');
     expect(report.tools.some((candidate) => candidate.questions.q1.reason.startsWith('not every call the handler makes is known'))).toBe(true);
     expect(report.summary.withoutTypes).toBeUndefined();
+  });
+});
+
+// New-user trial 3 (src/hints.ts): MCP hints read as a policy showed `retry: safe`, which no hint
+// states; the table shows what the code declares.
+describe('MCP hints are shown as hints, not as a retry policy', () => {
+  const row = async (name: string) => {
+    const found = await tool(name);
+    return { policy: found.policy, hints: found.hints, column: found.summary.slice(found.summary.indexOf('[') + 1, found.summary.indexOf(']')) };
+  };
+
+  it('idempotentHint: the class it states, no retry, and the hints as written', async () => {
+    const { policy, hints, column } = await row('hint_idempotent');
+    expect(policy).toMatchObject({ via: 'annotations', side_effects: null, idempotent: true, retry: null, max_attempts: null });
+    expect(hints).toEqual({ idempotentHint: true, openWorldHint: false });
+    expect(column).toBe('hints: idempotentHint · openWorldHint: false');
+    expect(formatReport(await auditFixture('trial'), 'markdown')).toContain('| hints: idempotentHint · openWorldHint: false |');
+  });
+
+  it('hints that say nothing of idempotency are no declaration: undeclared, shown as the hints stated (no MCP default filled in)', async () => {
+    const { policy, hints, column } = await row('hint_silent');
+    expect(policy).toBeNull();
+    expect(hints).toEqual({ destructiveHint: false, openWorldHint: true });
+    expect(column).toBe('hints: destructiveHint: false · openWorldHint');
+    expect((await tool('hint_silent')).questions.q2.verdict).not.toBe('n/a');
+  });
+
+  it('annotations with no hint read undeclared', async () => {
+    expect(await row('hint_title')).toEqual({ policy: null, hints: undefined, column: 'undeclared' });
+  });
+
+  it('hints spread from another file are read layer by layer', async () => {
+    const { policy, hints, column } = await row('hint_spread');
+    expect(policy).toMatchObject({ via: 'annotations', side_effects: 'none', idempotent: null, retry: null });
+    expect(hints).toEqual({ readOnlyHint: true, openWorldHint: false, destructiveHint: false });
+    expect(column).toBe('hints: readOnlyHint · destructiveHint: false · openWorldHint: false');
+  });
+
+  it('the JSON report with hints validates against the schema', async () => {
+    const validate = validator(REPORT_SCHEMA_FILE);
+    expect(validate(JSON.parse(formatReport(await auditFixture('trial'), 'json'))), JSON.stringify(validate.errors)).toBe(true);
   });
 });

@@ -114,8 +114,9 @@ describe('Q2, Q3, Q4 across files', () => {
     expect(keyed.questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('Redis') });
   });
 
-  it('reads a policy from MCP annotations', async () => {
-    expect((await tool('add_comment')).policy).toMatchObject({ side_effects: null, idempotent: false, retry: 'never', via: 'annotations' });
+  it('reads what MCP annotations state: the class, and the hints as written (no retry: hints are not a retry policy)', async () => {
+    expect((await tool('add_comment')).policy).toMatchObject({ side_effects: null, idempotent: false, retry: null, via: 'annotations' });
+    expect((await tool('add_comment')).hints).toEqual({ destructiveHint: true, idempotentHint: false });
   });
 });
 

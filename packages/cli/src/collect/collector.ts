@@ -28,6 +28,7 @@ import {
   type KeyedProvider,
   mayUseRunners,
   readExportedPolicyConsts,
+  readMcpHints,
   readPolicyData,
   readPolicyLayers,
   type RunnerConstruction,
@@ -203,10 +204,12 @@ class FileCollector {
     const replay = findReplaySignal(sourceCode, tool);
     const start = tool.node.loc.start;
     const layers = policy ? readPolicyLayers(sourceCode, policy.node) : undefined;
-    const annotationLayers = !policy && tool.annotationsNode ? readPolicyLayers(sourceCode, tool.annotationsNode) : undefined;
+    const annotationLayers = tool.annotationsNode ? readPolicyLayers(sourceCode, tool.annotationsNode) : undefined;
+    const hints = readMcpHints(sourceCode, tool);
     return {
       ...(layers ? { policyLayers: layers } : {}),
       ...(annotationLayers ? { annotationLayers } : {}),
+      ...(hints ? { hints } : {}),
       name: tool.name ?? null,
       line: start.line,
       column: start.column + 1,

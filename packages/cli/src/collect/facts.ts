@@ -14,6 +14,9 @@ export interface Site {
   readonly text: string;
 }
 
+/** MCP hints by name, as the code states them (no MCP default filled in); `null` for one stated with a value not known statically. */
+export type McpHintsFact = Readonly<Partial<Record<'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint', boolean | null>>>;
+
 /** A tool definition and what its file says about it. */
 export interface ToolFact {
   readonly name: string | null;
@@ -30,8 +33,10 @@ export interface ToolFact {
   readonly effects: EffectsFact | null;
   /** The policy's layers when it is written through a spread or a `const` (the linker completes `policy` from them). */
   readonly policyLayers?: readonly PolicyLayer[];
-  /** The MCP annotations' layers when they are a spread or a `const` and state no policy the plugin read. */
+  /** The MCP annotations' layers when they are a spread or a `const` (the linker reads the hints, and the policy they state where the plugin read none, from them). */
   readonly annotationLayers?: readonly PolicyLayer[];
+  /** The MCP hints the annotations state as written (`null`: stated, but not statically); completed from `annotationLayers` by the linker. */
+  readonly hints?: McpHintsFact;
   /**
    * Set when the tool is made at a call of a wrapper another file exports (`addTool(server,
    * 'refund', handler)`): the definition inside that wrapper, which the linker then does not list as

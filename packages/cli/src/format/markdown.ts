@@ -14,14 +14,14 @@ export function formatMarkdown(report: AuditReport): string {
     out.push(`|---|---|---|---|${QUESTIONS.map(() => ':-:').join('|')}|`);
     for (const tool of report.tools) {
       const verdicts = QUESTIONS.map((id) => verdictEmoji(tool.questions[id])).join(' | ');
-      out.push(`| ${code(toolLabel(tool))} | ${code(`${tool.file}:${tool.line}`)} | ${tool.framework} | ${cell(describePolicy(tool.policy))} | ${verdicts} |`);
+      out.push(`| ${code(toolLabel(tool))} | ${code(`${tool.file}:${tool.line}`)} | ${tool.framework} | ${cell(describePolicy(tool.policy, tool.hints))} | ${verdicts} |`);
     }
     out.push('', QUESTIONS.map((id) => `**${id.toUpperCase()}** ${QUESTION_TEXT[id]}`).join('<br>'), '');
     out.push('✅ yes · ❌ no (error) · ⚠️ no (warning) · ❔ unknown (the code does not show it) · ➖ does not apply', '');
     out.push('<details><summary>Why, tool by tool</summary>', '');
     for (const tool of report.tools) {
       out.push(`### ${code(toolLabel(tool))} (${code(`${tool.file}:${tool.line}`)}, ${tool.framework})`, '');
-      out.push(`Policy: ${cell(describePolicy(tool.policy))}`, '');
+      out.push(`Policy: ${cell(describePolicy(tool.policy, tool.hints))}`, '');
       for (const id of QUESTIONS) out.push(`- ${verdictEmoji(tool.questions[id])} **${id.toUpperCase()}** ${tool.questions[id].verdict}: ${cell(tool.questions[id].reason)}`);
       out.push('');
     }

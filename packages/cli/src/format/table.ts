@@ -47,7 +47,7 @@ function toolBlock(tool: ToolAudit, palette: Palette): string[] {
     : palette.dim('not analysed (the handler is not in this file)');
   const lines = [
     `${palette.bold(name)}  ${tool.file}:${tool.line}  ${palette.dim(tool.framework)}`,
-    `  policy   ${tool.policy ? describePolicy(tool.policy) : palette.red('undeclared')}`,
+    `  policy   ${tool.policy || tool.hints ? describePolicy(tool.policy, tool.hints) : palette.red('undeclared')}`,
     `  effects  ${effects}`,
   ];
   for (const id of QUESTIONS) {
@@ -69,7 +69,7 @@ function summaryTable(report: AuditReport, palette: Palette): string {
       toolLabel(tool),
       `${tool.file}:${tool.line}`,
       tool.framework,
-      describePolicy(tool.policy),
+      describePolicy(tool.policy, tool.hints),
       ...QUESTIONS.map((id) => verdictMark(tool.questions[id], palette)),
     ]);
   }

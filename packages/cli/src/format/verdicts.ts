@@ -1,4 +1,7 @@
-import type { Answer, AuditReport, DeclaredPolicy } from '../report.js';
+import type { Answer, AuditReport, DeclaredPolicy, McpHints } from '../report.js';
+
+/** The hints in the order the MCP specification lists them. */
+const HINT_ORDER = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 // Words and marks every human format shares, so the table, the Markdown and the summary agree.
 
@@ -53,13 +56,23 @@ export function verdictEmoji(answer: Answer): string {
   }
 }
 
-/** `money_out · with_key · safe_with_same_key · 3`, or `undeclared`; `?` for a field not stated statically; `(default)` after a `max_attempts` the runtime defaults. */
-export function describePolicy(policy: DeclaredPolicy | null): string {
-  if (!policy) return 'undeclared';
+/**
+ * What the code declares, in the Policy column: `money_out · with_key · safe_with_same_key · 3`;
+ * `?` for a field not stated statically; `(default)` after a `max_attempts` the runtime defaults.
+ * An MCP tool that declares only hints shows the hints it states, as written (`hints: readOnlyHint`,
+ * `hints: destructiveHint · idempotentHint: false`; `: ?` for one not static), never a retry policy
+ * they do not state nor the MCP defaults of the hints left out. `undeclared` for neither.
+ */
+export function describePolicy(policy: DeclaredPolicy | null, hints?: McpHints): string {
+  const contradicted = policy?.contradicted ? ' (contradicted)' : '';
+  if (!policy || policy.via === 'annotations') {
+    const stated = HINT_ORDER.filter((name) => hints?.[name] !== undefined).map((name) => (hints?.[name] === true ? name : `${name}: ${hints?.[name] === false ? 'false' : '?'}`));
+    return stated.length > 0 ? `hints: ${stated.join(' · ')}${contradicted}` : policy ? `hints${contradicted}` : 'undeclared';
+  }
   const show = (value: unknown): string => (value === null ? '?' : String(value));
   // A contradicted declaration says so wherever it is shown (table, Markdown, each tool's summary
   // line), not only in the YAML and the JSON's `policy.contradicted`: a loop must not act on it.
-  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ') + (policy.max_attempts_default ? ' (default)' : '') + (policy.contradicted ? ' (contradicted)' : '');
+  return [policy.side_effects, policy.idempotent, policy.retry, policy.max_attempts].map(show).join(' · ') + (policy.max_attempts_default ? ' (default)' : '') + contradicted;
 }
 
 /**

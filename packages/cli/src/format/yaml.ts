@@ -20,7 +20,7 @@ import type { AuditReport, ToolAudit } from '../report.js';
 const REQUIRED = ['side_effects', 'idempotent', 'retry'] as const;
 
 const UNKNOWN_REASON = 'declared, but not stated statically (a spread, or a value the audit does not follow): treat the tool as not safe to retry';
-const HINTS_REASON = 'declared by MCP annotations, whose hints do not say which side effects the tool has';
+const HINTS_REASON = 'declared only by MCP annotations (listed under hints, as written), which are hints, not a retry policy: they state no retry, and do not always say which side effects the tool has; treat the tool as not safe to retry';
 const CONTRADICTED_REASON = 'the same run shows this declaration is not true, so treat the tool as not safe to retry';
 const CONFLICT_REASON = 'defined more than once with different policies (listed under conflicts): treat the tool as not safe to retry';
 
@@ -34,6 +34,8 @@ interface PolicyEntry {
   contradicted?: true;
   unknown?: string[];
   reason?: string;
+  /** The MCP hints the annotations state, as written. */
+  hints?: Record<string, boolean>;
   framework: string;
   source: string;
   conflicts?: string[];
@@ -76,15 +78,22 @@ function toEntry(tool: ToolAudit): PolicyEntry {
     ...(policy?.contradicted ? { contradicted: true as const } : {}),
     ...(unknown.length > 0 ? { unknown: [...unknown] } : {}),
     ...(reasonOf(policy, unknown.length > 0) ?? {}),
+    ...hintsOf(tool),
     framework: tool.framework,
     source: `${tool.file}:${tool.line}`,
   };
 }
 
+/** The hints the annotations state with a static value (never null, as every field here). */
+function hintsOf(tool: ToolAudit): Pick<PolicyEntry, 'hints'> {
+  const stated = Object.entries(tool.hints ?? {}).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean');
+  return stated.length > 0 ? { hints: Object.fromEntries(stated) } : {};
+}
+
 /** Why a loop must not act on the entry: a contradicted declaration, required fields not stated, or both. */
 function reasonOf(policy: ToolAudit['policy'], unknown: boolean): { reason: string } | undefined {
   const reasons = [
-    ...(policy?.contradicted ? [`${CONTRADICTED_REASON}: ${policy.contradicted.reason}`] : []),
+    ...(policy?.contradicted ? [`${CONTRADICTED_REASON}: ${policy.contradicted.reason.replace(/\.$/, '')}`] : []),
     ...(unknown ? [policy?.via === 'annotations' ? HINTS_REASON : UNKNOWN_REASON] : []),
   ];
   return reasons.length > 0 ? { reason: reasons.join('; ') } : undefined;

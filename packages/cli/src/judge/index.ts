@@ -93,6 +93,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
     column: tool.column,
     framework: tool.framework,
     policy,
+    ...(tool.hints ? { hints: tool.hints } : {}),
     effects: tool.effects
       ? {
           available: true,
@@ -105,7 +106,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
         }
       : { available: false, operations: [] },
     questions,
-    summary: summaryLine(toolLabel({ name: tool.name, file, line: tool.line }), policy, questions),
+    summary: summaryLine(toolLabel({ name: tool.name, file, line: tool.line }), describePolicy(policy, tool.hints), questions),
   };
 }
 
@@ -179,9 +180,9 @@ function contradictedQ1(q1: Answer, contradicted: DeclaredPolicy['contradicted']
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };
 
-function summaryLine(name: string, policy: DeclaredPolicy | null, questions: Readonly<Record<QuestionId, Answer>>): string {
+function summaryLine(name: string, policy: string, questions: Readonly<Record<QuestionId, Answer>>): string {
   const verdicts = QUESTIONS.map((id) => `${id.toUpperCase()} ${VERDICT_WORDS[questions[id].verdict]}`).join(', ');
-  return `${name} [${describePolicy(policy)}]: ${verdicts}`;
+  return `${name} [${policy}]: ${verdicts}`;
 }
 
 function summarise(tools: readonly ToolAudit[], findings: readonly RuleFinding[]): ReportSummary {

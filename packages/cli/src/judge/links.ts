@@ -187,18 +187,27 @@ function withPolicyFollowed(tool: ToolFact, file: string, index: ProjectIndex): 
       },
     };
   }
-  if (!tool.policy && tool.annotationLayers) {
-    const hints = merge(index.resolvePolicyLayers(tool.annotationLayers, file));
+  if (tool.annotationLayers) {
+    const merged = merge(index.resolvePolicyLayers(tool.annotationLayers, file));
+    const hints: Record<string, boolean | null> = {};
+    for (const name of HINT_NAMES) if (name in merged) hints[name] = typeof merged[name] === 'boolean' ? (merged[name] as boolean) : null;
+    const withHints = Object.keys(hints).length > 0 ? { ...tool, hints } : tool;
+    if (tool.policy) return withHints;
     const line = tool.line;
     const site = { line, endLine: line, text: 'annotations' };
-    // As the plugin's readPolicyData reads hints: readOnlyHint true is a read; else idempotentHint gives the class.
-    if (hints.readOnlyHint === true) return { ...tool, policy: { ...site, side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, statesMaxAttempts: false, via: 'annotations' } };
-    if (typeof hints.idempotentHint === 'boolean' && hints.readOnlyHint !== null) {
-      return { ...tool, policy: { ...site, side_effects: null, idempotent: hints.idempotentHint, retry: hints.idempotentHint ? 'safe' : 'never', max_attempts: null, statesMaxAttempts: false, via: 'annotations' } };
+    // As the plugin's readPolicyData reads hints: readOnlyHint true states no side effects, idempotentHint
+    // the class; neither states a retry policy. A hint not known statically may be either.
+    const readOnly = hints.readOnlyHint === true;
+    if ((readOnly || typeof hints.idempotentHint === 'boolean') && hints.readOnlyHint !== null) {
+      const idempotent = typeof hints.idempotentHint === 'boolean' ? hints.idempotentHint : null;
+      return { ...withHints, policy: { ...site, side_effects: readOnly ? 'none' : null, idempotent, retry: null, max_attempts: null, statesMaxAttempts: false, via: 'annotations' } };
     }
+    return withHints;
   }
   return tool;
 }
+
+const HINT_NAMES = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 /** Folds layers into fields: a later layer wins; a field an opaque layer may set becomes `null`. */
 function merge(layers: readonly PolicyLayer[]): Record<string, string | number | boolean | null> {
@@ -206,7 +215,7 @@ function merge(layers: readonly PolicyLayer[]): Record<string, string | number |
   for (const layer of layers) {
     if (layer.k === 'fields') Object.assign(fields, layer.fields);
     else if (layer.k === 'opaque' && layer.field) fields[layer.field] = null;
-    else if (layer.k === 'opaque') for (const name of ['side_effects', 'idempotent', 'retry', 'max_attempts', 'readOnlyHint', 'idempotentHint']) fields[name] = null;
+    else if (layer.k === 'opaque') for (const name of ['side_effects', 'idempotent', 'retry', 'max_attempts', ...HINT_NAMES]) fields[name] = null;
   }
   return fields;
 }

@@ -43,7 +43,13 @@ function declaredRead(policy: PolicyFact | null): Answer | undefined {
   return answer('n/a', `${declared}; question 1 checks that against the handler`);
 }
 
-const NOT_REPEATABLE = 'declared not safely repeatable (`idempotent: false`)';
+/** A declared class in the declaration's own words: an MCP tool states it with its `idempotentHint`. */
+function declaredClass(policy: PolicyFact | null, value: boolean): string {
+  return policy?.via === 'annotations' ? `\`idempotentHint: ${value}\`` : `\`idempotent: ${value}\``;
+}
+
+/** `declared not safely repeatable (`idempotent: false`)`, in the declaration's words. */
+const notRepeatable = (policy: PolicyFact | null): string => `declared not safely repeatable (${declaredClass(policy, false)})`;
 
 /**
  * Q1: what a second identical call does: replayed, where a record keyed deterministically or a guard
@@ -182,7 +188,7 @@ export function findEffectsContradiction(context: Omit<JudgeContext, 'contradict
   if (policy.side_effects === 'none' && effects.operations.some((operation) => WRITES.has(operation.kind))) {
     claim = `read-only ${policy.via === 'annotations' ? '`readOnlyHint: true`' : "`side_effects: 'none'`"}`;
   } else if (policy.idempotent === true && inferred && !inferred.idempotent && effects.keyLookupLine === null) {
-    claim = '`idempotent: true`';
+    claim = declaredClass(policy, true);
   }
   if (!claim) return undefined;
   const file = context.relative(context.at.file);
@@ -263,7 +269,7 @@ export function judgeKey(context: JudgeContext): Answer {
       hidden.map((part) => here(part.line, part.text)),
     );
   }
-  if (policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat needs no key');
+  if (policy?.idempotent === true) return answer('n/a', `declared naturally idempotent (${declaredClass(policy, true)}): a repeat needs no key`);
   const refused = refusingGuardOf(context);
   if (refused) return answer('unknown', `${refusedReason(refused)}; until then no call of it is keyed`, [refused]);
   const guard = guardOf(context);
@@ -272,7 +278,7 @@ export function judgeKey(context: JudgeContext): Answer {
   if (wire) {
     return answer('unknown', `its server takes the key from the caller (\`_meta["io.github.retrysafe/idempotencyKey"]\`, \`enableIdempotency\` at ${wire.file}:${wire.line}): whether the client derives it from the work is not in this code`, [wire]);
   }
-  if (policy?.idempotent === false) return no('warning', `${NOT_REPEATABLE}: it takes no key, so every repeat runs the effect again`);
+  if (policy?.idempotent === false) return no('warning', `${notRepeatable(tool.policy)}: it takes no key, so every repeat runs the effect again`);
   if (policy?.idempotent === 'with_key') return answer('unknown', "declared `idempotent: 'with_key'`, but no key position in its definition or handler is visible");
   return undeclaredWithoutKey(context) ?? answer('unknown', 'no declared policy, and no key in its definition or handler');
 }
@@ -299,7 +305,7 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   const read = declaredRead(tool.policy);
   if (read) return read;
   const idempotent = tool.policy?.idempotent;
-  if (idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): a repeat reaches the same end state, so there is nothing to tell apart');
+  if (idempotent === true) return answer('n/a', `declared naturally idempotent (${declaredClass(tool.policy, true)}): a repeat reaches the same end state, so there is nothing to tell apart`);
   const site = tool.replay.site;
   const evidence = site ? [{ file: context.relative(context.at.file), line: site.line, text: site.text }] : [];
   const refused = refusingGuardOf(context);
@@ -308,7 +314,7 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [guard]);
   const wire = wireOf(context);
   if (wire) return answer('yes', `its server deduplicates keyed calls (\`enableIdempotency\`, ${wire.file}:${wire.line}): a repeat with the same key gets the first result with \`_meta["io.github.retrysafe/replayed"]: true\``, [wire]);
-  if (idempotent === false) return no('warning', `${NOT_REPEATABLE}: nothing records the first call, so a repeat cannot answer "already done"`, evidence);
+  if (idempotent === false) return no('warning', `${notRepeatable(tool.policy)}: nothing records the first call, so a repeat cannot answer "already done"`, evidence);
   switch (tool.replay.kind) {
     case 'runner':
       return answer('yes', 'a `defineTool` tool: the runner (and every adapter) answers `{ result, replayed }`, with `replayed: true` for a repeat with the same key', evidence);
@@ -359,12 +365,12 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
   const { tool } = context.at;
   const read = declaredRead(tool.policy);
   if (read) return read;
-  if (tool.policy?.idempotent === true) return answer('n/a', 'declared naturally idempotent (`idempotent: true`): no dedup record is needed');
+  if (tool.policy?.idempotent === true) return answer('n/a', `declared naturally idempotent (${declaredClass(tool.policy, true)}): no dedup record is needed`);
   const refused = refusingGuardOf(context);
   if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard's runner keeps no record of it`, [refused]);
   // A guard, and a server that deduplicates keyed calls, keep a not-safely-repeatable call's result too.
   const kept = guardOf(context) ?? wireOf(context);
-  if (tool.policy?.idempotent === false && !kept) return no('warning', `${NOT_REPEATABLE}: there is no dedup record`);
+  if (tool.policy?.idempotent === false && !kept) return no('warning', `${notRepeatable(tool.policy)}: there is no dedup record`);
   const runners = context.links.uses.flatMap((use) => use.runners);
   if (runners.length > 0) return judgeRunners(runners, context);
   if (context.links.uses.length > 0) {
@@ -530,7 +536,7 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   }
   const candidates = context.unresolvedTests.filter((test) => mayBe(test, tool));
   if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls \`${candidates[0]?.test.text}\` twice, which may be this tool (its target was not followed)`, candidates.map(at));
-  if (tool.policy?.idempotent === false && !guardOf(context) && !wireOf(context)) return no('warning', `${NOT_REPEATABLE}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
+  if (tool.policy?.idempotent === false && !guardOf(context) && !wireOf(context)) return no('warning', `${notRepeatable(tool.policy)}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
   const referenced = context.links.referencedBy.map(context.relative);
   const missing = referenced.length > 0
     ? `${referenced.join(', ')} imports it, but no test calls it twice and asserts a single effect`

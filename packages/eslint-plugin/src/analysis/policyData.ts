@@ -29,11 +29,14 @@ export interface PolicyData {
 
 /**
  * The policy a recognised tool declares, as seed data: its policy declaration (`defineTool` fields,
- * `declarePolicy`, `metadata.retrysafe`, `_meta`), or for an MCP tool with annotations only, the
- * policy its hints state: `readOnlyHint: true` is a read (`none`, naturally idempotent, `safe`);
- * otherwise `idempotentHint` gives the class (`true` → naturally idempotent, `safe`; `false` → not
- * safely repeatable, `never`) and the side effects stay `null` (the hints do not say which). The
- * inverse of the spec's `annotationsFor`. `undefined` when nothing is declared.
+ * `declarePolicy`, `metadata.retrysafe`, `_meta`), or for an MCP tool with annotations only, what its
+ * hints state in the seed's words, and nothing more: `readOnlyHint: true` is a tool without side
+ * effects (`side_effects: 'none'`); `idempotentHint` is the class (`true` naturally idempotent,
+ * `false` not safely repeatable). Neither states a `retry` or `max_attempts` (hints are not a retry
+ * policy), nor the other fields, which stay `null`; the hints themselves are {@link readMcpHints}.
+ * `undefined` when nothing is declared: no policy, and no hint that states one of those (MCP's
+ * defaults for hints left out, `destructiveHint: true` and `idempotentHint: false`, are defaults,
+ * not a declaration).
  */
 export function readPolicyData(sourceCode: SourceCode, tool: ToolDefinition): PolicyData | undefined {
   const described = describeTool(sourceCode, tool);
@@ -52,9 +55,32 @@ export function readPolicyData(sourceCode: SourceCode, tool: ToolDefinition): Po
   const hints = described.annotations;
   if (!hints || !tool.annotationsNode) return undefined;
   const node = tool.annotationsNode;
-  if (hints.readOnlyHint === true) return { side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'annotations', node };
-  if (hints.idempotentHint === undefined) return undefined;
-  return { side_effects: null, idempotent: hints.idempotentHint, retry: hints.idempotentHint ? 'safe' : 'never', max_attempts: null, via: 'annotations', node };
+  const readOnly = hints.readOnlyHint === true;
+  if (!readOnly && hints.idempotentHint === undefined) return undefined;
+  return { side_effects: readOnly ? 'none' : null, idempotent: hints.idempotentHint ?? null, retry: null, max_attempts: null, via: 'annotations', node };
+}
+
+/** The MCP hints a tool's annotations state, by name (the protocol's `ToolAnnotations` hints). */
+export interface McpHints {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/**
+ * The hints an MCP tool's annotations state with a static value, as written (no MCP default filled
+ * in); `undefined` when the tool has no visible annotations object or it states none. Annotations
+ * written through spreads are read layer by layer with {@link readPolicyLayers}.
+ */
+export function readMcpHints(sourceCode: SourceCode, tool: ToolDefinition): McpHints | undefined {
+  if (!tool.annotationsNode) return undefined;
+  const annotations = describeTool(sourceCode, tool).annotations;
+  if (!annotations?.visible) return undefined;
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = annotations;
+  const hints = { readOnlyHint, destructiveHint, idempotentHint, openWorldHint };
+  const stated = Object.fromEntries(Object.entries(hints).filter(([, value]) => value !== undefined));
+  return Object.keys(stated).length > 0 ? stated : undefined;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   isTestFile,
   isTestFileName,
   readExportedPolicyConsts,
+  readMcpHints,
   readPolicyData,
   readPolicyLayers,
   type ToolDefinition,
@@ -85,8 +86,8 @@ describe('readPolicyData', () => {
   it.each([
     ['defineTool fields', `${DEFINE}defineTool({ name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 2, execute: () => 1 });`, { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', max_attempts: 2, via: 'defineTool' }],
     ['MCP _meta.retrysafe', `${MCP}server.registerTool('t', { _meta: { retrysafe: { side_effects: 'none', idempotent: true, retry: 'safe' } } }, async () => ({ content: [] }));`, { side_effects: 'none', idempotent: true, retry: 'safe', max_attempts: null, via: 'mcpMeta' }],
-    ['MCP readOnlyHint', `${MCP}server.registerTool('t', { annotations: { readOnlyHint: true } }, async () => ({ content: [] }));`, { side_effects: 'none', idempotent: true, retry: 'safe', via: 'annotations' }],
-    ['MCP idempotentHint: false', `${MCP}server.registerTool('t', { annotations: { destructiveHint: true, idempotentHint: false } }, async () => ({ content: [] }));`, { side_effects: null, idempotent: false, retry: 'never', via: 'annotations' }],
+    ['MCP readOnlyHint', `${MCP}server.registerTool('t', { annotations: { readOnlyHint: true } }, async () => ({ content: [] }));`, { side_effects: 'none', idempotent: null, retry: null, via: 'annotations' }],
+    ['MCP idempotentHint: false', `${MCP}server.registerTool('t', { annotations: { destructiveHint: true, idempotentHint: false } }, async () => ({ content: [] }));`, { side_effects: null, idempotent: false, retry: null, via: 'annotations' }],
     ['a field built at run time is null', `${DEFINE}const mode = process.env.MODE;\ndefineTool({ name: 't', sideEffects: mode, idempotent: true, retry: 'safe', execute: () => 1 });`, { side_effects: null, idempotent: true }],
   ])('%s', (_shape, code, expected) => {
     expect(withTool(code, (sourceCode, tool) => readPolicyData(sourceCode, tool))).toMatchObject(expected);
@@ -94,6 +95,17 @@ describe('readPolicyData', () => {
 
   it('is undefined for a tool that declares nothing', () => {
     expect(withTool(`${MCP}server.registerTool('t', {}, async () => ({ content: [] }));`, (s, t) => readPolicyData(s, t))).toBeUndefined();
+  });
+
+  // New-user trial 3: the Policy column showed `retry: safe` for hints that state no retry policy.
+  it('MCP hints state no retry policy, and hints that say nothing of side effects or idempotency declare nothing', () => {
+    expect(withTool(`${MCP}server.registerTool('t', { annotations: { idempotentHint: true } }, async () => ({ content: [] }));`, (s, t) => readPolicyData(s, t))).toMatchObject({ idempotent: true, retry: null, max_attempts: null });
+    expect(withTool(`${MCP}server.registerTool('t', { annotations: { destructiveHint: false, openWorldHint: true } }, async () => ({ content: [] }));`, (s, t) => readPolicyData(s, t))).toBeUndefined();
+  });
+
+  it('readMcpHints: the hints as written, no MCP default filled in', () => {
+    expect(withTool(`${MCP}server.registerTool('t', { annotations: { title: 'T', destructiveHint: false, idempotentHint: true } }, async () => ({ content: [] }));`, (s, t) => readMcpHints(s, t))).toEqual({ destructiveHint: false, idempotentHint: true });
+    expect(withTool(`${MCP}server.registerTool('t', { annotations: { title: 'T' } }, async () => ({ content: [] }));`, (s, t) => readMcpHints(s, t))).toBeUndefined();
   });
 });
 
