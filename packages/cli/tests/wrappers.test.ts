@@ -24,7 +24,7 @@ describe('a wrapper another file exports', () => {
     const byName = new Map((await tools()).map((tool) => [tool.name, tool]));
     expect(byName.get('refund')?.questions.q2).toMatchObject({ verdict: 'no', evidence: [{ file: 'src/tools.ts', line: 12, text: 'randomUUID()' }] });
     expect(byName.get('cancel')?.questions.q2).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/tools.ts', line: 22 }] });
-    expect(byName.get('get_order')?.policy).toMatchObject({ side_effects: 'none', idempotent: true, via: 'annotations' });
+    expect(byName.get('get_order')?.policy).toMatchObject({ side_effects: 'none', idempotent: null, via: 'annotations' });
     expect(byName.get('refund')?.policy).toBeNull();
   });
 

@@ -31,7 +31,7 @@
  * and clients into other files of the program as `no-contradicted-policy-type-checked` does.
  *
  * For the seed's audit (`retrysafe audit`) it also answers, per tool: its declared policy as seed
- * data with MCP annotations read as one (`readPolicyData`), how its key is derived
+ * data with MCP annotations read as what their hints state (`readPolicyData`, `readMcpHints`), how its key is derived
  * (`describeKeyDerivation`) and which keyed provider calls pass it (`findProviderKeys`), whether its
  * response flags a replay (`findReplaySignal`); and per file: runners and their stores, the calls
  * that hand a tool to a runner (`runner.call`, the adapters, the guards, `enableIdempotency`),
