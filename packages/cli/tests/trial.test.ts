@@ -56,6 +56,28 @@ describe('Q2 knows the runner\'s key', () => {
   });
 });
 
+describe('Q2 reads a constant fallback as one key for every call', () => {
+  // New-user trial 3: `const key = currentCall()?.key ?? ''` passed to stripe.refunds.create. Outside
+  // a guard every call sends '', so a later, different refund gets the first one's result.
+  it("currentCall()?.key ?? '': no (error), naming the fallback and what it falls back from, not 'new on every attempt'", async () => {
+    const q2 = (await tool('refundWithFallback')).questions.q2;
+    expect(q2).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      evidence: [{ file: 'src/fallback-key.ts', line: 16, text: 'key' }, { file: 'src/fallback-key.ts', line: 15, text: "''" }],
+    });
+    expect(q2.reason).toContain("falls back to the constant `''` when `currentCall()?.key` is missing (line 15): every call without it sends the same key, \"\"");
+    expect(q2.reason).not.toContain('new on every attempt');
+  });
+
+  it('Q1 and Q4 do not read it as a key new on every attempt: a repeat carries the same key', async () => {
+    const { q1, q4 } = (await tool('refundWithFallback')).questions;
+    expect(q1.reason).not.toContain('runs the create again');
+    expect(q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('Stripe keeps keys') });
+    expect((await tool('sendMail')).questions.q2).toMatchObject({ verdict: 'no', reason: expect.stringContaining("falls back to the constant `''`") });
+  });
+});
+
 describe('Q2 says where currentCall() is set', () => {
   it('unguarded: still yes, but the reason says the key is undefined outside a guarded call, naming every call that sets it (enableIdempotency too)', async () => {
     expect((await tool('refundOrder')).questions.q2).toMatchObject({

@@ -282,6 +282,9 @@ class FileCollector {
         derived: part.derived,
         inKeyFunction: inKeyFunction.has(part.node as never),
         origins: part.origins.map((origin) => keyOriginFact(origin, this.sourceCode)),
+        fallback: part.constantFallback
+          ? { line: part.constantFallback.node.loc.start.line, text: describeNode(part.constantFallback.fallback, this.sourceCode), primary: describeNode(part.constantFallback.primary, this.sourceCode), key: part.constantFallback.key }
+          : null,
       })),
       sources: derivation.sources.map((source) => ({ line: source.node.loc.start.line, text: source.description, kind: source.kind })),
     };

@@ -107,9 +107,16 @@ export interface KeyFact {
   /**
    * Each part, and whether it is one of the spec's `key` template parts or a tool's `key` function
    * result (`inKeyFunction`); `origins`: the leaves of a derived part the tool's code does not
-   * settle (a factory's parameter, a run `openRun` opens).
+   * settle (a factory's parameter, a run `openRun` opens); `fallback`: a constant the whole key
+   * falls back to when its real key is missing.
    */
-  readonly parts: readonly (Site & { readonly derived: boolean; readonly inKeyFunction: boolean; readonly origins: readonly KeyOriginFact[] })[];
+  readonly parts: readonly (Site & {
+    readonly derived: boolean;
+    readonly inKeyFunction: boolean;
+    readonly origins: readonly KeyOriginFact[];
+    /** The constant the part falls back to (`''` of `currentCall()?.key ?? ''`), what from, and the whole key it then is; `null`: none. */
+    readonly fallback: (Site & { readonly primary: string; readonly key: string | number }) | null;
+  })[];
   readonly sources: readonly (Site & { readonly kind: string })[];
 }
 

@@ -1,5 +1,5 @@
 import { CURRENT_CALL_SETTERS } from '../collect/analysis.js';
-import type { PolicyFact, ToolFact } from '../collect/facts.js';
+import type { KeyFact, PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import { judgeKeyOrigins } from './keyOrigins.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
@@ -137,7 +137,9 @@ function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[])
   const withKey = [...evidence, ...key.evidence];
   // A key new on every attempt makes the provider see a new request: the create runs again,
   // whatever else the handler does.
-  if (key.verdict === 'no' && key.severity === 'error') {
+  // A constant fallback is the same key on a repeat: its fault (one key for different calls) is
+  // question 2's, not a second create.
+  if (key.verdict === 'no' && key.severity === 'error' && !constantFallbackPart(context)) {
     return no('error', `a second call runs the create again: ${passed}, but the key is not the same on a repeat (question 2: ${key.reason})`, withKey);
   }
   if (!effects.complete || keyed.length !== creates.length) return undefined;
@@ -222,11 +224,17 @@ function randomKeyFinding(context: JudgeContext): { readonly finding: RuleFindin
   if (key.status !== 'unknown') return undefined;
   const file = context.relative(context.at.file);
   for (const part of key.parts) {
-    if (part.derived) continue;
+    // The rule's finding on a constant fallback says one key for every call, not a new one per attempt.
+    if (part.derived || part.fallback) continue;
     const finding = context.findings.find((candidate) => RANDOM_KEY_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line === part.line);
     if (finding) return { finding, part };
   }
   return undefined;
+}
+
+/** The first part of the tool's key that falls back to a constant (`currentCall()?.key ?? ''`), if any. */
+function constantFallbackPart(context: Pick<JudgeContext, 'at'>): KeyFact['parts'][number] | undefined {
+  return context.at.tool.key.parts.find((part) => part.fallback);
 }
 
 /** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */
@@ -238,6 +246,17 @@ export function judgeKey(context: JudgeContext): Answer {
     const [first] = key.sources;
     const described = key.sources.map((source) => `\`${source.text}\` (line ${source.line})`).join(', ');
     return no('error', `the key is built from ${described}, which is new on every attempt: a retry gets a new key and runs the effect again`, first ? key.sources.map((s) => here(s.line, s.text)) : []);
+  }
+  // One constant for every call that lacks the real key: the fallback alone is the evidence,
+  // whatever the primary is (a guard's key, an input field), as no-random-key reports it.
+  const fallback = constantFallbackPart(context);
+  if (fallback?.fallback) {
+    const { fallback: constant } = fallback;
+    return no(
+      'error',
+      `the key \`${fallback.text}\` (line ${fallback.line}) falls back to the constant \`${constant.text}\` when \`${constant.primary}\` is missing (line ${constant.line}): every call without it sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
+      [here(fallback.line, fallback.text), ...(constant.line === fallback.line ? [] : [here(constant.line, constant.text)])],
+    );
   }
   const read = declaredRead(policy);
   if (read && key.status === 'none') return read;

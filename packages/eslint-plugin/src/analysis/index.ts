@@ -50,7 +50,7 @@ export {
   type SeedPolicyField,
   type SeedPolicyFields,
 } from './tools.js';
-export type { AllowedSource, KeyPositionKind, SourceKind } from '../keys/index.js';
+export type { AllowedSource, ConstantFallback, KeyPositionKind, SourceKind } from '../keys/index.js';
 export { findPolicyContradiction, POLICY_CONTRADICTIONS, type PolicyContradiction, type StaticPolicy } from '../tools/index.js';
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
 export { analyseToolEffects, type ToolEffects } from './effects.js';

@@ -4,7 +4,9 @@ import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 import { importsSpecPackage, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk, containsNode } from '../ast/index.js';
 import {
   type AllowedSource,
+  type ConstantFallback,
   createValueTracer,
+  findPositionFallback,
   getKeyPositions,
   isPersistedAt,
   type KeyNameMatcher,
@@ -34,6 +36,12 @@ export interface KeyPart {
    * the file (keyOrigins.ts).
    */
   readonly origins: readonly KeyPartOrigin[];
+  /**
+   * The constant the part falls back to when its real key is missing, making the whole key one
+   * constant for every such call (`currentCall()?.key ?? ''`, `input.key || 'refund'`), as
+   * `no-random-key` reports it; `undefined` when it has none (keys/constantFallbacks.ts).
+   */
+  readonly constantFallback: ConstantFallback | undefined;
 }
 
 /** What {@link describeKeyDerivation} found. */
@@ -87,7 +95,7 @@ export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefiniti
   const parts = positions.map((position): KeyPart => {
     const origins: KeyPartOrigin[] = [];
     const derived = isDerived({ sourceCode, tool: tool.node, origins }, position.value, [], 0);
-    return { node: position.value, derived, origins: derived ? origins : [] };
+    return { node: position.value, derived, origins: derived ? origins : [], constantFallback: findPositionFallback(position, sourceCode) };
   });
   const status = sources.length > 0 ? 'nondeterministic' : parts.every((part) => part.derived) ? 'deterministic' : 'unknown';
   return { status, positions: dedupe(positions), parts, sources };

@@ -2,8 +2,10 @@
 // differ between two attempts (nondeterministicSources and the tables it reads: randomAndClockSources,
 // perAttemptSources with retryLoops, replayStableSources; their shapes in sourceTypes), and the
 // tracer that follows a key's value back to such a source within one file (valueTracer), where a
-// value stored before it is used is durable (persistence, which reads SQL text with sql/). Built on
-// ast/ and sql/. Import it from here.
+// value stored before it is used is durable (persistence, which reads SQL text with sql/), and the
+// opposite flaw: a key that falls back to one constant for every call lacking the real one
+// (constantFallbacks). Built on ast/ and sql/. Import it from here.
+export * from './constantFallbacks.js';
 export * from './durableEngines.js';
 export * from './keyJudge.js';
 export * from './keyNames.js';

@@ -3,9 +3,10 @@ import { builtinModules } from 'node:module';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { containsNode, findVariableOf, type FunctionNode, getMemberChain, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
+import { containsNode, describeNode, findVariableOf, type FunctionNode, getMemberChain, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
 import {
   createKeyJudge,
+  findPositionFallback,
   type KeyPosition,
   mayHaveKeyPositions,
   type NondeterministicSource,
@@ -16,7 +17,14 @@ import { createHandlerToolFinder, createKeyAdvice, createKeyRule, MESSAGE_ID_BY_
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
-export type MessageIds = 'clockKey' | 'counterKey' | 'mintedPerToolCallKey' | 'perAttemptKey' | 'randomKey' | 'suggestDurableParameters';
+export type MessageIds =
+  | 'clockKey'
+  | 'constantFallbackKey'
+  | 'counterKey'
+  | 'mintedPerToolCallKey'
+  | 'perAttemptKey'
+  | 'randomKey'
+  | 'suggestDurableParameters';
 
 /** Parameter names that look like durable identifiers of the work: `orderId`, `run_id`, `id`. */
 const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
@@ -40,7 +48,13 @@ export default createKeyRule<MessageIds>({
   description: 'Disallow idempotency and deduplication keys built from random, clock or per-attempt values',
   hasSuggestions: true,
   sourceAt: '`{{source}}` (line {{line}})',
-  messages: { suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.' },
+  messages: {
+    constantFallbackKey:
+      'Idempotency key falls back to the constant `{{fallback}}` when `{{primary}}` is missing (line {{line}}): every call without it sends ' +
+      'the same key, {{key}}, so a later, different call gets the result of the first (or the provider rejects the reused key). ' +
+      'Throw when it is missing, or fall back to a key derived from the work. {{advice}}',
+    suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
+  },
   create(context, [options]) {
     const sourceCode = context.sourceCode;
     if (!mayHaveKeyPositions(sourceCode, options.keyNames)) return {};
@@ -49,12 +63,15 @@ export default createKeyRule<MessageIds>({
     const toolAt = createHandlerToolFinder(sourceCode);
     /** Sinks already reported per source, so a sink nested in another (`key\`${vouchDurable(x)}\``) is reported once. */
     const reportedSinks = new Map<TSESTree.Node, TSESTree.Node[]>();
+    /** Sinks already reported per constant fallback, so a sink nested in another is reported once. */
+    const reportedFallbacks = new Map<TSESTree.Node, TSESTree.Node[]>();
 
     function checkPosition(position: KeyPosition): void {
       const verdict = judge.judge(position.value);
       if (verdict === 'mintedOnce') return checkMintedOnce(position);
       const source = verdict;
-      if (!source || source === 'persisted' || isNestedInReportedSink(position.value, source)) return;
+      if (!source) return checkConstantFallback(position);
+      if (source === 'persisted' || isNestedInReportedSink(position.value, source)) return;
       reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
       context.report({
         node: position.value,
@@ -78,6 +95,30 @@ export default createKeyRule<MessageIds>({
         node: position.value,
         messageId: 'mintedPerToolCallKey',
         data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
+      });
+    }
+
+    /**
+     * A key with no random source may still be one constant for every call that lacks its real key
+     * (`currentCall()?.key ?? ''`): reported on the constant the file shows, whatever the primary is
+     * (a guard's key the audit cannot place is still unknown; the fallback alone is the evidence).
+     */
+    function checkConstantFallback(position: KeyPosition): void {
+      const found = findPositionFallback(position, sourceCode);
+      if (!found) return;
+      const sinks = reportedFallbacks.get(found.node) ?? [];
+      if (sinks.some((outer) => containsNode(outer, position.value))) return;
+      reportedFallbacks.set(found.node, [...sinks, position.value]);
+      context.report({
+        node: position.value,
+        messageId: 'constantFallbackKey',
+        data: {
+          fallback: describeNode(found.fallback, sourceCode),
+          primary: describeNode(found.primary, sourceCode),
+          line: found.node.loc.start.line,
+          key: JSON.stringify(found.key),
+          advice: adviceAt(position.value),
+        },
       });
     }
 

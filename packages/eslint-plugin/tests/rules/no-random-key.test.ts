@@ -482,7 +482,7 @@ ruleTester.run('no-random-key: fallback', rule, {
       name: 'a fallback to a constant or a durable value',
       code: `
 declare const input: { key?: string }; declare const run: { id: string };
-send({ idempotencyKey: input.key ?? run.id, dedupeKey: input.key || 'fixed' });
+send({ idempotencyKey: input.key ?? run.id });
 `,
     },
   ],
@@ -505,6 +505,159 @@ send({ idempotencyKey: k });
         report('randomKey', 6, 24, 'randomUUID()', 6),
         report('randomKey', 9, 24, 'randomUUID()', 8),
       ],
+    },
+  ],
+});
+
+/** A constant-fallback report: the sink, the constant and what it falls back from, the fallback's line and the key it makes. */
+function fallbackReport(line: number, column: number, fallback: string, primary: string, fallbackLine: number, key: string, advice = DURABLE_KEY_ADVICE): Expected {
+  return { messageId: 'constantFallbackKey', line, column, data: { fallback, primary, line: fallbackLine, key: JSON.stringify(key), advice } };
+}
+
+// New-user trial 3: an AI SDK tool guarded by the retrysafe guard passed `currentCall()?.key ?? ''`
+// to Stripe. Run outside the guard, every call sends the key '': a later, different refund gets the
+// first one's result (or Stripe rejects the reused key). The fallback alone is the evidence.
+ruleTester.run('no-random-key: constant fallback', rule, {
+  valid: [
+    {
+      name: 'a fallback that is itself a key derived from the work, or a helper that makes one',
+      code: `
+declare const input: { key?: string; orderId: string }; declare const runId: string; declare const run: { id: string };
+declare function generateKeyFromRun(run: unknown): string;
+send({ idempotencyKey: input.key ?? \`\${runId}:\${input.orderId}:refund\` });
+send({ idempotencyKey: input.key ?? generateKeyFromRun(run) });
+send({ idempotencyKey: input.key || run.id });
+`,
+    },
+    {
+      name: 'a constant fallback in a non-key position (a log message, a label)',
+      code: `
+declare const input: { key?: string };
+console.log(\`refund key: \${input.key ?? ''}\`);
+send({ idempotencyKey: input.key, note: input.key ?? 'none', label: input.key || 'refund' });
+`,
+    },
+    {
+      name: 'a fallback inside a key that keeps a varying part still differs between calls',
+      code: `
+declare const input: { note?: string; orderId: string }; declare const runId: string;
+send({ idempotencyKey: \`\${runId}:\${input.note ?? ''}\` });
+send({ idempotencyKey: input.orderId + ':' + (input.note || 'x') });
+`,
+    },
+    {
+      name: 'a choice between two keys is not a fallback, nor is a constant key with none',
+      code: `
+declare const live: boolean; declare const liveKey: string;
+const FIXED = 'nightly-report';
+send({ idempotencyKey: live ? liveKey : 'test' });
+send({ idempotencyKey: FIXED });
+`,
+    },
+    {
+      name: 'a let written again is not followed; a fallback to a non-constant default parameter',
+      code: `
+declare const input: { key?: string }; declare function derive(): string;
+let k = input.key ?? '';
+k = derive();
+send({ idempotencyKey: k });
+function refund(key = derive()) { return send({ idempotencyKey: key }); }
+`,
+    },
+  ],
+  invalid: [
+    {
+      name: "the trial's AI SDK tool: currentCall()?.key ?? '' passed to stripe.refunds.create",
+      code: `
+import { tool } from 'ai';
+import { z } from 'zod';
+import { currentCall } from '@retrysafe/spec';
+export const issueRefund = tool({
+  description: 'Refund a charge',
+  inputSchema: z.object({ chargeId: z.string(), amountCents: z.number() }),
+  execute: async ({ chargeId, amountCents }) => {
+    const key = currentCall()?.key ?? '';
+    return stripe.refunds.create({ charge: chargeId, amount: amountCents }, { idempotencyKey: key });
+  },
+});
+`,
+      errors: [fallbackReport(10, 95, "''", 'currentCall()?.key', 9, '', adviceIn('ai-sdk'))],
+    },
+    {
+      name: '??, || and ?: to a literal, a template without expressions and a const bound to one',
+      code: `
+declare const input: { key?: string }; declare const opts: { idempotencyKey?: string }; declare const k: string | undefined;
+const DEFAULT_KEY = 'refund';
+send({ idempotencyKey: input.key ?? 'default' });
+send({ idempotencyKey: opts.idempotencyKey || 'refund' });
+send({ idempotencyKey: k ? k : '' });
+send({ idempotencyKey: !k ? \`none\` : k });
+send({ idempotencyKey: input.key ?? DEFAULT_KEY });
+send({ idempotencyKey: input.key ?? 0 });
+`,
+      errors: [
+        fallbackReport(4, 24, "'default'", 'input.key', 4, 'default'),
+        fallbackReport(5, 24, "'refund'", 'opts.idempotencyKey', 5, 'refund'),
+        fallbackReport(6, 24, "''", 'k', 6, ''),
+        fallbackReport(7, 24, '`none`', 'k', 7, 'none'),
+        fallbackReport(8, 24, 'DEFAULT_KEY', 'input.key', 8, 'refund'),
+        { messageId: 'constantFallbackKey', line: 9, column: 24, data: { fallback: '0', primary: 'input.key', line: 9, key: '0', advice: DURABLE_KEY_ADVICE } },
+      ],
+    },
+    {
+      name: 'the whole key is a constant when the fallback is taken: a template, a concatenation',
+      code: `
+declare const input: { key?: string };
+send({ idempotencyKey: \`refund:\${input.key ?? ''}\` });
+send({ idempotencyKey: 'refund-' + (input.key || 'x') });
+`,
+      errors: [fallbackReport(3, 24, "''", 'input.key', 3, 'refund:'), fallbackReport(4, 24, "'x'", 'input.key', 4, 'refund-x')],
+    },
+    {
+      name: 'headers, a default parameter, a destructured default, ??= onto a key property',
+      code: `
+declare const input: { key?: string }; declare const opts: { idempotencyKey?: string };
+await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': input.key ?? 'refund' } });
+function refund(amount: number, key = '') { return send({ amount, idempotencyKey: key }); }
+const { dedupeKey = 'dedupe' } = input as { dedupeKey?: string };
+headers.set('Idempotency-Key', dedupeKey);
+opts.idempotencyKey ??= 'refund';
+`,
+      errors: [
+        fallbackReport(3, 66, "'refund'", 'input.key', 3, 'refund'),
+        fallbackReport(4, 83, "''", 'key', 4, ''),
+        fallbackReport(6, 32, "'dedupe'", 'dedupeKey', 5, 'dedupe'),
+        fallbackReport(7, 25, "'refund'", 'opts.idempotencyKey', 7, 'refund'),
+      ],
+    },
+    {
+      name: 'a defineTool key, and a key template whose only part falls back',
+      code: `
+import { defineTool, key } from '@retrysafe/spec';
+export const refund = defineTool({
+  name: 'refund',
+  policy: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+  key: ({ input }) => input.key ?? 'default',
+  execute: async () => ({}),
+});
+export const refund2 = defineTool({
+  name: 'refund2',
+  policy: { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+  key: ({ input }) => key\`refund:\${input.key ?? ''}\`,
+  execute: async () => ({}),
+});
+`,
+      errors: [fallbackReport(6, 23, "'default'", 'input.key', 6, 'default'), fallbackReport(12, 36, "''", 'input.key', 12, 'refund:')],
+    },
+    {
+      name: 'a key handed to runner.call in the input, and a key used twice is reported at each use',
+      code: `
+declare const input: { key?: string };
+const k = input.key || 'refund';
+await runner.call(issueRefund, { orderId: 'o1', idempotencyKey: k }, { run });
+await stripe.refunds.create(params, { idempotencyKey: k });
+`,
+      errors: [fallbackReport(4, 65, "'refund'", 'input.key', 3, 'refund'), fallbackReport(5, 55, "'refund'", 'input.key', 3, 'refund')],
     },
   ],
 });
