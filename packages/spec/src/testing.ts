@@ -48,6 +48,16 @@ export interface CalledTwiceOptions {
   /** The namespace (tenant) for both calls. */
   readonly namespace?: string;
   /**
+   * The tool's name, for a tool that has none of its own: an AI SDK `tool()` is named by its key in
+   * the tool set, which the object does not carry, so without this the messages call it `tool`.
+   * The helpers guard it under this name, as `guardAiSdkTools({ [name]: tool })` does, and name it
+   * in every failure (`issue_refund: execute ran 2 times ...`). Passing a one-entry tool set
+   * (`callTwice({ issueRefund }, input)`) names it by its key the same way; this option wins over
+   * the key. A tool with a name of its own (`defineTool`'s `name`, an OpenAI Agents or LangChain
+   * tool's `name`, a Mastra tool's `id`) is named by it; a different `name` here is a TypeError.
+   */
+  readonly name?: string;
+  /**
    * Counts the effect where it lands (rows in a table, a fake provider's charges, emails sent), read
    * before the first call, after it, and after the second. Without it only `execute` calls are
    * counted. For a naturally idempotent tool it must measure end state, not calls: the second call
@@ -84,15 +94,22 @@ export interface CalledTwiceReport<R = unknown> {
  *   `options.runner` and `options.run` (not the guard's own runner and run: a test should not write
  *   to the production store).
  *
- * @param tool - a `defineTool` tool, or a framework tool as above.
+ * - One entry of a tool set (`{ issueRefund }`, `{ issueRefund: tools.issueRefund }`) is the tool
+ *   it holds, named by its key where the tool has no name of its own (an AI SDK tool; see
+ *   `options.name`).
+ *
+ * @param tool - a `defineTool` tool, a framework tool as above, or a one-entry tool set of one.
  * @param rawInput - the arguments of both calls.
  * @returns the two calls' results (`result` is what the tool returned: for a framework tool, its
  *   native result, without the guard's `{ result, replayed }` wrapper), `executions` (how many
  *   times the tool's own `execute`, `invoke` or `_call` ran) and the effect counts.
  * @throws ToolPolicyError if a framework tool declares no policy; TypeError if `tool` is neither a
- *   `defineTool` tool nor a framework tool the guards take (the message lists what is accepted).
+ *   `defineTool` tool nor a framework tool the guards take (the message lists what is accepted), or
+ *   `options.name` is not a non-empty string or contradicts the tool's own name.
  */
 export async function callTwice<T extends AnyTool>(tool: T, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport<ResultOf<T>>>;
+/** One entry of a tool set of `defineTool` tools (`{ issueRefund }`): typed by the tool's result. */
+export async function callTwice<T extends AnyTool>(tool: Readonly<Record<string, T>>, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport<ResultOf<T>>>;
 /** A framework tool with a declared policy, or a guard's copy of one: its result type is not known here. */
 export async function callTwice(tool: object, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport>;
 export async function callTwice(tool: object, rawInput: unknown, options: CalledTwiceOptions = {}): Promise<CalledTwiceReport> {
@@ -109,7 +126,12 @@ interface Subject {
   readonly callTwice: (rawInput: unknown) => Promise<CalledTwiceReport>;
 }
 
-async function subjectOf(tool: object, options: CalledTwiceOptions, helper: string): Promise<Subject> {
+async function subjectOf(given: object, options: CalledTwiceOptions, helper: string): Promise<Subject> {
+  if (options.name !== undefined && (typeof options.name !== 'string' || options.name === '')) {
+    throw new TypeError(`${helper}(): the name option must be a non-empty string; got ${typeof options.name === 'string' ? 'an empty string' : typeof options.name}.`);
+  }
+  const entry = toolSetEntry(given);
+  const tool = entry?.tool ?? given;
   const runner = options.runner ?? createRunner({ store: createNonDurableMemoryStore() });
   // One new run per called-twice test: the two calls inside it share it (that is the test), and a
   // durable store that outlives the suite holds no record of this run from an earlier suite run.
@@ -128,8 +150,11 @@ async function subjectOf(tool: object, options: CalledTwiceOptions, helper: stri
     // Loaded only for a framework tool: a test of defineTool tools reaches no guard, and so no
     // framework's types (tests/adapters/packaging.test.ts).
     const { frameworkSubject } = await import('./adapters/calledTwice.js');
-    const subject = frameworkSubject(tool, { runner, run, namespace: options.namespace }, helper);
+    const subject = frameworkSubject(tool, { runner, run, namespace: options.namespace, name: options.name, setKey: entry?.key }, helper);
     return { ...subject, guarded: true, callTwice: (rawInput) => twice((n) => subject.call(rawInput, n), subject.executions) };
+  }
+  if (options.name !== undefined && options.name !== tool.name) {
+    throw new TypeError(`${helper}(): the tool is named "${tool.name}" (defineTool); the name option says "${options.name}". Leave the option out, or make it "${tool.name}".`);
   }
   let executions = 0;
   const execute = tool.execute as (...args: unknown[]) => Promise<unknown>;
@@ -148,6 +173,22 @@ async function subjectOf(tool: object, options: CalledTwiceOptions, helper: stri
     guarded: false,
     callTwice: (rawInput) => twice(() => runner.call(counted, rawInput, callOptions), () => executions),
   };
+}
+
+/**
+ * `{ issueRefund }`: a plain object with one entry whose value is an object, while the object
+ * itself has nothing a tool is called by (`execute`, `invoke`, `_call`): a tool set of one tool.
+ */
+function toolSetEntry(value: object): { readonly key: string; readonly tool: object } | undefined {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const shape = value as Record<string, unknown>;
+  if (['execute', 'invoke', '_call'].some((method) => typeof shape[method] === 'function')) return undefined;
+  const entries = Object.entries(shape);
+  const [first] = entries;
+  if (entries.length !== 1 || first === undefined) return undefined;
+  const [key, tool] = first;
+  return typeof tool === 'object' && tool !== null ? { key, tool } : undefined;
 }
 
 // A `defineTool` tool: its policy is a property (a framework tool's is attached by declarePolicy).
@@ -183,9 +224,12 @@ function isDefineTool(tool: object): tool is AnyTool {
  * @returns the report, for further assertions.
  * @throws AssertionError (`node:assert`) naming what went wrong.
  * @throws ToolPolicyError if a framework tool declares no policy; TypeError if `tool` is not a tool
- *   the helper takes (both messages list what is accepted).
+ *   the helper takes (both messages list what is accepted), or `options.name` is not a non-empty
+ *   string or contradicts the tool's own name.
  */
 export async function expectSingleEffect<T extends AnyTool>(tool: T, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport<ResultOf<T>>>;
+/** One entry of a tool set of `defineTool` tools (`{ issueRefund }`), see {@link callTwice}. */
+export async function expectSingleEffect<T extends AnyTool>(tool: Readonly<Record<string, T>>, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport<ResultOf<T>>>;
 /** A framework tool with a declared policy, or a guard's copy of one (see {@link callTwice}). */
 export async function expectSingleEffect(tool: object, rawInput: unknown, options?: CalledTwiceOptions): Promise<CalledTwiceReport>;
 export async function expectSingleEffect(tool: object, rawInput: unknown, options: CalledTwiceOptions = {}): Promise<CalledTwiceReport> {

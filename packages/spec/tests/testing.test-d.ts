@@ -27,6 +27,15 @@ describe('callTwice and expectSingleEffect', () => {
     expectTypeOf(callTwice(guarded, {}, { effects: () => 1 })).resolves.toEqualTypeOf<CalledTwiceReport<unknown>>();
   });
 
+  test('a name option, and one entry of a tool set: a defineTool entry is typed by its result', () => {
+    expectTypeOf(expectSingleEffect(aiRefund, {}, { name: 'issue_refund' })).resolves.toEqualTypeOf<CalledTwiceReport>();
+    expectTypeOf(callTwice({ refund }, {})).resolves.toEqualTypeOf<CalledTwiceReport<Refund>>();
+    expectTypeOf(expectSingleEffect({ refund }, {})).resolves.toEqualTypeOf<CalledTwiceReport<Refund>>();
+    expectTypeOf(callTwice({ aiRefund }, {})).resolves.toEqualTypeOf<CalledTwiceReport>();
+    // @ts-expect-error the name is a string
+    void callTwice(aiRefund, {}, { name: 42 });
+  });
+
   test('not a tool: rejected at compile time', () => {
     // @ts-expect-error a string is no tool
     void expectSingleEffect('issue_refund', {});

@@ -131,3 +131,16 @@ describe('expectSingleEffect', () => {
     expect(source).not.toMatch(/from ['"]vitest['"]/);
   });
 });
+
+describe('a defineTool tool and the name option', () => {
+  it('one entry of a tool set is the tool it holds (named by its own name); a name option that contradicts it is a TypeError', async () => {
+    const provider = memoryProvider();
+    const issueRefund = refundTool(provider);
+    const input = { orderId: 'o_1', amountCents: 500 };
+    expect(await expectSingleEffect({ issueRefund }, input)).toMatchObject({ executions: 1, second: { replayed: true } });
+    expect(await callTwice(issueRefund, input, { name: 'issue_refund' })).toMatchObject({ executions: 1 });
+    await expect(callTwice(issueRefund, input, { name: 'refund' })).rejects.toThrow(
+      new TypeError('callTwice(): the tool is named "issue_refund" (defineTool); the name option says "refund". Leave the option out, or make it "issue_refund".'),
+    );
+  });
+});

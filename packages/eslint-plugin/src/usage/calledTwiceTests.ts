@@ -62,6 +62,17 @@ export function isTestFile(sourceCode: SourceCode, filename: string): boolean {
   return TEST_RUNNER_MODULES.some((module) => modules.has(module));
 }
 
+/**
+ * `{ issueRefund }`, `{ issueRefund: tools.issueRefund }`: the helpers take one entry of a tool set
+ * as the tool it holds (its key names an AI SDK tool), so the test is of that value.
+ */
+function toolSetEntry(argument: TSESTree.Node): TSESTree.Node | undefined {
+  const object = skipWrappers(argument);
+  if (object.type !== AST_NODE_TYPES.ObjectExpression || object.properties.length !== 1) return undefined;
+  const [entry] = object.properties;
+  return entry?.type === AST_NODE_TYPES.Property && entry.kind === 'init' && !entry.method ? entry.value : undefined;
+}
+
 /** Every called-twice test in a file. */
 export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] {
   const found: CalledTwiceTest[] = [];
@@ -74,7 +85,7 @@ export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] 
       // `assert.rejects(expectSingleEffect(...))` asserts the opposite: a second effect.
       if (isExpectedToFail(node)) return true;
       const assertion = helper === 'expectSingleEffect' ? node : findCountAssertion(sourceCode, enclosingFunction(node), node);
-      found.push({ shape: helper, target: { kind: 'expression', node: first }, node, assertion });
+      found.push({ shape: helper, target: { kind: 'expression', node: toolSetEntry(first) ?? first }, node, assertion });
       return true;
     }
     const scope = enclosingFunction(node);

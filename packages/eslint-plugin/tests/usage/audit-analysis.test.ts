@@ -327,6 +327,7 @@ describe('called-twice tests', () => {
   it.each([
     ['expectSingleEffect', `${TESTING}it('x', async () => { await expectSingleEffect(refund, input); });`, [{ shape: 'expectSingleEffect', target: 'refund', asserted: true }]],
     ['callTwice then a count of one', `${TESTING}it('x', async () => { const r = await callTwice(refund, input); expect(r.executions).toBe(1); });`, [{ shape: 'callTwice', target: 'refund', asserted: true }]],
+    ['expectSingleEffect of a one-entry tool set is a test of the tool it holds', `${TESTING}it('x', async () => { await expectSingleEffect({ issueRefund }, input); await expectSingleEffect({ refund: tools.refund }, input, { name: 'refund' }); });`, [{ shape: 'expectSingleEffect', target: 'issueRefund', asserted: true }, { shape: 'expectSingleEffect', target: 'tools.refund', asserted: true }]],
     ['callTwice asserting nothing', `${TESTING}it('x', async () => { await callTwice(refund, input); });`, [{ shape: 'callTwice', target: 'refund', asserted: false }]],
     ['two runner calls then toHaveLength(1)', `it('x', async () => { await runner.call(refund, input, { run }); await runner.call(refund, input, { run }); expect(refunds).toHaveLength(1); });`, [{ shape: 'repeatedCall', target: 'refund', asserted: true }]],
     ['two execute calls then toHaveBeenCalledTimes(1)', `it('x', async () => { await tool.execute(input); await tool.execute(input); expect(spy).toHaveBeenCalledTimes(1); });`, [{ shape: 'repeatedCall', target: 'tool', asserted: true }]],

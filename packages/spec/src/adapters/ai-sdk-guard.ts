@@ -100,7 +100,7 @@ function guardTool(name: string, tool: AiSdkToolShape, options: AiSdkGuardOption
     copy.needsApproval = async (input: unknown, callOptions: AiSdkCallOptions) =>
       (await ownApproval(tool, input, callOptions)) || approvalNeeded(options, { name, policy, args: input, run: await runOf(callOptions) });
   }
-  return rememberGuarded(declareToolPolicy(copy, policy), tool);
+  return rememberGuarded(declareToolPolicy(copy, policy), tool, name);
 }
 
 /**

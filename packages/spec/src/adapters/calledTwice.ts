@@ -10,7 +10,7 @@ import { ToolPolicyError, policyOf, type ToolPolicy } from '../policy.js';
 import type { RunContext } from '../run.js';
 import type { CallOutcome, CallResult, Runner } from '../runner.js';
 import { guardAiSdkTools } from './ai-sdk-guard.js';
-import { nativeToolOf, type GuardSettings } from './guardShared.js';
+import { guardedNameOf, nativeToolOf, type GuardSettings } from './guardShared.js';
 import { guardLangChainTools } from './langchain-guard.js';
 import { guardMastraTools } from './mastra-guard.js';
 import { guardOpenAIAgentsTools } from './openai-agents-guard.js';
@@ -34,13 +34,18 @@ export interface SubjectSettings {
   readonly runner: Runner;
   readonly run: RunContext;
   readonly namespace?: string | undefined;
+  /** The caller's `name` option: what to name a tool without a name of its own. */
+  readonly name?: string | undefined;
+  /** The key of the one-entry tool set the tool came in (`callTwice({ issueRefund }, ...)`). */
+  readonly setKey?: string | undefined;
 }
 
 /** @internal What the called-twice helpers accept, for their errors. */
 export const ACCEPTED_TOOLS =
   'a tool built with defineTool() from @retrysafe/spec; an AI SDK tool(), an OpenAI Agents function tool(), a LangChain tool or ' +
   "a Mastra createTool() tool whose policy was declared with declarePolicy(tool, policy) (a LangChain tool may use metadata: { retrysafe: policy }); " +
-  'or a tool returned by guardAiSdkTools, guardOpenAIAgentsTools, guardLangChainTools or guardMastraTools';
+  'or a tool returned by guardAiSdkTools, guardOpenAIAgentsTools, guardLangChainTools or guardMastraTools; ' +
+  'or one entry of a tool set, whose key names it: { issueRefund }';
 
 /**
  * @internal The framework tool `tool` as a {@link FrameworkSubject}. A guard's copy is tested as the
@@ -54,7 +59,7 @@ export function frameworkSubject(tool: unknown, settings: SubjectSettings, helpe
   if (framework === undefined || typeof native !== 'object' || native === null) {
     throw new TypeError(`${helper}() takes ${ACCEPTED_TOOLS}; got ${describe(tool)}.`);
   }
-  const name = nameOf(native, framework);
+  const name = nameOf(native, framework, { ...settings, guardedAs: guardedNameOf(tool) }, helper);
   const policy = policyOf(native);
   if (policy === undefined) {
     const named = (native as { name?: unknown; id?: unknown }).name ?? (native as { id?: unknown }).id;
@@ -126,11 +131,20 @@ function frameworkOf(tool: unknown): GuardedFramework | undefined {
   return typeof shape.id === 'string' ? 'mastra' : 'ai-sdk';
 }
 
-function nameOf(tool: object, framework: GuardedFramework): string {
+/**
+ * The tool's name: its own (an Agents or LangChain tool's `name`, a Mastra tool's `id`), which a
+ * `name` option must not contradict; for an AI SDK tool, which has none (its tool set's key names
+ * it), the `name` option, the one-entry tool set's key, or the key a guard guarded it under, else
+ * `tool`.
+ * @throws TypeError if `name` differs from the tool's own name.
+ */
+function nameOf(tool: object, framework: GuardedFramework, names: Pick<SubjectSettings, 'name' | 'setKey'> & { readonly guardedAs: string | undefined }, helper: string): string {
   const { name, id } = tool as { name?: unknown; id?: unknown };
-  if (framework === 'mastra' && typeof id === 'string') return id;
-  // An AI SDK tool has no name of its own (the tool set's key names it).
-  return typeof name === 'string' && name !== '' ? name : 'tool';
+  const own = framework === 'mastra' && typeof id === 'string' ? id : typeof name === 'string' && name !== '' ? name : undefined;
+  if (own !== undefined && names.name !== undefined && names.name !== own) {
+    throw new TypeError(`${helper}(): the ${LABEL[framework]} tool is named "${own}"; the name option says "${names.name}". Leave the option out, or make it "${own}".`);
+  }
+  return own ?? names.name ?? names.setKey ?? names.guardedAs ?? 'tool';
 }
 
 // A child of the native tool whose entry method counts its calls: the guard and the framework see

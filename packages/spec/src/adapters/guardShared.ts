@@ -160,16 +160,22 @@ export function runsThroughRunner(tool: unknown): boolean {
 }
 
 // Each guarded copy's native tool, so that the called-twice helper tests a guarded tool as the
-// tool it guards, through the same guard, on the test's runner and run.
-const nativeOfGuarded = new WeakMap<object, object>();
+// tool it guards, through the same guard, on the test's runner and run; and the name the guard
+// gave it (an AI SDK tool's key in its tool set), which the helper's messages name it by.
+const nativeOfGuarded = new WeakMap<object, { readonly native: object; readonly name: string | undefined }>();
 
-/** @internal Records that `guarded` is the guard's copy of `native`; returns `guarded`. */
-export function rememberGuarded<T extends object>(guarded: T, native: object): T {
-  nativeOfGuarded.set(guarded, native);
+/** @internal Records that `guarded` is the guard's copy of `native`, guarded under `name`; returns `guarded`. */
+export function rememberGuarded<T extends object>(guarded: T, native: object, name?: string): T {
+  nativeOfGuarded.set(guarded, { native, name });
   return guarded;
 }
 
 /** @internal The native tool a guard's copy guards, or `undefined` for a tool no guard made. */
 export function nativeToolOf(tool: unknown): object | undefined {
-  return typeof tool === 'object' && tool !== null ? nativeOfGuarded.get(tool) : undefined;
+  return typeof tool === 'object' && tool !== null ? nativeOfGuarded.get(tool)?.native : undefined;
+}
+
+/** @internal The name a guard's copy was guarded under (its tool set's key), if the guard recorded one. */
+export function guardedNameOf(tool: unknown): string | undefined {
+  return typeof tool === 'object' && tool !== null ? nativeOfGuarded.get(tool)?.name : undefined;
 }

@@ -125,6 +125,50 @@ describe('a guard-made copy', () => {
   });
 });
 
+// New-user trial 3: an AI SDK tool has no name of its own (its tool set's key names it), so every
+// failure called it `tool`. The `name` option, a one-entry tool set's key, or the key a guard
+// guarded it under names it.
+describe('naming a tool that has no name of its own', () => {
+  /** A runner whose every call is on a fresh store: nothing replays, so the helper fails with the tool's name. */
+  const forgetful = (): Runner => {
+    const base = createRunner({ store: createNonDurableMemoryStore() });
+    return { ...base, tryCall: (tool, raw, options) => createRunner({ store: createNonDurableMemoryStore() }).tryCall(tool, raw, options) };
+  };
+  const failureOf = (run: () => Promise<unknown>): Promise<string> =>
+    run().then(
+      () => 'passed',
+      (error: unknown) => (error instanceof AssertionError ? error.message : `not an AssertionError: ${String(error)}`),
+    );
+  const aiRefund = () => frameworks['AI SDK tool()']!(withKey, async () => ({ ok: true }));
+
+  it('without a name, an AI SDK tool is `tool` in the message', async () => {
+    expect(await failureOf(() => expectSingleEffect(aiRefund(), input, { runner: forgetful() }))).toMatch(/^tool: execute ran 2 times/);
+  });
+
+  it('the name option names it', async () => {
+    expect(await failureOf(() => expectSingleEffect(aiRefund(), input, { runner: forgetful(), name: 'issue_refund' }))).toMatch(/^issue_refund: execute ran 2 times/);
+  });
+
+  it("a one-entry tool set is named by its key (the option wins over the key)", async () => {
+    const issueRefund = aiRefund();
+    expect(await failureOf(() => expectSingleEffect({ issueRefund }, input, { runner: forgetful() }))).toMatch(/^issueRefund: execute ran 2 times/);
+    expect(await failureOf(() => expectSingleEffect({ issueRefund }, input, { runner: forgetful(), name: 'issue_refund' }))).toMatch(/^issue_refund: /);
+    expect(await callTwice({ issueRefund }, input)).toMatchObject({ executions: 1, second: { replayed: true } });
+  });
+
+  it("a guard's copy is named by the key it was guarded under", async () => {
+    const { refundOrder } = guardAiSdkTools({ refundOrder: aiRefund() }, { runner: createRunner({ store: createNonDurableMemoryStore() }), run: { id: 'unused' } as never });
+    expect(await failureOf(() => expectSingleEffect(refundOrder, input, { runner: forgetful() }))).toMatch(/^refundOrder: execute ran 2 times/);
+  });
+
+  it('a tool with a name of its own keeps it; a name option that contradicts it, or an empty one, is a TypeError', async () => {
+    const agents = frameworks['OpenAI Agents tool()']!(withKey, async () => ({ ok: true }));
+    expect(await failureOf(() => expectSingleEffect({ refund: agents }, input, { runner: forgetful() }))).toMatch(/^issue_refund: execute ran 2 times/);
+    await expect(callTwice(agents, input, { name: 'refund' })).rejects.toThrow(new TypeError('callTwice(): the OpenAI Agents tool is named "issue_refund"; the name option says "refund". Leave the option out, or make it "issue_refund".'));
+    await expect(callTwice(aiRefund(), input, { name: '' })).rejects.toThrow(new TypeError('callTwice(): the name option must be a non-empty string; got an empty string.'));
+  });
+});
+
 describe('what the helpers do not take', () => {
   it('an AI SDK tool with no declared policy: a ToolPolicyError naming declarePolicy and what is accepted', async () => {
     const undeclared = aiSdkTool({ description: 'Refund', inputSchema: schema, execute: async () => ({ ok: true }) });
@@ -142,7 +186,7 @@ describe('what the helpers do not take', () => {
     for (const value of [{ description: 'no execute' }, 42 as unknown as object]) {
       const error = await expectSingleEffect(value, input).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
-      expect((error as Error).message).toMatch(/^expectSingleEffect\(\) takes a tool built with defineTool\(\).*guardMastraTools; got /);
+      expect((error as Error).message).toMatch(/^expectSingleEffect\(\) takes a tool built with defineTool\(\).*guardMastraTools; or one entry of a tool set, whose key names it: \{ issueRefund \}; got /);
     }
   });
 });
