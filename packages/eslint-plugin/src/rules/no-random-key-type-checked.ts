@@ -10,7 +10,7 @@ import {
   resolveReference,
   skipWrappers,
 } from '../ast/index.js';
-import { createKeyJudge, type KeyPosition, mayHaveKeyPositions } from '../keys/index.js';
+import { type ConstantFallback, createKeyJudge, findConstantFallback, type KeyPosition, mayHaveKeyPositions } from '../keys/index.js';
 import {
   createCrossFileFollower,
   type CrossFileFollower,
@@ -24,7 +24,7 @@ import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
-export type MessageIds = 'clockKey' | 'counterKey' | 'keyArgument' | 'mintedPerToolCallKey' | 'perAttemptKey' | 'randomKey';
+export type MessageIds = 'clockKey' | 'constantFallbackArgument' | 'counterKey' | 'keyArgument' | 'mintedPerToolCallKey' | 'perAttemptKey' | 'randomKey';
 
 const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
 
@@ -44,6 +44,10 @@ export default createKeyRule<MessageIds>({
     keyArgument:
       'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
       `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. {{advice}}`,
+    constantFallbackArgument:
+      'Idempotency key falls back to the constant `{{fallback}}` when `{{primary}}` is missing (line {{line}}): it is passed as `{{parameter}}` to `{{callee}}`, ' +
+      'which {{role}} ({{roleFile}} line {{roleLine}}). Every call without it sends the same key, {{key}}, so a later, different call gets the result of the first ' +
+      '(or the provider rejects the reused key). Throw when it is missing, or fall back to a key derived from the work. {{advice}}',
   },
   create(context, [options]) {
     const services = ESLintUtils.getParserServices(context);
@@ -111,17 +115,24 @@ export default createKeyRule<MessageIds>({
         if (argument.type === AST_NODE_TYPES.SpreadElement || positionValues.has(argument)) return [];
         const local = judge.judge(argument);
         if (local === 'persisted' || local === 'mintedOnce') return [];
-        const crosses = !local && calleeIsImport && getFollower().readsAcrossFiles(argument, true);
-        return local || crosses ? [{ argument, index, local }] : [];
+        // A constant fallback (`key ?? ''`) for a key parameter: one key for every call without the real one.
+        const fallback = local ? undefined : findConstantFallback(argument, sourceCode);
+        const crosses = !local && !fallback && calleeIsImport && getFollower().readsAcrossFiles(argument, true);
+        return local || fallback || crosses ? [{ argument, index, local, fallback }] : [];
       });
       if (interesting.length === 0) return;
       // Arguments that merely come from another module are many: their callees are searched quickly.
-      const quick = interesting.every(({ local }) => !local);
+      const quick = interesting.every(({ local, fallback }) => !local && !fallback);
       if (quick && !getFollower().mayHaveKeyParameters(call, true)) return;
       const keyParameters = getFollower().getKeyParameters(call, quick);
-      for (const { argument, index, local } of interesting) {
+      for (const { argument, index, local, fallback } of interesting) {
         const parameter = keyParameters.find((candidate) => candidate.index === index || (candidate.rest && index > candidate.index));
         if (!parameter) continue;
+        if (fallback) {
+          // The argument itself is the key only where the parameter is (not a field of an options object).
+          if (parameter.path.length === 0) candidates.push({ sink: argument, source: fallbackSource(fallback), report: () => reportFallback(call, argument, parameter, fallback) });
+          continue;
+        }
         const source = local && parameter.path.length === 0
           ? { ...local, fileName }
           : getFollower().findSource(argument, parameter.path)?.source;
@@ -143,6 +154,30 @@ export default createKeyRule<MessageIds>({
           advice: adviceAt(argument),
         },
       });
+    }
+
+    function reportFallback(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter, fallback: ConstantFallback): void {
+      context.report({
+        node: argument,
+        messageId: 'constantFallbackArgument',
+        data: {
+          fallback: describeNode(fallback.fallback, sourceCode),
+          primary: describeNode(fallback.primary, sourceCode),
+          line: fallback.node.loc.start.line,
+          key: JSON.stringify(fallback.key),
+          parameter: parameter.parameter,
+          callee: describeNode(call.callee, sourceCode),
+          role: parameter.role,
+          roleFile: displayFileName(parameter.fileName, fileName),
+          roleLine: parameter.line,
+          advice: adviceAt(argument),
+        },
+      });
+    }
+
+    /** A fallback as a candidate's source, so that one fallback reaching nested sinks is reported once (its `kind` is not read: the report is the fallback's own). */
+    function fallbackSource(fallback: ConstantFallback): ProgramSource {
+      return { kind: 'random', description: describeNode(fallback.fallback, sourceCode), node: fallback.node, fileName };
     }
 
     function describeSource(source: ProgramSource): { source: string; file: string; line: number } {

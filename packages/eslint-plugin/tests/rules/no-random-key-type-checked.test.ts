@@ -59,6 +59,11 @@ const USES_IDEMPOTENCY_KEY = 'uses it as `Idempotency-Key`';
 
 ruleTester.run('no-random-key-type-checked', rule, {
   valid: [
+    {
+      // New-user trial 3: a fallback that is itself a key derived from the work, or a constant for a parameter that is no key.
+      name: 'a derived fallback for a key parameter, and a constant fallback for a parameter that is not a key',
+      code: `${prelude}const a = idempotencyHeaders(body.key ?? \`\${run.id}:\${orderId}:refund\`);\nconst b = traceHeaders(body.trace ?? 'none');`,
+    },
     // --- durable keys across files ---
     {
       name: 'a key derived from durable values by a helper in another file',
@@ -133,6 +138,25 @@ ruleTester.run('no-random-key-type-checked', rule, {
     },
   ],
   invalid: [
+    {
+      // New-user trial 3: one key for every call that lacks the real one, passed to a helper of another file that makes it the Idempotency-Key.
+      name: "a constant fallback passed to a key parameter declared in another file: body.key ?? ''",
+      code: `${prelude}const headers = idempotencyHeaders(body.key ?? '');\nconst k = body.idempotencyKey || 'refund';\nawait new PaymentsClient().refund(orderId, k);`,
+      errors: [
+        {
+          messageId: 'constantFallbackArgument',
+          line: 12,
+          column: 36,
+          data: { fallback: "''", primary: 'body.key', line: 12, key: '""', parameter: 'key', callee: 'idempotencyHeaders', role: USES_IDEMPOTENCY_KEY, roleFile: 'headers.ts', roleLine: 3, advice: DURABLE_KEY_ADVICE },
+        },
+        {
+          messageId: 'constantFallbackArgument',
+          line: 14,
+          column: 44,
+          data: { fallback: "'refund'", primary: 'body.idempotencyKey', line: 13, key: '"refund"', parameter: 'idempotencyKey', callee: 'new PaymentsClient().refund', role: 'sends it as the `Idempotency-Key` header', roleFile: 'headers.ts', roleLine: 21, advice: DURABLE_KEY_ADVICE },
+        },
+      ],
+    },
     // --- the issue's example ---
     {
       // keys.ts: `export function makeKey() { return randomUUID(); }`; tool.ts: `{ idempotencyKey: makeKey() }`.
