@@ -141,38 +141,29 @@ export default createKeyRule<MessageIds>({
     }
 
     function reportArgument(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter, source: ProgramSource): void {
-      context.report({
-        node: argument,
-        messageId: 'keyArgument',
-        data: {
-          ...describeSource(source),
-          parameter: parameter.parameter,
-          callee: describeNode(call.callee, sourceCode),
-          role: parameter.role,
-          roleFile: displayFileName(parameter.fileName, fileName),
-          roleLine: parameter.line,
-          advice: adviceAt(argument),
-        },
-      });
+      context.report({ node: argument, messageId: 'keyArgument', data: { ...describeSource(source), ...describeParameter(call, argument, parameter) } });
     }
 
     function reportFallback(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter, fallback: ConstantFallback): void {
-      context.report({
-        node: argument,
-        messageId: 'constantFallbackArgument',
-        data: {
-          fallback: describeNode(fallback.fallback, sourceCode),
-          primary: describeNode(fallback.primary, sourceCode),
-          line: fallback.node.loc.start.line,
-          key: JSON.stringify(fallback.key),
-          parameter: parameter.parameter,
-          callee: describeNode(call.callee, sourceCode),
-          role: parameter.role,
-          roleFile: displayFileName(parameter.fileName, fileName),
-          roleLine: parameter.line,
-          advice: adviceAt(argument),
-        },
-      });
+      const data = {
+        fallback: describeNode(fallback.fallback, sourceCode),
+        primary: describeNode(fallback.primary, sourceCode),
+        line: fallback.node.loc.start.line,
+        key: JSON.stringify(fallback.key),
+      };
+      context.report({ node: argument, messageId: 'constantFallbackArgument', data: { ...data, ...describeParameter(call, argument, parameter) } });
+    }
+
+    /** The key parameter an argument is for, and what makes it a key, for a message. */
+    function describeParameter(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter): Record<string, string | number> {
+      return {
+        parameter: parameter.parameter,
+        callee: describeNode(call.callee, sourceCode),
+        role: parameter.role,
+        roleFile: displayFileName(parameter.fileName, fileName),
+        roleLine: parameter.line,
+        advice: adviceAt(argument),
+      };
     }
 
     /** A fallback as a candidate's source, so that one fallback reaching nested sinks is reported once (its `kind` is not read: the report is the fallback's own). */
