@@ -20,7 +20,9 @@ import type { AuditReport, ToolAudit } from '../report.js';
 const REQUIRED = ['side_effects', 'idempotent', 'retry'] as const;
 
 const UNKNOWN_REASON = 'declared, but not stated statically (a spread, or a value the audit does not follow): treat the tool as not safe to retry';
-const HINTS_REASON = 'declared only by MCP annotations (listed under hints, as written), which are hints, not a retry policy: they state no retry, and do not always say which side effects the tool has; treat the tool as not safe to retry';
+const HINTS_REASON = 'declared only by MCP annotations (listed under hints, as written), which are hints, not a retry policy: they state no retry, and MCP says to trust them only from a trusted server';
+/** Added to HINTS_REASON for a tool whose hints say a repeat is harmless. */
+const TRUSTED_HINTS_REASON = 'a loop that trusts this server may read readOnlyHint: true or idempotentHint: true as naturally idempotent and safe to retry, as @retrysafe/spec\'s MCP client does with trust: \'trusted\'; otherwise treat the tool as not safe to retry';
 const CONTRADICTED_REASON = 'the same run shows this declaration is not true, so treat the tool as not safe to retry';
 const CONFLICT_REASON = 'defined more than once with different policies (listed under conflicts): treat the tool as not safe to retry';
 
@@ -77,7 +79,7 @@ function toEntry(tool: ToolAudit): PolicyEntry {
     declared: policy !== null,
     ...(policy?.contradicted ? { contradicted: true as const } : {}),
     ...(unknown.length > 0 ? { unknown: [...unknown] } : {}),
-    ...(reasonOf(policy, unknown.length > 0) ?? {}),
+    ...(reasonOf(tool, unknown.length > 0) ?? {}),
     ...hintsOf(tool),
     framework: tool.framework,
     source: `${tool.file}:${tool.line}`,
@@ -91,10 +93,13 @@ function hintsOf(tool: ToolAudit): Pick<PolicyEntry, 'hints'> {
 }
 
 /** Why a loop must not act on the entry: a contradicted declaration, required fields not stated, or both. */
-function reasonOf(policy: ToolAudit['policy'], unknown: boolean): { reason: string } | undefined {
+function reasonOf(tool: ToolAudit, unknown: boolean): { reason: string } | undefined {
+  const policy = tool.policy;
+  const harmless = !policy?.contradicted && (tool.hints?.readOnlyHint === true || tool.hints?.idempotentHint === true);
+  const hintsReason = `${HINTS_REASON}; ${harmless ? TRUSTED_HINTS_REASON : 'treat the tool as not safe to retry'}`;
   const reasons = [
     ...(policy?.contradicted ? [`${CONTRADICTED_REASON}: ${policy.contradicted.reason.replace(/\.$/, '')}`] : []),
-    ...(unknown ? [policy?.via === 'annotations' ? HINTS_REASON : UNKNOWN_REASON] : []),
+    ...(unknown ? [policy?.via === 'annotations' ? hintsReason : UNKNOWN_REASON] : []),
   ];
   return reasons.length > 0 ? { reason: reasons.join('; ') } : undefined;
 }
