@@ -154,6 +154,8 @@ function readsValue(test: TSESTree.Node, value: TSESTree.Node, sourceCode: Sourc
  */
 function binding(node: TSESTree.Identifier, sourceCode: SourceCode, depth: number): Evaluated | undefined {
   const variable = findVariableOf(node, sourceCode);
+  // `if (!key) throw ...`: the code checks the value, so the fallback may never reach the key.
+  if (variable && isTested(variable)) return undefined;
   const init = getConstantInitializer(variable);
   if (init) return evaluate(init, sourceCode, depth + 1);
   const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
@@ -161,4 +163,49 @@ function binding(node: TSESTree.Identifier, sourceCode: SourceCode, depth: numbe
   if (!variable || variable.references.some((reference) => reference.isWrite() && !reference.init)) return undefined;
   if ((def?.type !== 'Parameter' && def?.type !== 'Variable') || pattern?.type !== AST_NODE_TYPES.AssignmentPattern || pattern.left !== def.name) return undefined;
   return fallbackTo(pattern, pattern.left, pattern.right, sourceCode, depth, true);
+}
+
+/** Calls that check a value and throw when it is wrong (`assert(key)`, `invariant(key, ...)`). */
+const CHECK_CALL = /^(assert\w*|invariant|ok|ensure\w*|strictEqual|notStrictEqual|notEqual|equal|expect)$/;
+
+/**
+ * Whether the code tests the variable's value anywhere: an `if`, loop or `switch` test, a
+ * conditional's test, the left of `||`/`&&`/`??` (`key || fail()`), or a check call. A key read
+ * after `if (!key) throw ...` or `if (key === '') return` never carries the fallback; the rule cannot
+ * follow the control flow, so any test makes it stay silent rather than guess.
+ */
+function isTested(variable: NonNullable<ReturnType<typeof findVariableOf>>): boolean {
+  return variable.references.some((reference) => {
+    let child: TSESTree.Node = reference.identifier;
+    for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
+      switch (parent.type) {
+        case AST_NODE_TYPES.IfStatement:
+        case AST_NODE_TYPES.WhileStatement:
+        case AST_NODE_TYPES.DoWhileStatement:
+        case AST_NODE_TYPES.ForStatement:
+        case AST_NODE_TYPES.ConditionalExpression:
+          if (parent.test === child) return true;
+          break;
+        case AST_NODE_TYPES.SwitchStatement:
+          if (parent.discriminant === child) return true;
+          break;
+        case AST_NODE_TYPES.LogicalExpression:
+          if (parent.left === child) return true;
+          break;
+        case AST_NODE_TYPES.CallExpression: {
+          const callee = parent.callee.type === AST_NODE_TYPES.MemberExpression ? parent.callee.property : parent.callee;
+          if (parent.arguments.includes(child as TSESTree.CallExpressionArgument) && callee.type === AST_NODE_TYPES.Identifier && CHECK_CALL.test(callee.name)) return true;
+          break;
+        }
+        default:
+          break;
+      }
+      if (parent.type.endsWith('Statement') || parent.type.endsWith('Declaration') || isFunctionNode(parent)) return false;
+    }
+    return false;
+  });
+}
+
+function isFunctionNode(node: TSESTree.Node): boolean {
+  return node.type === AST_NODE_TYPES.ArrowFunctionExpression || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.FunctionDeclaration;
 }

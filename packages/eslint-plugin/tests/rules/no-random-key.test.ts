@@ -530,6 +530,33 @@ send({ idempotencyKey: input.key || run.id });
 `,
     },
     {
+      name: 'a fallback the code checks before the key is used (if/throw, if/return, assert, ||): the rule cannot follow the flow, so it stays silent',
+      code: `
+declare function currentCall(): { key: string } | undefined; declare function assert(value: unknown, message?: string): asserts value;
+declare const input: { key?: string };
+export function guarded() {
+  const key = currentCall()?.key ?? '';
+  if (!key) throw new Error('refund must run under the retrysafe guard');
+  send({ idempotencyKey: key });
+}
+export function returned() {
+  const key = currentCall()?.key ?? '';
+  if (key === '') return;
+  send({ idempotencyKey: key });
+}
+export function asserted(fallback = '') {
+  assert(fallback, 'a key is required');
+  send({ idempotencyKey: fallback });
+}
+export function failed() {
+  const key = input.key ?? '';
+  key || fail();
+  send({ idempotencyKey: key });
+}
+declare function fail(): never;
+`,
+    },
+    {
       name: 'a constant fallback in a non-key position (a log message, a label)',
       code: `
 declare const input: { key?: string };
