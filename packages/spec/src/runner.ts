@@ -254,7 +254,7 @@ export function createRunner(options: RunnerOptions): Runner {
       tool: id.tool,
       key: id.key,
       fingerprint: print,
-      owner: randomUUID(),
+      owner: nextOwnerToken(),
       now: now(),
       lockMs,
       ttlMs,
@@ -503,6 +503,17 @@ class EffectContext {
     return this.#lease.signal();
   }
 }
+
+/**
+ * A fresh owner token for each claim: this process's random prefix (one `randomUUID()`, 122
+ * random bits, drawn when the module loads) and a counter, so no two claims of any two processes
+ * share one, as with a `randomUUID()` per claim. A `randomUUID()` per claim cost about a tenth of
+ * the runner's own instructions per first call on the memory store (bench/runner-instructions.mjs),
+ * most of it the allocation behind it; a token is only compared, never parsed.
+ */
+const OWNER_PREFIX = randomUUID();
+let ownerCount = 0;
+const nextOwnerToken = (): string => `${OWNER_PREFIX}.${(ownerCount += 1).toString(36)}`;
 
 /** Delays of the background attempts to abandon a claim whose reply was lost, ms. */
 const ABANDON_DELAYS_MS = [200, 1_000, 5_000, 30_000] as const;
