@@ -207,6 +207,7 @@ export function createRunner(options: RunnerOptions): Runner {
   // The attempt each thrown error ended, for tryCall, without another read of the record.
   const failedAttempts = new WeakMap<object, { attempt: number; key: DeterministicKey }>();
   const telemetry = createCallTelemetry(options.telemetry);
+  const leases = leaseTimer();
   const failureFacts = (error: unknown) => (typeof error === 'object' && error !== null ? failedAttempts.get(error) : undefined);
 
   const guard = async <T>(step: Promise<T>, operation: StoreOperation, subject: string): Promise<T> => {
@@ -341,7 +342,7 @@ export function createRunner(options: RunnerOptions): Runner {
    * (renewed) meanwhile, and act on the answer (see `ReconcileAnswer`).
    */
   async function reconcileClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, lost: { attempt: number; at: number }, sentAt: number) {
-    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key });
+    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key, timer: leases });
     let answer: ReconcileAnswer | string;
     let cause: unknown;
     try {
@@ -369,7 +370,7 @@ export function createRunner(options: RunnerOptions): Runner {
   }
 
   async function runClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, sentAt: number) {
-    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key });
+    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key, timer: leases });
     let value: unknown;
     try {
       value = await tool.execute(input, new EffectContext(run, key, heartbeat));
@@ -515,6 +516,66 @@ const OWNER_PREFIX = randomUUID();
 let ownerCount = 0;
 const nextOwnerToken = (): string => `${OWNER_PREFIX}.${(ownerCount += 1).toString(36)}`;
 
+/** A lease as the runner's `LeaseTimer` sees it: when it next wants waking (`performance.now()` ms). */
+interface LeaseWaker {
+  wakeAt: number;
+  readonly wake: () => void;
+}
+
+/** One timer for all of a runner's leases (see `leaseTimer`). */
+interface LeaseTimer {
+  /** Wake `lease` at `at` (`performance.now()` ms, or a moment later), once, unless it is forgotten first. */
+  wakeAt(lease: LeaseWaker, at: number): void;
+  /** Stop waking `lease` (its effect ended, or its lease was lost). */
+  forget(lease: LeaseWaker): void;
+}
+
+/**
+ * One timer for all of a runner's leases, armed for the earliest wake any live lease asked for.
+ * A lease that ends before its first renewal (most do) costs a `Set` entry, not a timer: the
+ * timer already armed for an earlier lease is left as it is (a later lease never wakes sooner),
+ * and when it fires with no lease due it re-arms for the earliest one left, or not at all. A
+ * timer armed and cleared per call (and the list Node keeps per duration) was about a fifth of
+ * the runner's own instructions per first call on the memory store (bench/runner-instructions.mjs).
+ * Each lease is woken at its own time as with a timer of its own; the timer is unref'd.
+ */
+function leaseTimer(): LeaseTimer {
+  const live = new Set<LeaseWaker>();
+  let timer: NodeJS.Timeout | undefined;
+  let armedFor = Number.POSITIVE_INFINITY;
+  let firing = false;
+  const arm = (at: number) => {
+    if (timer !== undefined) clearTimeout(timer);
+    armedFor = at;
+    timer = setTimeout(fire, Math.max(1, Math.ceil(at - performance.now())));
+    timer.unref();
+  };
+  const fire = () => {
+    timer = undefined;
+    armedFor = Number.POSITIVE_INFINITY;
+    firing = true;
+    try {
+      const at = performance.now();
+      for (const lease of live) if (lease.wakeAt <= at) lease.wake();
+    } finally {
+      firing = false;
+    }
+    let next = Number.POSITIVE_INFINITY;
+    for (const lease of live) if (lease.wakeAt < next) next = lease.wakeAt;
+    if (next !== Number.POSITIVE_INFINITY) arm(next);
+  };
+  return {
+    wakeAt(lease, at) {
+      lease.wakeAt = at;
+      live.add(lease);
+      if (!firing && at < armedFor) arm(at);
+    },
+    forget(lease) {
+      live.delete(lease);
+    },
+  };
+}
+
 /** Delays of the background attempts to abandon a claim whose reply was lost, ms. */
 const ABANDON_DELAYS_MS = [200, 1_000, 5_000, 30_000] as const;
 
@@ -525,15 +586,16 @@ const ABANDON_DELAYS_MS = [200, 1_000, 5_000, 30_000] as const;
  * sent (`sentAt` for the claim itself): from then on the store may hand the key to another call.
  * `stop` returns the latest held record.
  *
- * Per call it costs one timer (the next renewal or the deadline, whichever comes first) and no
- * `AbortController` until someone reads `signal`: most effects end long before their first
- * renewal and never look at the signal, and an AbortController per call was the largest single
- * item of the runner's own CPU per first call (`node --cpu-prof`, bench/runtime.mjs).
+ * Per call it costs no timer of its own (the runner's one `LeaseTimer` wakes it for the next
+ * renewal or the deadline, whichever comes first) and no `AbortController` until someone reads
+ * `signal`: most effects end long before their first renewal and never look at the signal, and an
+ * AbortController per call was the largest single item of the runner's own CPU per first call
+ * (`node --cpu-prof`, bench/runtime.mjs).
  */
 function startLease(
   store: DedupStore,
   claimed: DedupRecord,
-  options: { lockMs: number; now: () => number; renewing: boolean; sentAt: number; key: string },
+  options: { lockMs: number; now: () => number; renewing: boolean; sentAt: number; key: string; timer: LeaseTimer },
 ) {
   const { lockMs, now, renewing } = options;
   const everyMs = Math.max(1, Math.floor(lockMs / 3));
@@ -567,24 +629,23 @@ function startLease(
         inflight = undefined;
       });
   };
-  // One timer: it wakes for the next renewal (every `everyMs` of real time, as an interval would)
-  // or for the deadline (`lockMs` after the last confirmation, by `now`, checked once per
-  // confirmation as a deadline timer would), whichever is sooner. Every wake checks the deadline.
-  let timer: NodeJS.Timeout | undefined;
+  // The runner's one timer (leaseTimer) wakes the lease for its next renewal (every `everyMs` of
+  // real time, as an interval would) or for its deadline (`lockMs` after the last confirmation, by
+  // `now`, checked once per confirmation as a deadline timer would), whichever is sooner. Every
+  // wake checks the deadline.
   let nextTickAt = performance.now() + everyMs;
   let armedDeadlineOf: number | undefined;
   let checkedDeadlineOf: number | undefined;
+  const waker: LeaseWaker = { wakeAt: 0, wake: () => wake() };
   const arm = () => {
-    const tickIn = nextTickAt - performance.now();
+    const at = performance.now();
+    const tickIn = nextTickAt - at;
     const deadlineIn = checkedDeadlineOf === confirmedAt ? Number.POSITIVE_INFINITY : confirmedAt + lockMs - now();
     armedDeadlineOf = deadlineIn < tickIn ? confirmedAt : undefined;
-    // Whole milliseconds: Node keeps one timer list per duration, and the first wake of nearly
-    // every call is then the same `everyMs` list (a fraction per call would make a list each).
-    timer = setTimeout(wake, Math.max(1, Math.ceil(Math.min(tickIn, deadlineIn))));
-    timer.unref();
+    // Whole milliseconds, at least one, as a timer of its own was armed.
+    options.timer.wakeAt(waker, at + Math.max(1, Math.ceil(Math.min(tickIn, deadlineIn))));
   };
   const wake = () => {
-    timer = undefined;
     if (stopped) return;
     if (armedDeadlineOf !== undefined) checkedDeadlineOf = armedDeadlineOf;
     check();
@@ -595,6 +656,7 @@ function startLease(
       nextTickAt = at + everyMs;
     }
     if (lostWith === undefined) arm();
+    else options.timer.forget(waker);
   };
   arm();
   return {
@@ -612,8 +674,7 @@ function startLease(
     confirmedAt: () => confirmedAt,
     /** The latest held record, once no renewal is in flight: at once when none is (the common case). */
     stop(): DedupRecord | Promise<DedupRecord> {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      options.timer.forget(waker);
       if (inflight === undefined) {
         stopped = true;
         return held;

@@ -340,6 +340,28 @@ describe('issue 13.4: the lease tells its holder when it is lost (memory store)'
     expect({ made, live }).toEqual({ made: 1, live: true });
   });
 
+  it('renews a lease that started after an earlier one of the same runner ended (one timer for all leases): a second caller is refused', async () => {
+    const store = createNonDurableMemoryStore();
+    const ledger: string[] = [];
+    const run = freshRun('shared-timer');
+    // The runner's one lease timer is armed for the quick call's first renewal (~100 ms); the slow
+    // call starts 20 ms later, so its renewal is due after that timer fires and must be re-armed.
+    const runner = createRunner({ store, lockMs: 300 });
+    let second: unknown;
+    const tool = ledgerTool(ledger, async (_context, nth) => {
+      if (nth === 2) {
+        await sleep(900); // three lockMs: the lock lapses unless it is renewed meanwhile
+        second = await createRunner({ store, lockMs: 300 }).call(tool, { transferId: 't_slow' }, { run }).catch((error: unknown) => error);
+      }
+      return { nth };
+    });
+    await runner.call(tool, { transferId: 't_quick' }, { run });
+    await sleep(20);
+    expect(await runner.call(tool, { transferId: 't_slow' }, { run })).toMatchObject({ replayed: false, attempt: 1, result: { nth: 2 } });
+    expect(second).toBeInstanceOf(ConcurrentCallError);
+    expect(ledger).toHaveLength(2);
+  });
+
   it('aborts an effect whose renewal finds that another caller reclaimed the key (reason: reclaimed)', async () => {
     const store = createNonDurableMemoryStore();
     const warnings = captureWarnings();
