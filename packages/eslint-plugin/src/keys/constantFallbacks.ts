@@ -177,7 +177,7 @@ const CHECK_CALL = /^(assert\w*|invariant|ok|ensure\w*|strictEqual|notStrictEqua
 function isTested(variable: NonNullable<ReturnType<typeof findVariableOf>>): boolean {
   return variable.references.some((reference) => {
     let child: TSESTree.Node = reference.identifier;
-    for (let parent = child.parent; parent; child = parent, parent = parent.parent) {
+    for (let parent: TSESTree.Node | undefined = child.parent; parent; child = parent, parent = parent.parent) {
       switch (parent.type) {
         case AST_NODE_TYPES.IfStatement:
         case AST_NODE_TYPES.WhileStatement:
