@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { afterAll, expect, it, onTestFinished } from 'vitest';
 
 import { StoreUnavailableError } from '../src/errors.js';
 import { createRunner } from '../src/runner.js';
@@ -36,3 +36,30 @@ it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made (under /proc)
   expect(provider.calls()).toEqual([]);
   await store.close();
 }, 10_000);
+
+// New-user trial 3: `{ path: ':memory:' }` was resolved as a file path, so the store wrote a file
+// named `:memory:` in the current folder, and the next test run replayed its records (the provider
+// saw no call). SQLite's in-memory name is an in-memory database, as better-sqlite3 opens it.
+it("path ':memory:' is an in-memory database: no file, nothing shared with a later store, replays within the store, not durable", async () => {
+  const file = resolve(':memory:');
+  const existedBefore = existsSync(file);
+  // Whatever the assertions below find, leave no such file behind.
+  onTestFinished(() => {
+    if (existedBefore) return;
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  });
+  const provider = memoryProvider({ dedupeByKey: false });
+  const input = { orderId: 'o_mem', amountCents: 5 };
+  const run = freshRun();
+  const first = createSqliteStore({ path: ':memory:' });
+  const runner = createRunner({ store: first });
+  const calls = [await runner.call(refundTool(provider), input, { run }), await runner.call(refundTool(provider), input, { run })];
+  expect(calls.map((call) => call.replayed)).toEqual([false, true]);
+  expect(first.info.durable).toBe(false);
+  await first.close();
+  const later = createSqliteStore({ path: ':memory:' });
+  expect((await createRunner({ store: later }).call(refundTool(provider), input, { run })).replayed).toBe(false);
+  await later.close();
+  expect(provider.calls()).toHaveLength(2);
+  expect(!existedBefore && existsSync(file)).toBe(false);
+});

@@ -38,7 +38,12 @@ import type { DedupRecord, DedupStore, RecordId } from './types.js';
 
 /** Options for `createSqliteStore`. */
 export interface SqliteStoreOptions {
-  /** The database file; default `.retrysafe/dedup.db` under the current directory (created with its folder). */
+  /**
+   * The database file; default `.retrysafe/dedup.db` under the current directory (created with its
+   * folder). `':memory:'` is an in-memory database, as in better-sqlite3 and SQLite itself: its
+   * records do not outlive the store (`info.durable` is false), for tests that want SQLite's own
+   * behaviour; it is never a file named `:memory:`.
+   */
   readonly path?: string;
   /** Use an open better-sqlite3 database instead of `path` (the store then does not close it). */
   readonly database?: Database.Database;
@@ -91,9 +96,15 @@ function prepare(db: Database.Database, prefix: string) {
   };
 }
 
+/** SQLite's name for a database that lives in memory, not in a file. */
+const IN_MEMORY = ':memory:';
+
 function sqliteBackend(options: SqliteStoreOptions): DedupStoreBackend {
   const prefix = checkTablePrefix(options.tablePrefix ?? 'retrysafe_');
-  const path = options.database ? options.database.name : resolve(options.path ?? '.retrysafe/dedup.db');
+  // SQLite's in-memory name is not a file path: resolving it made a file named `:memory:` in the
+  // current folder, whose records a later run then replayed (new-user trial 3).
+  const inMemory = options.database ? options.database.memory : options.path === IN_MEMORY;
+  const path = options.database ? options.database.name : inMemory ? IN_MEMORY : resolve(options.path ?? '.retrysafe/dedup.db');
   let handle: ReturnType<typeof prepare> | undefined;
   let closed = false;
 
@@ -102,7 +113,7 @@ function sqliteBackend(options: SqliteStoreOptions): DedupStoreBackend {
     if (handle) return handle;
     let db = options.database;
     if (!db) {
-      makeParentFolders(path);
+      if (!inMemory) makeParentFolders(path);
       db = new Database(path);
     }
     db.pragma('journal_mode = WAL');
@@ -123,7 +134,7 @@ function sqliteBackend(options: SqliteStoreOptions): DedupStoreBackend {
     info: {
       kind: 'sqlite',
       location: path,
-      durable: true,
+      durable: !inMemory,
       checkHint: `Check that ${path} and its folder exist or can be created, are writable by this process, and that the disk is not full.`,
     },
     async ready() {
