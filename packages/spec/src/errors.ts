@@ -151,9 +151,10 @@ export class ConcurrentCallError extends RetrysafeError implements CallIdentity 
 }
 
 /**
- * The key was first used with a different input (fingerprints differ). Nothing ran. This is a bug
- * in how the key is derived: two different pieces of work share a key, and replaying the first
- * one's result would be wrong. The IETF draft answers 422 here; Stripe answers 400 with
+ * The key was first used with a different input (fingerprints differ). Nothing ran. Either a
+ * repeat of the same work came with changed arguments (escalate it: running it would act twice,
+ * replaying would hide the change), or two different pieces of work share a key (a bug in how the
+ * key is derived), and replaying the first one's result would be wrong. The IETF draft answers 422 here; Stripe answers 400 with
  * "Keys for idempotent requests can only be used with the same parameters they were first used with".
  */
 export class KeyReuseError extends RetrysafeError implements CallIdentity {
@@ -172,8 +173,10 @@ export class KeyReuseError extends RetrysafeError implements CallIdentity {
   constructor(id: CallIdentity & { fingerprint: string; storedFingerprint: string }) {
     super(
       `${scope(id)} was first used with a different input (fingerprint ${id.storedFingerprint.slice(0, 12)}…, ` +
-        `this call ${id.fingerprint.slice(0, 12)}…). Nothing ran. Two different pieces of work derive the ` +
-        'same key: include every input field that distinguishes them (such as the item id) in the key.',
+        `this call ${id.fingerprint.slice(0, 12)}…). Nothing ran. Either this is a repeat of that work with changed ` +
+        'arguments (the model retried with another amount, say), which must not run as new work: escalate it; or two ' +
+        'different pieces of work derive the same key: include the input field that tells them apart (such as the ' +
+        'item id) in the key, never a field a retry may change, such as the amount.',
     );
     this.tool = id.tool;
     this.key = id.key;

@@ -42,7 +42,7 @@ export interface CallFailure {
 
 // Errors that mean the declaration or its wiring is wrong: retrying gives the same answer.
 const DECLARATION_ERRORS: Readonly<Record<string, string>> = {
-  KeyReuseError: 'the key was first used with a different input: fix how the key is derived, then rerun',
+  KeyReuseError: 'the key was first used with a different input: a repeat with changed arguments must not run as new work (a person checks), or the key does not tell two pieces of work apart (fix how it is derived)',
   InvalidKeyError: 'the derived key is empty or too long: fix the key function',
   InputNotFingerprintableError: 'the validated input is not JSON data: fix the input schema',
   UnserializableResultError: 'the effect ran once but its result is not JSON data: fix the tool, do not repeat the call',

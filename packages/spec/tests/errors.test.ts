@@ -42,6 +42,16 @@ const samples: [RetrysafeError, string][] = [
 ];
 const snakeCase = (name: string) => name.replace(/Error$/, '').replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
 
+describe('KeyReuseError', () => {
+  // New-user trial 3: the message only said to add fields to the key; for a retry with a changed
+  // amount that advice (put the amount in the key) would let the second charge run.
+  it('names both causes: a repeat with changed arguments (escalate), or a key that does not tell work apart, never the amount', () => {
+    const message = new KeyReuseError({ ...id, fingerprint: 'a'.repeat(64), storedFingerprint: 'b'.repeat(64) }).message;
+    expect(message).toMatch(/repeat of that work with changed arguments .* must not run as new work: escalate it/);
+    expect(message).toMatch(/include the input field that tells them apart .* never a field a retry may change, such as the amount/);
+  });
+});
+
 describe('RetrysafeError', () => {
   it.each(samples.map(([error, code]) => [error.name, error, code] as const))('%s extends RetrysafeError, keeps its name and carries its code', (_, error, code) => {
     expect(error).toBeInstanceOf(RetrysafeError);
