@@ -65,6 +65,14 @@ export interface Answer {
   /** Present exactly when the verdict is `no`. */
   readonly severity?: Severity;
   readonly evidence: readonly Evidence[];
+  /**
+   * Present when this `no` is not a fault of its own but a consequence of another question's: a
+   * tool declared naturally idempotent or read-only, so that questions 2 to 5 would not apply,
+   * whose handler question 1 shows to repeat an effect. The summary's `errors` and `warnings` count
+   * it once, under that question, and the SARIF log folds it into that question's result (one fault,
+   * one alert).
+   */
+  readonly followsFrom?: QuestionId;
 }
 
 /** MCP tool annotation hints by name (the protocol's `ToolAnnotations`). */
@@ -205,7 +213,10 @@ export interface ReportSummary {
   readonly tools: number;
   readonly undeclared: number;
   readonly questions: Readonly<Record<QuestionId, VerdictCounts>>;
-  /** `no` answers and rule findings of severity `error`, and of `warning`. */
+  /**
+   * `no` answers and rule findings of severity `error`, and of `warning`; an answer that follows
+   * from another question's (`Answer.followsFrom`) is not counted again.
+   */
   readonly errors: number;
   readonly warnings: number;
   /**

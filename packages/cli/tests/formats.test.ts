@@ -46,13 +46,32 @@ describe('the closing line says what its errors and warnings count', () => {
   it('"no" verdicts + rule findings = errors + warnings: one SARIF result each', async () => {
     const report = JSON.parse(await rendered('json')) as AuditReport;
     const sarif = JSON.parse(await rendered('sarif')) as { runs: { results: unknown[] }[] };
-    const verdictsNo = report.tools.flatMap((tool) => Object.values(tool.questions)).filter((answer) => answer.verdict === 'no').length;
-    const line = `${verdictsNo} "no" verdicts + ${report.findings.length} rule findings = ${report.summary.errors} errors + ${report.summary.warnings} warnings`;
+    const answers = report.tools.flatMap((tool) => Object.values(tool.questions)).filter((answer) => answer.verdict === 'no');
+    const following = answers.filter((answer) => answer.followsFrom !== undefined).length;
+    const verdictsNo = answers.length - following;
+    const line = `${verdictsNo} "no" verdicts (${following} more follow from question 1) + ${report.findings.length} rule findings = ${report.summary.errors} errors + ${report.summary.warnings} warnings`;
     expect(verdictsNo + report.findings.length).toBe(report.summary.errors + report.summary.warnings);
     expect(sarif.runs[0]?.results).toHaveLength(verdictsNo + report.findings.length);
     expect(await rendered('table')).toContain(` · ${line} · `);
     expect(await rendered('markdown')).toContain(` · ${line} · `);
     expect(await rendered('table')).toMatch(/files scanned \(\d+ test files, 1 not parsed\)\n$/);
+  });
+});
+
+describe('a declaration question 1 refutes is one fault', () => {
+  it('Q2-Q5 follow from Q1: one SARIF result for the tool, naming them, and counted once', async () => {
+    const report = JSON.parse(await rendered('json')) as AuditReport;
+    const sarif = JSON.parse(await rendered('sarif')) as { runs: { results: { ruleId: string; message: { text: string } }[] }[] };
+    const tool = report.tools.find((candidate) => candidate.name === 'quick_charge');
+    expect(tool?.questions.q1).toMatchObject({ verdict: 'no', severity: 'error' });
+    expect(tool?.questions.q1.followsFrom).toBeUndefined();
+    for (const id of ['q2', 'q3', 'q4', 'q5'] as const) {
+      expect(tool?.questions[id]).toMatchObject({ verdict: 'no', severity: 'error', followsFrom: 'q1' });
+      expect(tool?.questions[id].reason).toMatch(/^follows from question 1: the declared read-only `readOnlyHint: true` \(line 10\)/);
+    }
+    const results = sarif.runs[0]?.results.filter((result) => result.ruleId.startsWith('retrysafe-audit/') && result.message.text.startsWith('quick_charge: ')) ?? [];
+    expect(results.map((result) => result.ruleId)).toEqual(['retrysafe-audit/called-twice-effect']);
+    expect(results[0]?.message.text).toMatch(/\(so Q2, Q3, Q4, Q5 also answer no: deterministic key, replay flag, durable record, called-twice test\)$/);
   });
 });
 

@@ -53,7 +53,8 @@ it('a read-only claim on a create without a key: Q2 to Q5 are no, naming the eff
     expect(questions[id]).toMatchObject({
       verdict: 'no',
       severity: 'error',
-      reason: expect.stringContaining('the declaration that would make this question not apply is not true: `stripe.paymentIntents.create` (line 11) creates without a key (question 1), which contradicts the declared read-only'),
+      reason: expect.stringContaining('follows from question 1: the declared read-only `readOnlyHint: true` (line 10) that would make this question not apply is not true (`stripe.paymentIntents.create` (line 11) creates without a key)'),
+      followsFrom: 'q1',
       evidence: expect.arrayContaining([expect.objectContaining({ file: 'src/effects.ts', line: 11 })]),
     });
   }

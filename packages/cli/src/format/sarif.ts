@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import retrysafe from '@retrysafe/eslint-plugin';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 
-import { type AuditReport, QUESTION_TEXT, QUESTIONS, type QuestionId, type RuleFinding, type ToolAudit } from '../report.js';
+import { type AuditReport, QUESTION_LABEL, QUESTION_TEXT, QUESTIONS, type QuestionId, type RuleFinding, type ToolAudit } from '../report.js';
 
 // SARIF 2.1.0 for GitHub code scanning (docs/audit.md shows the workflow): one run with the
 // plugin's rule findings under the plugin's own rule ids and help links (as
@@ -39,7 +39,8 @@ export function formatSarif(report: AuditReport): string {
   for (const tool of report.tools) {
     for (const id of QUESTIONS) {
       const answer = tool.questions[id];
-      if (answer.verdict !== 'no') continue;
+      // One fault, one alert: a `no` that follows from another question's is told in that one's.
+      if (answer.verdict !== 'no' || answer.followsFrom !== undefined) continue;
       rules.set(AUDIT_RULE_IDS[id], auditRule(id));
       results.push(verdictResult(tool, id));
     }
@@ -114,10 +115,12 @@ function pluginRule(finding: RuleFinding): ReportingDescriptor {
 function verdictResult(tool: ToolAudit, id: QuestionId): Result {
   const answer = tool.questions[id];
   const label = tool.name ?? `the tool at line ${tool.line}`;
+  const following = QUESTIONS.filter((other) => tool.questions[other].followsFrom === id);
+  const also = following.length > 0 ? ` (so ${following.map((other) => other.toUpperCase()).join(', ')} also answer no: ${following.map((other) => QUESTION_LABEL[other]).join(', ')})` : '';
   return {
     ruleId: AUDIT_RULE_IDS[id],
     level: answer.severity === 'error' ? 'error' : 'warning',
-    message: { text: `${label}: ${answer.reason}` },
+    message: { text: `${label}: ${answer.reason}${also}` },
     locations: [location(tool.file, tool.line, tool.column)],
     // The code the verdict rests on: the random source, the runner's store, the test.
     ...(answer.evidence.length > 0

@@ -78,14 +78,17 @@ export function describePolicy(policy: DeclaredPolicy | null, hints?: McpHints):
 /**
  * The closing line: tools (undeclared), what the errors and warnings are (each `no` verdict and each
  * rule finding is one of them, and one SARIF result: `3 "no" verdicts + 4 rule findings = 5 errors +
- * 2 warnings`), and the files scanned (tests, not parsed).
+ * 2 warnings`; a `no` that follows from another question's is counted apart, `(4 more follow from
+ * question 1)`, and is none of them), and the files scanned (tests, not parsed).
  */
 export function totalLine(report: AuditReport): string {
   const { summary, findings, files, tools } = report;
-  const verdictsNo = tools.reduce((sum, tool) => sum + Object.values(tool.questions).filter((answer) => answer.verdict === 'no').length, 0);
+  const answers = tools.flatMap((tool) => Object.values(tool.questions)).filter((answer) => answer.verdict === 'no');
+  const following = answers.filter((answer) => answer.followsFrom !== undefined).length;
+  const more = following > 0 ? ` (${following} more follow from question 1)` : '';
   return [
     `${plural(summary.tools, 'tool')} (${summary.undeclared} undeclared)`,
-    `${plural(verdictsNo, '"no" verdict')} + ${plural(findings.length, 'rule finding')} = ${plural(summary.errors, 'error')} + ${plural(summary.warnings, 'warning')}`,
+    `${plural(answers.length - following, '"no" verdict')}${more} + ${plural(findings.length, 'rule finding')} = ${plural(summary.errors, 'error')} + ${plural(summary.warnings, 'warning')}`,
     `${plural(files.scanned, 'file')} scanned (${plural(files.tests, 'test file')}, ${files.errors.length} not parsed)`,
   ].join(' · ');
 }

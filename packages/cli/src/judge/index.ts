@@ -195,7 +195,7 @@ function summarise(tools: readonly ToolAudit[], findings: readonly RuleFinding[]
   ) as unknown as ReportSummary['questions'];
   const answers = tools.flatMap((tool) => QUESTIONS.map((id) => tool.questions[id]));
   const count = (severity: 'error' | 'warning'): number =>
-    answers.filter((answer) => answer.severity === severity).length + findings.filter((finding) => finding.severity === severity).length;
+    answers.filter((answer) => answer.severity === severity && answer.followsFrom === undefined).length + findings.filter((finding) => finding.severity === severity).length;
   return {
     tools: tools.length,
     undeclared: tools.filter((tool) => tool.policy === null).length,

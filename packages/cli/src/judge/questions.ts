@@ -651,6 +651,14 @@ function undeclaredWithoutKey(context: JudgeContext): Answer | undefined {
   return no('warning', `no declared policy and no key in its definition or handler, while a second call runs its effect again: ${proven.reason} (question 1)`, [proven.evidence]);
 }
 
+/** What a tool whose declaration question 1 refuted lacks, per question. */
+const REFUTED_TAIL: Readonly<Record<Exclude<QuestionId, 'q1'>, string>> = {
+  q2: 'nothing keys that effect',
+  q3: 'nothing flags a repeat of it as already done',
+  q4: 'nothing records the first call',
+  q5: 'no test is looked for that would show a single effect',
+};
+
 /**
  * Questions 2 to 5 do not apply to a tool as declared (naturally idempotent, read-only), but
  * question 1 proved the declaration false: its handler runs an effect a second call repeats (a
@@ -658,22 +666,27 @@ function undeclaredWithoutKey(context: JudgeContext): Answer | undefined {
  * rests on what the seed says not to trust ("read the implementation; don't infer from the name"),
  * so it becomes a `no` (error) naming that effect: the tool has no key, record, flag or test for an
  * effect it has (new-user trial 2: `idempotent: true` on `SET units = units + ?` read Q2-Q4 n/a).
+ * It is one fault, question 1's, so the answer says it follows from question 1 (`followsFrom`):
+ * the summary counts it once and the SARIF log gives it no alert of its own (new-user trial 3: one
+ * refuted `readOnlyHint` was six alerts, the rule's and one per question).
  */
-function forRefutedDeclaration(judge: (context: JudgeContext) => Answer): (context: JudgeContext) => Answer {
+function forRefutedDeclaration(id: Exclude<QuestionId, 'q1'>, judge: (context: JudgeContext) => Answer): (context: JudgeContext) => Answer {
   return (context) => {
     const found = judge(context);
-    if (found.verdict !== 'n/a' || context.contradiction === undefined) return found;
+    const { contradiction } = context;
+    if (found.verdict !== 'n/a' || contradiction === undefined) return found;
     const proven = provenSideEffect(context);
     if (!proven?.repeats) return found;
-    return no('error', `the declaration that would make this question not apply is not true: ${proven.reason} (question 1)${context.contradiction.text}`, [...found.evidence, proven.evidence, context.contradiction.evidence]);
+    const reason = `follows from question 1: the declared ${contradiction.claim} (line ${contradiction.evidence.line}) that would make this question not apply is not true (${proven.reason}), and ${REFUTED_TAIL[id]}`;
+    return { ...no('error', reason, [...found.evidence, proven.evidence, contradiction.evidence]), followsFrom: 'q1' };
   };
 }
 
 /** The judgement of each question, in the seed's order. */
 export const JUDGES: Readonly<Record<QuestionId, (context: JudgeContext) => Answer>> = {
   q1: judgeCalledTwiceEffect,
-  q2: forRefutedDeclaration(judgeKey),
-  q3: forRefutedDeclaration(forSideEffects(judgeReplayFlag)),
-  q4: forRefutedDeclaration(forSideEffects(judgeDurableRecord)),
-  q5: forRefutedDeclaration(forSideEffects(judgeCalledTwiceTest)),
+  q2: forRefutedDeclaration('q2', judgeKey),
+  q3: forRefutedDeclaration('q3', forSideEffects(judgeReplayFlag)),
+  q4: forRefutedDeclaration('q4', forSideEffects(judgeDurableRecord)),
+  q5: forRefutedDeclaration('q5', forSideEffects(judgeCalledTwiceTest)),
 };
