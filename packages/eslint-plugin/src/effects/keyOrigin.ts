@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { ExpressionWalk, findVariableOf, isReassigned, type PropertyPath, resolveLocalFunction } from '../ast/index.js';
-import type { KeyNameMatcher } from '../keys/index.js';
+import { findConstantKey, type KeyNameMatcher } from '../keys/index.js';
 import { isInside, isKeyName, type KeyedHandler } from './keyedHandlers.js';
 
 // Whether the key a handler passes to a provider is its tool's key. The shared expression walk
@@ -50,9 +50,11 @@ export function traceKeyOrigin(
  * Whether a key a provider call passes is visibly not the tool's key (require-key-passthrough's
  * `foreignKey`): for a `defineTool` handler, a value traced to something else (the input, the run
  * id, a literal); a framework tool derives its own key, so only a constant that is not read under a
- * key name is visibly not it.
+ * key name is visibly not it. A string constant ({@link findConstantKey}) is never the tool's key,
+ * whatever it is named: `const idempotencyKey = 'fixed'` is one key for every call.
  */
 export function isForeignKey(value: TSESTree.Expression, handler: KeyedHandler, sourceCode: Readonly<TSESLint.SourceCode>, matchKeyName: KeyNameMatcher): boolean {
+  if (findConstantKey(value, sourceCode)) return true;
   if (handler.key.kind === 'named') {
     return traceKeyOrigin(value, handler, sourceCode, matchKeyName) !== 'key' && ASTUtils.getStaticValue(value, sourceCode.getScope(value)) !== null;
   }

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type FunctionNode, getPropertyKeyName, isFunctionNode, type ObjectResolver, resolveConst, staticString } from '../ast/index.js';
-import type { KeyNameMatcher } from '../keys/index.js';
+import { findConstantKey, type KeyNameMatcher } from '../keys/index.js';
 import { findPolicyFieldThroughSpreads, type ToolDefinition } from '../tools/index.js';
 
 // The handler of a tool that is idempotent with a key, and how that handler reaches the key. Kept
@@ -94,7 +94,8 @@ export function isInside(variable: Variable, fn: FunctionNode): boolean {
 
 /**
  * A variable visible at `node` through which a `named` handler reaches its key: a parameter or
- * local of the handler whose name is a key name, declared before `node`.
+ * local of the handler whose name is a key name, declared before `node`, and not bound to a string
+ * constant (`const idempotencyKey = 'fixed'` is one key for every call, not the tool's).
  */
 export function findNamedKeyVariable(
   node: TSESTree.Node,
@@ -107,12 +108,18 @@ export function findNamedKeyVariable(
       (variable) =>
         isKeyName(variable.name, matchKeyName) &&
         isInside(variable, handler.fn) &&
-        (variable.defs[0]?.name.range[1] ?? Infinity) <= node.range[0],
+        (variable.defs[0]?.name.range[1] ?? Infinity) <= node.range[0] &&
+        !isConstantBinding(variable, sourceCode),
     );
     if (found) return found;
     if (scope.block === handler.fn) return undefined;
   }
   return undefined;
+}
+
+function isConstantBinding(variable: Variable, sourceCode: SourceCode): boolean {
+  const name = variable.defs[0]?.name;
+  return name?.type === AST_NODE_TYPES.Identifier && findConstantKey(name, sourceCode) !== undefined;
 }
 
 /** Whether `name`, added as a parameter of `fn`, would shadow nothing `fn` uses and clash with nothing it declares. */

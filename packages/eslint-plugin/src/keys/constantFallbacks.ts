@@ -11,6 +11,8 @@ import type { KeyPosition } from './keyPositions.js';
 // constant the file shows counts (a string or number literal, a template without expressions, a
 // `const` bound to one), and only where the whole key is then that constant: a fallback inside a
 // key that keeps another varying part (`${runId}:${note ?? ''}`) still differs between calls.
+// A key that is a constant outright (`idempotencyKey: 'refund'`, `const KEY = 'refund-key'`) is one
+// key for every call too, with no real key to fall back from: findConstantKey.
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 
@@ -24,6 +26,39 @@ export interface ConstantFallback {
   readonly primary: TSESTree.Node;
   /** The whole key when the fallback is taken (`''`, `'refund:'`). */
   readonly key: string | number;
+}
+
+/** A key that is one string constant for every call: `'refund'`, `` `refund` ``, or a `const` bound to one. */
+export interface ConstantKey {
+  /** The string as written, where the constant is (`'refund-key'` of `const KEY = 'refund-key'`). */
+  readonly literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral;
+  /** The name the key reads, when it reads one (`KEY`); the first of a chain of `const`s. */
+  readonly name: TSESTree.Identifier | undefined;
+  /** The key's value. */
+  readonly value: string;
+}
+
+/**
+ * The string constant `value` (a key position's value) is, with nothing that varies between calls:
+ * a string literal, a template without expressions, or a name bound once to one of those and never
+ * written again (`const KEY = 'refund-key'`, followed through further `const`s). Nothing else: a
+ * concatenation, a number, a member of a `const` object or an import is not read as one.
+ */
+export function findConstantKey(value: TSESTree.Node, sourceCode: SourceCode): ConstantKey | undefined {
+  let name: TSESTree.Identifier | undefined;
+  let node = skipWrappers(value);
+  for (let depth = 0; node.type === AST_NODE_TYPES.Identifier && depth < MAX_DEPTH; depth++) {
+    const init = getConstantInitializer(findVariableOf(node, sourceCode));
+    if (!init) return undefined;
+    name ??= node;
+    node = skipWrappers(init);
+  }
+  if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') return { literal: node as TSESTree.StringLiteral, name, value: node.value };
+  if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0) {
+    const [quasi] = node.quasis;
+    return { literal: node, name, value: quasi ? (quasi.value.cooked ?? quasi.value.raw) : '' };
+  }
+  return undefined;
 }
 
 /** What a value is when every fallback in it is taken: a constant, and the first fallback that made it one. */

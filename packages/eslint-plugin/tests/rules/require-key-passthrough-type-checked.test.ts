@@ -117,6 +117,18 @@ export const refund = declarePolicy(
       },
     ],
   },
+  {
+    // A new-user trial: a constant key is one key for every call, as require-key-passthrough reports it.
+    name: 'an imported with_key policy given to declarePolicy, and the handler passes a constant key',
+    code: `${HEADER}
+import { keyedPolicy } from './policies-barrel.js';
+const KEY = 'refund-key';
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema: input, execute: async ({ charge }) => stripe.refunds.create({ charge }, { idempotencyKey: KEY }) }),
+  keyedPolicy,
+);`,
+    errors: [{ messageId: 'constantKey', line: 10, column: 136, data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`KEY` (`'refund-key'`, line 8)" }, suggestions: [] }],
+  },
 ];
 
 typedTester.run('require-key-passthrough-type-checked', rule, { valid, invalid });

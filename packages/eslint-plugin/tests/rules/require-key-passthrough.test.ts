@@ -42,6 +42,11 @@ function foreign(line: number, column: number, suggestions: Suggestion[] = []): 
   return { messageId: 'foreignKey', line, column, suggestions };
 }
 
+/** A call that passes a constant as its key (`'refund'`, a `const` bound to one). */
+function constant(line: number, column: number, suggestions: Suggestion[] = []): Expected {
+  return { messageId: 'constantKey', line, column, suggestions };
+}
+
 const pass = (output: string): Suggestion => ({ messageId: 'passKey', output });
 const bindAndPass = (output: string): Suggestion => ({ messageId: 'bindAndPassKey', output });
 const useToolKey = (output: string): Suggestion => ({ messageId: 'useToolKey', output });
@@ -300,7 +305,7 @@ export const t = defineTool({
 });
 `,
       (code) => [
-        foreign(9, 72, [useToolKey(edit(code, ["idempotencyKey: 'refund'", 'idempotencyKey: key']))]),
+        constant(9, 72, [useToolKey(edit(code, ["idempotencyKey: 'refund'", 'idempotencyKey: key']))]),
         foreign(10, 72, [useToolKey(edit(code, ['idempotencyKey: `${run.id}:${orderId}`', 'idempotencyKey: key']))]),
         foreign(11, 72, [useToolKey(edit(code, ['idempotencyKey: orderId }', 'idempotencyKey: key }']))]),
         foreign(12, 72, [useToolKey(edit(code, ['idempotencyKey: randomUUID()', 'idempotencyKey: key']))]),
@@ -322,7 +327,7 @@ export const t = defineTool({
 });
 `,
       (code) => [
-        foreign(9, 56, [useToolKey(edit(code, ['{ idempotencyKey }', '{ idempotencyKey: ctx.key }']))]),
+        constant(9, 56, [useToolKey(edit(code, ['{ idempotencyKey }', '{ idempotencyKey: ctx.key }']))]),
         foreign(10, 100, [useToolKey(edit(code, ["'Idempotency-Key': ctx.run.id", "'Idempotency-Key': ctx.key"]))]),
       ],
     ),
@@ -772,6 +777,175 @@ server.registerTool('refund', {
   invalid: [],
 });
 
+// ---------------------------------------------------------------------------------------------
+// A constant key (a new-user trial): one key for every call, so the provider answers a later,
+// different refund with the first one's result. Reported as `constantKey`, naming the constant.
+// ---------------------------------------------------------------------------------------------
+
+ruleTester.run('require-key-passthrough: a constant key', rule, {
+  valid: [
+    {
+      // A key-named local is a framework tool's key unless the file shows it is a constant.
+      name: 'a framework tool: a key-named local built from the input, or read from it',
+      code: `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => {
+    const idempotencyKey = \`refund:\${input.chargeId}\`;
+    const dedupeKey = input.dedupeKey;
+    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey });
+    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: dedupeKey });
+  } }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+    },
+    {
+      // A business id is the intended cross-run dedup (no-random-key.md); a framework tool's key is its own.
+      name: 'a framework tool: a business-id key is not a constant',
+      code: `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: input.orderId }) }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+    },
+    {
+      name: 'a constant key outside a with_key tool is not this rule\'s',
+      code: `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const backfill = () => stripe.refunds.create({ charge: 'ch_1' }, { idempotencyKey: 'backfill-2026' });
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: 'refund' }) }),
+  { side_effects: 'money_out', idempotent: false, retry: 'never' },
+);
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      // new-user trial: defineTool({ ..., execute: async (input, { key }) => stripe.refunds.create(..., { idempotencyKey: 'refund' }) })
+      'a defineTool handler passes a string literal',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input, { key }) => stripe.refunds.create({ charge: input.chargeId, amount: input.amount }, { idempotencyKey: 'refund' }),
+});
+`,
+      (code) => [
+        {
+          ...constant(7, 128, [useToolKey(edit(code, ["idempotencyKey: 'refund'", 'idempotencyKey: key']))]),
+          data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`'refund'`" },
+        },
+      ],
+    ),
+    invalid(
+      "a framework tool in declarePolicy: idempotencyKey: 'fixed', a template without substitutions, an Idempotency-Key header, a module-level const",
+      `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const KEY = 'refund-key';
+const ALIAS = KEY;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => {
+    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: 'fixed' });
+    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: \`fixed\` });
+    await fetch('https://api.example.com/refunds', { method: 'POST', headers: { 'Idempotency-Key': 'static' } });
+    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: ALIAS });
+  } }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+      () => [
+        { ...constant(10, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`'fixed'`" } },
+        { ...constant(11, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '``fixed``' } },
+        { ...constant(12, 100), data: { tool: 'Tool `refund`', call: 'the POST request `fetch(...)`', where: 'the `Idempotency-Key` header', constant: "`'static'`" } },
+        // The name the key reads, and where the constant is.
+        { ...constant(13, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`ALIAS` (`'refund-key'`, line 6)" } },
+      ],
+    ),
+    invalid(
+      // Before, a local named like a key was taken for the framework tool's key, whatever it held.
+      'a framework tool: a key-named local bound to a constant is not its key',
+      `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => {
+    const idempotencyKey = 'fixed';
+    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey });
+  } }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+      () => [{ ...constant(9, 64), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`idempotencyKey` (`'fixed'`, line 8)" } }],
+    ),
+    invalid(
+      // Before, the suggestion passed that constant as the key.
+      'a framework tool passing no key: a key-named local bound to a constant is not suggested as its key',
+      `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => {
+    const idempotencyKey = 'fixed';
+    return stripe.refunds.create({ charge: input.chargeId });
+  } }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`,
+      () => [{ ...missing(9, 12), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: 'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.' } }],
+    ),
+    invalid(
+      'a configured provider given a constant',
+      `
+import { defineTool } from '@retrysafe/spec';
+import { Payments } from 'my-payments-sdk';
+const payments = new Payments('key');
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ amount }, { key }) => payments.charge(amount, { idempotencyKey: 'charge' }),
+});
+`,
+      (code) => [constant(7, 85, [useToolKey(edit(code, ["idempotencyKey: 'charge'", 'idempotencyKey: key']))])],
+      { options: [{ providers: [{ from: 'my-payments-sdk', methods: ['charge'], keyOption: 'idempotencyKey', argument: 1 }] }] },
+    ),
+    invalid(
+      // Not a constant: the business id stays a key that is not the tool's (foreignKey).
+      'a defineTool handler passing a business id is foreignKey, not constantKey',
+      `
+import { defineTool } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input, { key }) => stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: input.orderId }),
+});
+`,
+      (code) => [foreign(7, 106, [useToolKey(edit(code, ['idempotencyKey: input.orderId', 'idempotencyKey: key']))])],
+    ),
+  ],
+});
+
 ruleTester.run('require-key-passthrough: framework tools with a declared with_key policy', rule, {
   valid: [
     {
@@ -872,7 +1046,7 @@ export const send = declarePolicy(sendTool, { side_effects: 'message_out', idemp
               'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.',
           },
         },
-        { ...foreign(10, 151), data: { tool: 'Tool `send`', call: "the POST request `fetch(...)`", where: 'the `Idempotency-Key` header', value: "'send'" } },
+        { ...constant(10, 151), data: { tool: 'Tool `send`', call: "the POST request `fetch(...)`", where: 'the `Idempotency-Key` header', constant: "`'send'`" } },
       ],
     ),
     invalid(
@@ -1116,7 +1290,7 @@ export const refund = defineTool({
   execute: async ({ charge }, { key }) => stripe.refunds.create({ charge }, { idempotencyKey: 'x' }),
 });
 `,
-      (code) => [foreign(7, 95, [useToolKey(edit(code, ["idempotencyKey: 'x'", 'idempotencyKey: key']))])],
+      (code) => [constant(7, 95, [useToolKey(edit(code, ["idempotencyKey: 'x'", 'idempotencyKey: key']))])],
       { filename: 'refund.mjs', languageOptions: javascript },
     ),
   ],

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { createKeyNameMatcher } from '../../keys/index.js';
+import { type ConstantKey, createKeyNameMatcher, findConstantKey } from '../../keys/index.js';
 import { isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
 import {
   createToolRecogniser,
@@ -46,7 +46,7 @@ export type Options = [
   },
 ];
 
-export type MessageIds = 'bindAndPassKey' | 'bindAndUseToolKey' | 'foreignKey' | 'missingKey' | 'passKey' | 'undeclaredMissingKey' | 'useToolKey';
+export type MessageIds = 'bindAndPassKey' | 'bindAndUseToolKey' | 'constantKey' | 'foreignKey' | 'missingKey' | 'passKey' | 'undeclaredMissingKey' | 'useToolKey';
 
 /**
  * Providers that dedupe on the key they are given, whatever the server behind them: Stripe, and
@@ -95,6 +95,8 @@ const createTwin = createTwinRule<Options>({
 /** The messages of both rules. */
 const MESSAGES: Record<MessageIds, string> = {
   missingKey: `{{tool}} is idempotent with a key, but {{call}} does not pass it: ${SEED_REASON}. {{remedy}}`,
+  constantKey:
+    "{{tool}} is idempotent with a key, but {{call}} passes the constant {{constant}} as its key: every call sends that one key, so the provider answers each later, different call with the first call's result (or rejects it for its other parameters). Pass the tool's key, or a key built from it.",
   foreignKey:
     "{{tool}} is idempotent with a key, but {{call}} passes a key that is not the tool's key (`{{value}}`): the provider then dedupes on something other than the tool's record, so a retried tool call can repeat the effect, or two different calls can be merged. Pass the tool's key, or a key built from it.",
   undeclaredMissingKey:
@@ -154,9 +156,12 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, passed.value, access.text)];
           suggest.push({ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix });
         }
-        const value = sourceCode.getText(passed.value).replace(/\s+/g, ' ');
-        const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-        context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shown }, suggest });
+        const constant = findConstantKey(passed.value, sourceCode);
+        if (constant) {
+          context.report({ node: passed.value, messageId: 'constantKey', data: { ...data, constant: describeConstant(constant, sourceCode) }, suggest });
+          return;
+        }
+        context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shorten(sourceCode.getText(passed.value)) }, suggest });
       }
 
       /** A keyed provider's call in the handler of a tool that declares nothing: reported only when it visibly passes no key. */
@@ -223,6 +228,18 @@ function findEnclosingTool(node: TSESTree.Node, tools: ReadonlyMap<TSESTree.Node
     if (tool) return tool;
   }
   return undefined;
+}
+
+/** Code shown in a message: on one line, and cut after 40 characters. */
+function shorten(text: string): string {
+  const value = text.replace(/\s+/g, ' ');
+  return value.length > 40 ? `${value.slice(0, 37)}...` : value;
+}
+
+/** `` `'refund'` ``, or `` `KEY` (`'refund-key'`, line 7) `` for a name bound to the constant. */
+function describeConstant(constant: ConstantKey, sourceCode: SourceCode): string {
+  const literal = `\`${shorten(sourceCode.getText(constant.literal))}\``;
+  return constant.name ? `\`${constant.name.name}\` (${literal}, line ${constant.literal.loc.start.line})` : literal;
 }
 
 function describeCall(call: KeyedProviderCall, sourceCode: SourceCode): string {
