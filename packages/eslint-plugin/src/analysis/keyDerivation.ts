@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { importsSpecPackage, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk, containsNode } from '../ast/index.js';
+import { importsSpecPackage, isCurrentCallKey, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk, containsNode } from '../ast/index.js';
 import {
   type AllowedSource,
   type ConstantFallback,
@@ -182,7 +182,8 @@ function isDerived(context: DeriveContext, expression: TSESTree.Node, members: r
     case AST_NODE_TYPES.BinaryExpression:
       return node.operator === '+' && derived(node.left) && derived(node.right);
     case AST_NODE_TYPES.MemberExpression: {
-      if (isRunnerKey(sourceCode, node)) return true;
+      // The runner's key for the call (docs/frameworks.md passes it downstream); a handler's `ctx.key` is a field of a parameter.
+      if (isCurrentCallKey(sourceCode, node)) return true;
       const name = node.property.type === AST_NODE_TYPES.Identifier ? node.property.name : undefined;
       if (node.computed || name === undefined) return false;
       // `this.run.id` in a class whose constructor takes the run: the class makes the tool (`new RefundTools(run)`).
@@ -238,20 +239,6 @@ function isSpecKeyCallee(sourceCode: SourceCode, callee: TSESTree.Node): boolean
   const reference = resolveReference(sourceCode, callee);
   const name = reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
   return name === 'key' || name === 'vouchDurable';
-}
-
-/**
- * `currentCall().key` (`currentCall()?.key`) with `currentCall` from `@retrysafe/spec`: the key the
- * runner (a guard) derived for this call, from the durable run, the tool and the canonical
- * arguments, the one docs/frameworks.md passes downstream (`{ idempotencyKey: currentCall()?.key }`).
- * (A handler's `ctx.key`, `KeyedExecuteContext.key`, is a field of a parameter, derived already.)
- */
-function isRunnerKey(sourceCode: SourceCode, node: TSESTree.MemberExpression): boolean {
-  if (node.computed || node.property.type !== AST_NODE_TYPES.Identifier || node.property.name !== 'key') return false;
-  const object = skipWrappers(node.object, { optionalChains: true, awaits: true });
-  if (object.type !== AST_NODE_TYPES.CallExpression || !importsSpecPackage(sourceCode)) return false;
-  const reference = resolveReference(sourceCode, object.callee);
-  return reference?.source === SPEC_PACKAGE && reference.path.length === 1 && reference.path[0] === 'currentCall';
 }
 
 /** `String(x)` and `x.toString()` of a derived value. */

@@ -1,6 +1,8 @@
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { getImportedModules } from './imports.js';
+import { getImportedModules, resolveReference } from './imports.js';
+import { skipWrappers } from './nodes.js';
 
 // `@retrysafe/spec` as an import: the tool, key and brand analyses all ask whether a name comes from
 // it, and most files never import it, so each asks this first.
@@ -20,4 +22,18 @@ export function importsSpecPackage(sourceCode: Readonly<TSESLint.SourceCode>): b
 /** `'@retrysafe/spec'` and its subpaths (`'@retrysafe/spec/testing'`). */
 export function isSpecModule(source: string): boolean {
   return source === SPEC_PACKAGE || source.startsWith(`${SPEC_PACKAGE}/`);
+}
+
+/**
+ * `currentCall().key` (`currentCall()?.key`) with `currentCall` from `@retrysafe/spec`: the key a
+ * guard (or an MCP server's `enableIdempotency`) derived for the call it runs, from the durable run,
+ * the tool and the canonical arguments; `undefined` outside such a call.
+ */
+export function isCurrentCallKey(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): boolean {
+  const member = skipWrappers(node, { optionalChains: true });
+  if (member.type !== AST_NODE_TYPES.MemberExpression || member.computed || member.property.type !== AST_NODE_TYPES.Identifier || member.property.name !== 'key') return false;
+  const object = skipWrappers(member.object, { optionalChains: true, awaits: true });
+  if (object.type !== AST_NODE_TYPES.CallExpression || !importsSpecPackage(sourceCode)) return false;
+  const reference = resolveReference(sourceCode, object.callee);
+  return reference?.source === SPEC_PACKAGE && reference.path.length === 1 && reference.path[0] === 'currentCall';
 }

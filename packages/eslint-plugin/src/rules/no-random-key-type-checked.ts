@@ -20,7 +20,7 @@ import {
   type ProgramSource,
   programMentionsKeys,
 } from '../program/index.js';
-import { createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import { createHandlerToolFinder, createKeyAdvice, createKeyRule, describeFallbackPlace, fallbackAdvice, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
@@ -45,9 +45,9 @@ export default createKeyRule<MessageIds>({
       'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
       `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. {{advice}}`,
     constantFallbackArgument:
-      'Idempotency key falls back to the constant `{{fallback}}` when `{{primary}}` is missing (line {{line}}): it is passed as `{{parameter}}` to `{{callee}}`, ' +
-      'which {{role}} ({{roleFile}} line {{roleLine}}). Every call without it sends the same key, {{key}}, so a later, different call gets the result of the first ' +
-      '(or the provider rejects the reused key). Throw when it is missing, or fall back to a key derived from the work. {{advice}}',
+      'Idempotency key falls back to the constant `{{fallback}}`{{value}} when `{{primary}}` is missing{{at}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
+      "which {{role}} ({{roleFile}} line {{roleLine}}). Every call without it sends that one key, so a later, different call gets the first one's result " +
+      '(or the provider rejects the reused key). {{advice}}',
   },
   create(context, [options]) {
     const services = ESLintUtils.getParserServices(context);
@@ -61,6 +61,7 @@ export default createKeyRule<MessageIds>({
     // What no-random-key sees in this file, judged the same way: those reports are its own.
     const judge = createKeyJudge(sourceCode, options);
     const adviceAt = createKeyAdvice(sourceCode);
+    const toolAt = createHandlerToolFinder(sourceCode);
     const tracer = judge.tracer;
     // Created at the first boundary: most files never cross one at a key position.
     let follower: CrossFileFollower | undefined;
@@ -146,12 +147,13 @@ export default createKeyRule<MessageIds>({
 
     function reportFallback(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter, fallback: ConstantFallback): void {
       const data = {
+        ...describeParameter(call, argument, parameter),
         fallback: describeNode(fallback.fallback, sourceCode),
         primary: describeNode(fallback.primary, sourceCode),
-        line: fallback.node.loc.start.line,
-        key: JSON.stringify(fallback.key),
+        ...describeFallbackPlace(fallback, argument),
+        advice: fallbackAdvice(fallback, toolAt(argument), sourceCode),
       };
-      context.report({ node: argument, messageId: 'constantFallbackArgument', data: { ...data, ...describeParameter(call, argument, parameter) } });
+      context.report({ node: argument, messageId: 'constantFallbackArgument', data });
     }
 
     /** The key parameter an argument is for, and what makes it a key, for a message. */

@@ -13,7 +13,7 @@ import {
   PER_ATTEMPT_NAMES,
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
-import { createHandlerToolFinder, createKeyAdvice, createKeyRule, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
+import { createHandlerToolFinder, createKeyAdvice, createKeyRule, describeFallbackPlace, fallbackAdvice, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
 
@@ -50,9 +50,8 @@ export default createKeyRule<MessageIds>({
   sourceAt: '`{{source}}` (line {{line}})',
   messages: {
     constantFallbackKey:
-      'Idempotency key falls back to the constant `{{fallback}}` when `{{primary}}` is missing (line {{line}}): every call without it sends ' +
-      'the same key, {{key}}, so a later, different call gets the result of the first (or the provider rejects the reused key). ' +
-      'Throw when it is missing, or fall back to a key derived from the work. {{advice}}',
+      'Idempotency key falls back to the constant `{{fallback}}`{{value}} when `{{primary}}` is missing{{at}}: every call without it sends ' +
+      "that one key, so a later, different call gets the first one's result (or the provider rejects the reused key). {{advice}}",
     suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
   },
   create(context, [options]) {
@@ -115,9 +114,8 @@ export default createKeyRule<MessageIds>({
         data: {
           fallback: describeNode(found.fallback, sourceCode),
           primary: describeNode(found.primary, sourceCode),
-          line: found.node.loc.start.line,
-          key: JSON.stringify(found.key),
-          advice: adviceAt(position.value),
+          ...describeFallbackPlace(found, position.value),
+          advice: fallbackAdvice(found, toolAt(position.value), sourceCode),
         },
       });
     }

@@ -5,6 +5,9 @@ import { type InvalidTestCase, RuleTester } from '@typescript-eslint/rule-tester
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key-type-checked.js';
 import { DURABLE_KEY_ADVICE } from '../../src/rules/no-random-key-utils/index.js';
 
+/** What to do about a constant fallback outside a tool's handler (no-random-key's `fallbackAdvice`). */
+const FALLBACK_ADVICE = 'Throw when it is missing, or fall back to a key built from the run id and the item id.';
+
 // The linted code is tests/fixtures/cross-file/file.ts; the modules it imports sit next to it
 // (keys.ts, ids.ts, reexports.ts, headers.ts, branded.ts), and `@retrysafe/spec` maps to the stand-in
 // in tests/fixtures/retrysafe-spec. That folder has its own tsconfig.json (extending the fixtures'
@@ -147,13 +150,13 @@ ruleTester.run('no-random-key-type-checked', rule, {
           messageId: 'constantFallbackArgument',
           line: 12,
           column: 36,
-          data: { fallback: "''", primary: 'body.key', line: 12, key: '""', parameter: 'key', callee: 'idempotencyHeaders', role: USES_IDEMPOTENCY_KEY, roleFile: 'headers.ts', roleLine: 3, advice: DURABLE_KEY_ADVICE },
+          data: { fallback: "''", primary: 'body.key', at: '', value: '', parameter: 'key', callee: 'idempotencyHeaders', role: USES_IDEMPOTENCY_KEY, roleFile: 'headers.ts', roleLine: 3, advice: FALLBACK_ADVICE },
         },
         {
           messageId: 'constantFallbackArgument',
           line: 14,
           column: 44,
-          data: { fallback: "'refund'", primary: 'body.idempotencyKey', line: 13, key: '"refund"', parameter: 'idempotencyKey', callee: 'new PaymentsClient().refund', role: 'sends it as the `Idempotency-Key` header', roleFile: 'headers.ts', roleLine: 21, advice: DURABLE_KEY_ADVICE },
+          data: { fallback: "'refund'", primary: 'body.idempotencyKey', at: ' (line 13)', value: '', parameter: 'idempotencyKey', callee: 'new PaymentsClient().refund', role: 'sends it as the `Idempotency-Key` header', roleFile: 'headers.ts', roleLine: 21, advice: FALLBACK_ADVICE },
         },
       ],
     },

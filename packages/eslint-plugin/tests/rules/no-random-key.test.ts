@@ -509,9 +509,24 @@ send({ idempotencyKey: k });
   ],
 });
 
-/** A constant-fallback report: the sink, the constant and what it falls back from, the fallback's line and the key it makes. */
-function fallbackReport(line: number, column: number, fallback: string, primary: string, fallbackLine: number, key: string, advice = DURABLE_KEY_ADVICE): Expected {
-  return { messageId: 'constantFallbackKey', line, column, data: { fallback, primary, line: fallbackLine, key: JSON.stringify(key), advice } };
+/** What to do about a constant fallback outside a tool's handler. */
+const FALLBACK_ADVICE = 'Throw when it is missing, or fall back to a key built from the run id and the item id.';
+/** What to do when the fallback is for the guard's `currentCall()?.key`. */
+const CURRENT_CALL_ADVICE = 'Throw when it is missing: `currentCall()` is set only inside a guarded call, so an unguarded call then fails instead of sharing one key.';
+
+/**
+ * A constant-fallback report: the sink, the constant and what it falls back from. The message names
+ * the fallback's line only when it is not the sink's, and the key it makes only when that is not
+ * the constant as written (`DEFAULT_KEY`, `` `refund:${k ?? ''}` ``).
+ */
+function fallbackReport(line: number, column: number, fallback: string, primary: string, fallbackLine: number, key: string, advice = FALLBACK_ADVICE): Expected {
+  const asWritten = [`'${key}'`, `\`${key}\``, key].includes(fallback);
+  return {
+    messageId: 'constantFallbackKey',
+    line,
+    column,
+    data: { fallback, primary, at: fallbackLine === line ? '' : ` (line ${fallbackLine})`, value: asWritten ? '' : ` (the key is then ${JSON.stringify(key)})`, advice },
+  };
 }
 
 // New-user trial 3: an AI SDK tool guarded by the retrysafe guard passed `currentCall()?.key ?? ''`
@@ -608,7 +623,7 @@ export const issueRefund = tool({
   },
 });
 `,
-      errors: [fallbackReport(10, 95, "''", 'currentCall()?.key', 9, '', adviceIn('ai-sdk'))],
+      errors: [fallbackReport(10, 95, "''", 'currentCall()?.key', 9, '', CURRENT_CALL_ADVICE)],
     },
     {
       name: '??, || and ?: to a literal, a template without expressions and a const bound to one',
@@ -628,7 +643,7 @@ send({ idempotencyKey: input.key ?? 0 });
         fallbackReport(6, 24, "''", 'k', 6, ''),
         fallbackReport(7, 24, '`none`', 'k', 7, 'none'),
         fallbackReport(8, 24, 'DEFAULT_KEY', 'input.key', 8, 'refund'),
-        { messageId: 'constantFallbackKey', line: 9, column: 24, data: { fallback: '0', primary: 'input.key', line: 9, key: '0', advice: DURABLE_KEY_ADVICE } },
+        fallbackReport(9, 24, '0', 'input.key', 9, '0'),
       ],
     },
     {
@@ -686,7 +701,66 @@ await stripe.refunds.create(params, { idempotencyKey: k });
 `,
       errors: [fallbackReport(4, 65, "'refund'", 'input.key', 3, 'refund'), fallbackReport(5, 55, "'refund'", 'input.key', 3, 'refund')],
     },
+    {
+      // A new-user trial: the Mastra tool's message was wordy (the constant twice, its own line, two pieces of advice).
+      name: "a Mastra createTool passing currentCall()?.key ?? '': the advice is to throw, the guard sets the key",
+      code: `
+import { createTool } from '@mastra/core/tools';
+import { currentCall } from '@retrysafe/spec';
+export const refund = createTool({ id: 'refund', description: 'Refund', inputSchema, execute: async (input) => {
+  return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: currentCall()?.key ?? '' });
+} });
+`,
+      errors: [fallbackReport(5, 78, "''", 'currentCall()?.key', 5, '', CURRENT_CALL_ADVICE)],
+    },
+    {
+      name: "a with_key defineTool handler: the advice is the tool's own key",
+      code: `
+import { defineTool, currentCall } from '@retrysafe/spec';
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input) => stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: currentCall()?.key ?? '' }),
+});
+`,
+      errors: [fallbackReport(5, 97, "''", 'currentCall()?.key', 5, '', "Throw when it is missing, or pass the tool's key (`execute`'s second parameter: `{ key }`).")],
+    },
+    {
+      name: 'a Mastra tool falling back from its input: the advice says where its run id is',
+      code: `
+import { createTool } from '@mastra/core/tools';
+export const refund = createTool({ id: 'refund', description: 'Refund', inputSchema, execute: async (input) => {
+  return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: input.key ?? 'refund' });
+} });
+`,
+      errors: [fallbackReport(4, 78, "'refund'", 'input.key', 4, 'refund', `${FALLBACK_ADVICE} In this Mastra tool, the run id is ${FRAMEWORK_BY_ID.mastra.runId}.`)],
+    },
   ],
+});
+
+describe('no-random-key: the constant-fallback message, whole', () => {
+  const messageOf = (code: string): string | undefined =>
+    new Linter({ configType: 'flat' })
+      .verify(code, [{ files: ['**/*.ts'], languageOptions: { parser: parser as unknown as Linter.Parser }, plugins: { r: { rules: { 'no-random-key': rule as never } } }, rules: { 'r/no-random-key': 'error' } }], 'file.ts')
+      .find((message) => message.ruleId === 'r/no-random-key')?.message;
+
+  it('a Mastra tool: the constant once, what it falls back from, and what to do', () => {
+    expect(
+      messageOf(`import { createTool } from '@mastra/core/tools';
+import { currentCall } from '@retrysafe/spec';
+export const refund = createTool({ id: 'refund', inputSchema, execute: async (input) => {
+  const key = currentCall()?.key ?? '';
+  return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: key });
+} });`),
+    ).toBe(
+      "Idempotency key falls back to the constant `''` when `currentCall()?.key` is missing (line 4): every call without it sends that one key, so a later, different call gets the first one's result (or the provider rejects the reused key). Throw when it is missing: `currentCall()` is set only inside a guarded call, so an unguarded call then fails instead of sharing one key.",
+    );
+  });
+
+  it('a constant named by a const, whose value the message then gives', () => {
+    expect(messageOf("const DEFAULT_KEY = 'refund';\nsend({ idempotencyKey: input.key ?? DEFAULT_KEY });")).toBe(
+      'Idempotency key falls back to the constant `DEFAULT_KEY` (the key is then "refund") when `input.key` is missing: every call without it sends that one key, so a later, different call gets the first one\'s result (or the provider rejects the reused key). Throw when it is missing, or fall back to a key built from the run id and the item id.',
+    );
+  });
 });
 
 ruleTester.run('no-random-key: headers forms', rule, {

@@ -3,8 +3,9 @@ import type { JSONSchema4 } from '@typescript-eslint/utils/json-schema';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { isFunctionNode, resolveConst } from '../../ast/index.js';
-import type { AllowedSource, SourceKind } from '../../keys/index.js';
+import { isCurrentCallKey, isFunctionNode, resolveConst } from '../../ast/index.js';
+import { getKeyedHandler } from '../../effects/index.js';
+import type { AllowedSource, ConstantFallback, SourceKind } from '../../keys/index.js';
 import { createToolRecogniser, getFrameworkTitle, getRunIdSource, type ToolDefinition, type ToolFactory } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 
@@ -95,6 +96,37 @@ export function createKeyAdvice(
     const title = tool && getFrameworkTitle(tool.framework);
     return runId && title ? `Derive it from durable fields: the run id and the item id. In this ${title} tool, the run id is ${runId}.` : DURABLE_KEY_ADVICE;
   };
+}
+
+/**
+ * What to do about a key that falls back to a constant, for `no-random-key`'s `constantFallbackKey`:
+ * throw when the real key is missing, or fall back to a key derived from the work. In a with_key
+ * `defineTool` handler that is the tool's own key. The guard's `currentCall()?.key` is missing only
+ * outside a guarded call, where no other key would be the guard's: only throwing is advised. Else a
+ * key with the run id (in a framework's handler, where that framework gives it: the catalogue's `runId`).
+ */
+export function fallbackAdvice(found: ConstantFallback, tool: ToolDefinition | undefined, sourceCode: Readonly<TSESLint.SourceCode>): string {
+  if (tool?.framework === 'retrysafe' && getKeyedHandler(tool, sourceCode)) return "Throw when it is missing, or pass the tool's key (`execute`'s second parameter: `{ key }`).";
+  if (isCurrentCallKey(sourceCode, found.primary)) return 'Throw when it is missing: `currentCall()` is set only inside a guarded call, so an unguarded call then fails instead of sharing one key.';
+  const runId = tool && getRunIdSource(tool.framework);
+  const title = tool && getFrameworkTitle(tool.framework);
+  const runIdHere = runId && title ? ` In this ${title} tool, the run id is ${runId}.` : '';
+  return `Throw when it is missing, or fall back to a key built from the run id and the item id.${runIdHere}`;
+}
+
+/**
+ * The parts of `constantFallbackKey` that say only what the code does not show at the report: the
+ * fallback's line when the key is reported on another one (`const key = currentCall()?.key ?? ''`
+ * above the call), and the whole key when it is not the constant as written (`DEFAULT_KEY`, or
+ * `` `refund:${k ?? ''}` ``, which is then `"refund:"`).
+ */
+export function describeFallbackPlace(found: ConstantFallback, reportedAt: TSESTree.Node): { readonly at: string; readonly value: string } {
+  const line = found.node.loc.start.line;
+  const fallback = found.fallback;
+  const asWritten =
+    (fallback.type === AST_NODE_TYPES.Literal && fallback.value === found.key) ||
+    (fallback.type === AST_NODE_TYPES.TemplateLiteral && fallback.expressions.length === 0 && fallback.quasis[0]?.value.cooked === found.key);
+  return { at: line === reportedAt.loc.start.line ? '' : ` (line ${line})`, value: asWritten ? '' : ` (the key is then ${JSON.stringify(found.key)})` };
 }
 
 /**
