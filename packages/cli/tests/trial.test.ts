@@ -78,6 +78,41 @@ describe('Q2 reads a constant fallback as one key for every call', () => {
   });
 });
 
+describe('Q2 reads a constant key as one key for every call', () => {
+  // A new-user trial: `idempotencyKey: 'refund'` in a with_key handler read yes ("derived from `'refund'`").
+  it("a constant in a defineTool handler: no (error), naming it, even with a key function derived from the work", async () => {
+    const q2 = (await tool('refund_constant')).questions.q2;
+    expect(q2).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/constant-key.ts', line: 19, text: "'refund'" }] });
+    expect(q2.reason).toBe(
+      "the key `'refund'` (line 19) is a constant: every call sends the same key, \"refund\", so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)",
+    );
+  });
+
+  it('a module-level const in a framework tool: no (error), naming the const and where its value is written', async () => {
+    const q2 = (await tool('refundModuleConstant')).questions.q2;
+    expect(q2).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      reason: expect.stringMatching(/^the key `REFUND_KEY` \(line 26\) is the constant `'refund-key'` \(line 8\): every call sends the same key/),
+      evidence: [{ file: 'src/constant-key.ts', line: 26, text: 'REFUND_KEY' }, { file: 'src/constant-key.ts', line: 8, text: "'refund-key'" }],
+    });
+  });
+
+  it('questions 1 and 4 do not read it as a key new on every attempt: a repeat carries the same key', async () => {
+    const { q1, q4 } = (await tool('refund_constant')).questions;
+    expect(q1.reason).not.toContain('runs the handler again');
+    expect(q1.reason).toContain('a repeat carries the same key');
+    expect((await tool('refundModuleConstant')).questions.q1.reason).toContain('the same on a repeat, one key for every call (question 2)');
+    expect(q4).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining("passes `'refund'`, which is not the tool's key") });
+    const report = await auditFixture('trial');
+    expect(report.findings).toContainEqual(expect.objectContaining({ file: 'src/constant-key.ts', line: 19, ruleId: '@retrysafe/require-key-passthrough', message: expect.stringContaining("passes the constant `'refund'` as its key") }));
+  });
+
+  it('the look-alike: a key from a business id is derived from the work, not a constant', async () => {
+    expect((await tool('refundPerOrder')).questions.q2).toMatchObject({ verdict: 'yes' });
+  });
+});
+
 describe('Q2 says where currentCall() is set', () => {
   it('unguarded: still yes, but the reason says the key is undefined outside a guarded call, naming every call that sets it (enableIdempotency too)', async () => {
     expect((await tool('refundOrder')).questions.q2).toMatchObject({

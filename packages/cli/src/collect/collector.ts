@@ -285,6 +285,7 @@ class FileCollector {
         fallback: part.constantFallback
           ? { line: part.constantFallback.node.loc.start.line, text: describeNode(part.constantFallback.fallback, this.sourceCode), primary: describeNode(part.constantFallback.primary, this.sourceCode), key: part.constantFallback.key }
           : null,
+        constant: part.constantKey ? { line: part.constantKey.literal.loc.start.line, text: describeNode(part.constantKey.literal, this.sourceCode), key: part.constantKey.value } : null,
       })),
       sources: derivation.sources.map((source) => ({ line: source.node.loc.start.line, text: source.description, kind: source.kind })),
     };

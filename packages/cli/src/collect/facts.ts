@@ -108,7 +108,7 @@ export interface KeyFact {
    * Each part, and whether it is one of the spec's `key` template parts or a tool's `key` function
    * result (`inKeyFunction`); `origins`: the leaves of a derived part the tool's code does not
    * settle (a factory's parameter, a run `openRun` opens); `fallback`: a constant the whole key
-   * falls back to when its real key is missing.
+   * falls back to when its real key is missing; `constant`: a constant the whole key is.
    */
   readonly parts: readonly (Site & {
     readonly derived: boolean;
@@ -116,6 +116,8 @@ export interface KeyFact {
     readonly origins: readonly KeyOriginFact[];
     /** The constant the part falls back to (`''` of `currentCall()?.key ?? ''`), what from, and the whole key it then is; `null`: none. */
     readonly fallback: (Site & { readonly primary: string; readonly key: string | number }) | null;
+    /** The string constant the whole key is (`'refund'`, or the one `const KEY` is bound to, where it is written); `null`: not one. */
+    readonly constant: (Site & { readonly key: string }) | null;
   })[];
   readonly sources: readonly (Site & { readonly kind: string })[];
 }

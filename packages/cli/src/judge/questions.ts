@@ -73,6 +73,8 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
     // Question 2's judgement, as it is: a key whose parts read a factory's parameter is only as stable as what the factory is given.
     const key = judgeKey(context);
     if (key.verdict === 'yes') return answer('yes', `${replays} (a deterministic key, question 2), so the handler runs once`, [here(site.line, site.text)]);
+    // One key for every call: a repeat carries it too, and is replayed (different calls sharing it is question 2's fault).
+    if (key.verdict === 'no' && key.severity === 'error' && isOneKeyForEveryCall(context)) return answer('yes', `${replays} (a repeat carries the same key; question 2: ${key.reason}), so the handler runs once`, [here(site.line, site.text)]);
     if (key.verdict === 'no' && key.severity === 'error') return no('error', `a second call runs the handler again: ${replays}, but the key is not the same on a repeat (question 2: ${key.reason})`, [here(site.line, site.text), ...key.evidence]);
     return answer('unknown', `${replays}, but whether the key is the same on a repeat is not known (question 2: ${key.reason})`, [here(site.line, site.text), ...key.evidence]);
   }
@@ -139,25 +141,28 @@ function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[])
   // whatever else the handler does.
   // A constant fallback is the same key on a repeat: its fault (one key for different calls) is
   // question 2's, not a second create.
-  if (key.verdict === 'no' && key.severity === 'error' && !constantFallbackPart(context)) {
+  if (key.verdict === 'no' && key.severity === 'error' && !isOneKeyForEveryCall(context)) {
     return no('error', `a second call runs the create again: ${passed}, but the key is not the same on a repeat (question 2: ${key.reason})`, withKey);
   }
   if (!effects.complete || keyed.length !== creates.length) return undefined;
   if (!effects.operations.every((operation) => operation.kind === 'create' || SAME_END_STATE.has(operation.kind))) return undefined;
-  if (key.verdict === 'yes') {
+  // One key for every call is the same on a repeat too: the provider answers the repeat (its fault is question 2's).
+  const sameOnRepeat = key.verdict === 'yes' || isOneKeyForEveryCall(context);
+  const keyIs = key.verdict === 'yes' ? 'derived from the work (question 2)' : 'the same on a repeat, one key for every call (question 2)';
+  if (sameOnRepeat) {
     // A generic HTTP endpoint is sent the key; whether it dedupes by it is its choice (the IETF
     // draft), so a yes would claim more than the code shows: a warning naming what it does show.
     const sent = keyed.find((operation) => operation.sentKey !== undefined && operation.sentKey.honouredBy === undefined);
     if (sent?.sentKey) {
       return no(
         'warning',
-        `a second call sends the request again, with the same key: ${sentKeyText(sent)}, derived from the work (question 2); whether that server answers a repeat from a record of the key is the server's choice (the IETF Idempotency-Key draft leaves it to the server), which the code does not show (question 4), so the create may run again (a provider known to honour its key, Stripe's \`idempotencyKey\` or one configured in \`providers\`, would be a yes)`,
+        `a second call sends the request again, with the same key: ${sentKeyText(sent)}, ${keyIs}; whether that server answers a repeat from a record of the key is the server's choice (the IETF Idempotency-Key draft leaves it to the server), which the code does not show (question 4), so the create may run again (a provider known to honour its key, Stripe's \`idempotencyKey\` or one configured in \`providers\`, would be a yes)`,
         evidence,
       );
     }
     const honoured = first.sentKey?.honouredBy;
     const named = honoured && first.sentKey ? `${sentKeyText(first)} (${honoured} documents deduplicating by it on that API)` : passed;
-    return answer('yes', `the provider answers a repeat from its own record: ${named}, derived from the work (question 2), so the create runs once`, evidence);
+    return answer('yes', `the provider answers a repeat from its own record: ${named}, ${keyIs}, so the create runs once`, evidence);
   }
   return answer('unknown', `${passed}, but whether it is the same on a repeat is not known (question 2: ${key.reason})`, withKey);
 }
@@ -237,6 +242,15 @@ function constantFallbackPart(context: Pick<JudgeContext, 'at'>): KeyFact['parts
   return context.at.tool.key.parts.find((part) => part.fallback);
 }
 
+/**
+ * Whether question 2's `no` is one key for every call (a constant fallback, or a key that is a
+ * constant): a repeat then carries the same key, so questions 1 and 4 do not read it as a key new
+ * on every attempt; its fault, different calls sharing one key, is question 2's.
+ */
+function isOneKeyForEveryCall(context: Pick<JudgeContext, 'at'>): boolean {
+  return context.at.tool.key.parts.some((part) => part.fallback || part.constant);
+}
+
 /** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */
 export function judgeKey(context: JudgeContext): Answer {
   const { tool } = context.at;
@@ -256,6 +270,17 @@ export function judgeKey(context: JudgeContext): Answer {
       'error',
       `the key \`${fallback.text}\` (line ${fallback.line}) falls back to the constant \`${constant.text}\` when \`${constant.primary}\` is missing (line ${constant.line}): every call without it sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
       [here(fallback.line, fallback.text), ...(constant.line === fallback.line ? [] : [here(constant.line, constant.text)])],
+    );
+  }
+  // A key that is a constant outright: one key for every call, as require-key-passthrough reports it in a with_key handler.
+  const constantPart = key.parts.find((part) => part.constant);
+  if (constantPart?.constant) {
+    const { constant } = constantPart;
+    const what = constant.text === constantPart.text ? 'a constant' : `the constant \`${constant.text}\` (line ${constant.line})`;
+    return no(
+      'error',
+      `the key \`${constantPart.text}\` (line ${constantPart.line}) is ${what}: every call sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
+      [here(constantPart.line, constantPart.text), ...(constant.line === constantPart.line ? [] : [here(constant.line, constant.text)])],
     );
   }
   const read = declaredRead(policy);

@@ -5,7 +5,9 @@ import { importsSpecPackage, isCurrentCallKey, isFunctionNode, resolveLocalFunct
 import {
   type AllowedSource,
   type ConstantFallback,
+  type ConstantKey,
   createValueTracer,
+  findConstantKey,
   findPositionFallback,
   getKeyPositions,
   isPersistedAt,
@@ -42,7 +44,18 @@ export interface KeyPart {
    * `no-random-key` reports it; `undefined` when it has none (keys/constantFallbacks.ts).
    */
   readonly constantFallback: ConstantFallback | undefined;
+  /**
+   * The string constant the whole key is (`idempotencyKey: 'refund'`, `const KEY = 'refund-key'`,
+   * a `key` function returning one): one key for every call, as `require-key-passthrough` reports it
+   * in a with_key handler (`constantKey`); `undefined` for anything else, and for a position whose
+   * constant is meant (a durable engine's step id, `step.run('refund', ...)`, an envelope's id) or is
+   * a part of the spec's `key` template, not the whole key.
+   */
+  readonly constantKey: ConstantKey | undefined;
 }
+
+/** The positions whose value is the whole key a provider or the runner dedupes on, so a constant there is one key for every call. */
+const WHOLE_KEY_POSITIONS: ReadonlySet<KeyPosition['kind']> = new Set(['property', 'classField', 'memberAssignment', 'headerCall', 'headerEntry', 'toolKey']);
 
 /** What {@link describeKeyDerivation} found. */
 export interface KeyDerivation {
@@ -95,7 +108,8 @@ export function describeKeyDerivation(sourceCode: SourceCode, tool: ToolDefiniti
   const parts = positions.map((position): KeyPart => {
     const origins: KeyPartOrigin[] = [];
     const derived = isDerived({ sourceCode, tool: tool.node, origins }, position.value, [], 0);
-    return { node: position.value, derived, origins: derived ? origins : [], constantFallback: findPositionFallback(position, sourceCode) };
+    const constantKey = WHOLE_KEY_POSITIONS.has(position.kind) ? findConstantKey(position.value, sourceCode) : undefined;
+    return { node: position.value, derived, origins: derived ? origins : [], constantFallback: findPositionFallback(position, sourceCode), constantKey };
   });
   const status = sources.length > 0 ? 'nondeterministic' : parts.every((part) => part.derived) ? 'deterministic' : 'unknown';
   return { status, positions: dedupe(positions), parts, sources };
