@@ -782,40 +782,34 @@ server.registerTool('refund', {
 // different refund with the first one's result. Reported as `constantKey`, naming the constant.
 // ---------------------------------------------------------------------------------------------
 
+/** A framework tool declared with_key whose handler's body is `body` (from line 8, or after `head`'s lines from line 6). */
+const withKeyRefund = (body: string, head = ''): string => `
+import { tool } from 'ai';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+${head}export const refund = declarePolicy(
+  tool({ description: 'Refund', inputSchema, execute: async (input) => {
+${body}
+  } }),
+  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
+);
+`;
+
 ruleTester.run('require-key-passthrough: a constant key', rule, {
   valid: [
     {
       // A key-named local is a framework tool's key unless the file shows it is a constant.
       name: 'a framework tool: a key-named local built from the input, or read from it',
-      code: `
-import { tool } from 'ai';
-import { declarePolicy } from '@retrysafe/spec';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-export const refund = declarePolicy(
-  tool({ description: 'Refund', inputSchema, execute: async (input) => {
-    const idempotencyKey = \`refund:\${input.chargeId}\`;
+      code: withKeyRefund(`    const idempotencyKey = \`refund:\${input.chargeId}\`;
     const dedupeKey = input.dedupeKey;
     await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey });
-    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: dedupeKey });
-  } }),
-  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
-);
-`,
+    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: dedupeKey });`),
     },
     {
       // A business id is the intended cross-run dedup (no-random-key.md); a framework tool's key is its own.
       name: 'a framework tool: a business-id key is not a constant',
-      code: `
-import { tool } from 'ai';
-import { declarePolicy } from '@retrysafe/spec';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-export const refund = declarePolicy(
-  tool({ description: 'Refund', inputSchema, execute: async (input) => stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: input.orderId }) }),
-  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
-);
-`,
+      code: withKeyRefund('    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: input.orderId });'),
     },
     {
       name: 'a constant key outside a with_key tool is not this rule\'s',
@@ -854,23 +848,12 @@ export const refund = defineTool({
     ),
     invalid(
       "a framework tool in declarePolicy: idempotencyKey: 'fixed', a template without substitutions, an Idempotency-Key header, a module-level const",
-      `
-import { tool } from 'ai';
-import { declarePolicy } from '@retrysafe/spec';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-const KEY = 'refund-key';
-const ALIAS = KEY;
-export const refund = declarePolicy(
-  tool({ description: 'Refund', inputSchema, execute: async (input) => {
-    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: 'fixed' });
+      withKeyRefund(`    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: 'fixed' });
     await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: \`fixed\` });
     await fetch('https://api.example.com/refunds', { method: 'POST', headers: { 'Idempotency-Key': 'static' } });
-    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: ALIAS });
-  } }),
-  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
-);
-`,
+    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: ALIAS });`, `const KEY = 'refund-key';
+const ALIAS = KEY;
+`),
       () => [
         { ...constant(10, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`'fixed'`" } },
         { ...constant(11, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '``fixed``' } },
@@ -882,37 +865,15 @@ export const refund = declarePolicy(
     invalid(
       // Before, a local named like a key was taken for the framework tool's key, whatever it held.
       'a framework tool: a key-named local bound to a constant is not its key',
-      `
-import { tool } from 'ai';
-import { declarePolicy } from '@retrysafe/spec';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-export const refund = declarePolicy(
-  tool({ description: 'Refund', inputSchema, execute: async (input) => {
-    const idempotencyKey = 'fixed';
-    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey });
-  } }),
-  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
-);
-`,
+      withKeyRefund(`    const idempotencyKey = 'fixed';
+    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey });`),
       () => [{ ...constant(9, 64), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`idempotencyKey` (`'fixed'`, line 8)" } }],
     ),
     invalid(
       // Before, the suggestion passed that constant as the key.
       'a framework tool passing no key: a key-named local bound to a constant is not suggested as its key',
-      `
-import { tool } from 'ai';
-import { declarePolicy } from '@retrysafe/spec';
-import Stripe from 'stripe';
-declare const stripe: Stripe;
-export const refund = declarePolicy(
-  tool({ description: 'Refund', inputSchema, execute: async (input) => {
-    const idempotencyKey = 'fixed';
-    return stripe.refunds.create({ charge: input.chargeId });
-  } }),
-  { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' },
-);
-`,
+      withKeyRefund(`    const idempotencyKey = 'fixed';
+    return stripe.refunds.create({ charge: input.chargeId });`),
       () => [{ ...missing(9, 12), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: 'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.' } }],
     ),
     invalid(
