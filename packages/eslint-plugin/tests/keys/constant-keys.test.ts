@@ -10,13 +10,14 @@ import { analyse } from '../support/analyse.js';
 function constantOf(code: string): { value: string; name: string | undefined; line: number } | undefined {
   return analyse(code, (sourceCode) => {
     const context = { sourceCode, matchKeyName: createKeyNameMatcher() };
-    let found: ReturnType<typeof findConstantKey> | 'none' = 'none';
+    const positions: ReturnType<typeof getKeyPositions> = [];
     walk(sourceCode.ast, sourceCode, (node) => {
-      const [position] = getKeyPositions(node, context);
-      if (position && found === 'none') found = findConstantKey(position.value, sourceCode);
+      positions.push(...getKeyPositions(node, context));
       return true;
     });
-    if (found === 'none') throw new Error('no key position in the case');
+    const [position] = positions;
+    if (!position) throw new Error('no key position in the case');
+    const found = findConstantKey(position.value, sourceCode);
     return found && { value: found.value, name: found.name?.name, line: found.literal.loc.start.line };
   });
 }
