@@ -173,7 +173,7 @@ export class ProjectIndex {
       case 'member':
         return next(value.of).flatMap((object) => this.memberOf(object, value.name, depth));
       case 'store':
-        return [{ k: 'store', store: { file, kind: value.kind, durable: value.durable, ...(value.allowVolatile ? { allowVolatile: value.allowVolatile } : {}), line: value.line, text: value.text } }];
+        return [{ k: 'store', store: { file, kind: value.kind, durable: value.durable, ...(value.allowVolatile ? { allowVolatile: value.allowVolatile } : {}), ...(value.allowVolatileAt ? { allowVolatileAt: value.allowVolatileAt } : {}), line: value.line, text: value.text } }];
       case 'opaque':
         return [];
     }

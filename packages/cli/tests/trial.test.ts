@@ -370,7 +370,7 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
 
   it('allowVolatile: false keeps the check (yes); a value that is not static is unknown', async () => {
     expect(await q4('ship_checked')).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('(Redis)') });
-    expect(await q4('ship_volatile_option')).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('whose `allowVolatile` is not a static value') });
+    expect(await q4('ship_volatile_option')).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining("whose `allowVolatile` (`process.env.ALLOW_VOLATILE === '1'`, line 31) is not a static value") });
   });
 
   it('several runners: the weakest is named with its file and line, the durable ones after it', async () => {

@@ -1,6 +1,7 @@
 import type { ESLint, Rule } from 'eslint';
 
 import {
+  allowVolatileOf,
   type AllowedSource,
   createCrossFileEffects,
   createEffectsAnalyser,
@@ -296,7 +297,7 @@ class FileCollector {
     const storeValue = !store && runner.storeNode ? valueOf(runner.storeNode) : null;
     return {
       ...this.site(runner.node),
-      store: store ? { ...this.site(store.node), kind: store.kind, durable: store.durable, ...(store.allowVolatile ? { allowVolatile: store.allowVolatile } : {}) } : null,
+      store: store ? { ...this.site(store.node), kind: store.kind, durable: store.durable, ...allowVolatileOf(store, this.sourceCode) } : null,
       storeText: runner.storeNode ? describeNode(runner.storeNode, this.sourceCode) : null,
       storeValue: storeValue && mayLead(storeValue) ? storeValue : null,
     };
@@ -310,6 +311,7 @@ class FileCollector {
       toolName: test.target.kind === 'name' ? test.target.name : null,
       assertionLine: test.assertion ? test.assertion.loc.start.line : null,
       assertionText: test.assertion ? assertionText(test.assertion, this.sourceCode) : null,
+      ...(test.reach ? { reach: { kind: test.reach.kind, line: test.reach.node.loc.start.line, text: test.reach.text } } : {}),
     }));
   }
 

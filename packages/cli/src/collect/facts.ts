@@ -185,6 +185,8 @@ export interface StoreFact extends Site {
   readonly durable: boolean;
   /** A Redis store's `allowVolatile: true` (its persistence check is off), or `'unknown'` (not static); absent when off. */
   readonly allowVolatile?: true | 'unknown';
+  /** Where `allowVolatile` is given (its value, or the options it is read from), when it is set. */
+  readonly allowVolatileAt?: Site;
 }
 
 /** `createRunner({ store })` and its store, where visible. */
@@ -218,6 +220,12 @@ export interface CalledTwiceFact extends Site {
   readonly assertionLine: number | null;
   /** The single-effect assertion as written (up to 80 characters), if any. */
   readonly assertionText: string | null;
+  /**
+   * What keeps the test from showing an effect, if anything: it is skipped (`it.skip`, `xit`,
+   * `describe.skip`, `it.todo`), runs only under a condition (`it.skipIf(…)`, `it.runIf(…)`, an
+   * `if` around it), or a `catch` swallows its assertion's failure; with where that is and its line.
+   */
+  readonly reach?: Site & { readonly kind: 'conditional' | 'skipped' | 'swallowed' };
 }
 
 /** Everything the collector records about one file. */

@@ -1,5 +1,5 @@
 import type { CalledTwiceFact, FactoryCallFact, FileFacts, PolicyLayer, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
-import { type FactRef, ProjectIndex } from '../link.js';
+import { type FactRef, ProjectIndex, type StoreAt } from '../link.js';
 
 // Every link between a tool and the rest of the scanned code, worked out once for the whole tree:
 // the runners that run it, the tests that call it twice, the tests that merely import it.
@@ -10,6 +10,12 @@ export interface RunnerAt {
   readonly runner: RunnerFact;
   /** The file its store is made in, when that is another file than the runner's (an imported store). */
   readonly storeFile?: string;
+  /**
+   * Every store its `store` can be, when it can be more than one: a function with several returns
+   * (`if (test) return createNonDurableMemoryStore(); return createSqliteStore(...)`). Judged each,
+   * the weakest answers.
+   */
+  readonly storeChoices?: readonly StoreAt[];
 }
 
 /** A called-twice test and the file it is in. */
@@ -72,10 +78,12 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     const runner = index.facts(ref.file)?.runners[ref.index];
     if (!runner) return undefined;
     if (runner.store || !runner.storeValue) return { file: ref.file, runner };
-    // A store from another file (or a factory's result): taken only when it can be one store, no guess between several.
+    // A store from another file (or a factory's result). Where it can be several (a function with
+    // several returns), each is kept, and question 4 judges the weakest: no guess between them.
     const stores = index.resolveStores(runner.storeValue, ref.file);
     const [store] = stores;
-    if (stores.length !== 1 || !store) return { file: ref.file, runner };
+    if (!store) return { file: ref.file, runner };
+    if (stores.length > 1) return { file: ref.file, runner, storeChoices: stores };
     const { file: storeFile, ...made } = store;
     return { file: ref.file, runner: { ...runner, store: made }, storeFile };
   };

@@ -2,6 +2,7 @@ import { CURRENT_CALL_SETTERS } from '../collect/analysis.js';
 import type { KeyFact, PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import { judgeKeyOrigins } from './keyOrigins.js';
+import type { StoreAt } from '../link.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
 import { describeUnread, mayHoldTests, unreadCaveat } from './unread.js';
 
@@ -468,21 +469,55 @@ interface RunnerJudged {
   readonly evidence: Evidence;
 }
 
-function judgeRunner({ file, runner, storeFile }: RunnerAt, context: JudgeContext): RunnerJudged {
+function judgeRunner({ file, runner, storeFile, storeChoices }: RunnerAt, context: JudgeContext): RunnerJudged {
   const at = `${context.relative(file)}:${runner.line}`;
+  if (storeChoices && storeChoices.length > 1) return judgeStoreChoices(at, runner.storeText ?? 'its store', storeChoices, context);
   const { store } = runner;
   const evidence = { file: context.relative(store ? (storeFile ?? file) : file), line: store?.line ?? runner.line, text: store?.text ?? runner.text };
   if (!store) return { rank: RANK.hidden, at, store: '', reason: `its runner (${at}) takes its store from \`${runner.storeText ?? 'elsewhere'}\`, which is not visible`, evidence };
   const made = storeFile ? ` (made at ${context.relative(storeFile)}:${store.line})` : '';
+  return judgeStore(at, { ...store, file: storeFile ?? file }, `\`${store.text}\`${made}`, context);
+}
+
+/**
+ * A runner whose `store` can be any of several stores (a function with several returns, chosen at
+ * run time): each is judged, and the weakest answers, said plainly with every return and its line
+ * (new-user trial 4: `makeStore()` returning the memory store under `NODE_ENV === 'test'` and SQLite
+ * otherwise was "not visible").
+ */
+function judgeStoreChoices(at: string, storeText: string, stores: readonly StoreAt[], context: JudgeContext): RunnerJudged {
+  const place = (store: StoreAt): string => `${context.relative(store.file)}:${store.line}`;
+  const judged = stores.map((store) => ({ store, judged: judgeStore(at, store, `\`${store.text}\` (${place(store)})`, context) })).sort((a, b) => a.judged.rank - b.judged.rank);
+  const [weakest] = judged;
+  if (!weakest) throw new Error('unreachable: several stores were given');
+  const all = judged.map(({ store }) => `\`${store.text}\` at ${place(store)}`).join(', ');
+  const plain = `its runner (${at}) takes its store from \`${storeText}\`, which is one of ${stores.length} stores, each returned by a return of the function it comes from (${all}) and chosen at run time: the weakest answers`;
+  const evidence = weakest.judged.evidence;
+  if (weakest.judged.rank === RANK.durable) return { ...weakest.judged, reason: `${plain}, and every one is durable` };
+  return { ...weakest.judged, reason: `${plain}; ${weakest.judged.reason.replace(/^its runner \([^)]*\) /, 'it ')}`, evidence };
+}
+
+/** One store of a runner, named as `named` (its code, where it is made). */
+function judgeStore(at: string, store: StoreAt, named: string, context: JudgeContext): RunnerJudged {
+  const evidence = { file: context.relative(store.file), line: store.line, text: store.text };
   const name = STORE_NAMES[store.kind] ?? store.kind;
   if (!store.durable) {
-    return { rank: RANK.volatile, at, store: name, reason: `its runner (${at}) keeps records in \`${store.text}\`${made}, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence };
+    return { rank: RANK.volatile, at, store: name, reason: `its runner (${at}) keeps records in ${named}, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence };
   }
   if (store.allowVolatile === true) {
-    return { rank: RANK.unchecked, at, store: name, reason: `its runner (${at}) keeps records in \`${store.text}\`${made} with \`allowVolatile: true\`, which accepts a Redis that keeps nothing on disk (the store's persistence check is off): whether the records outlive a Redis restart is the server's configuration, not in this code`, evidence };
+    return { rank: RANK.unchecked, at, store: name, reason: `its runner (${at}) keeps records in ${named} with \`allowVolatile: true\`, which accepts a Redis that keeps nothing on disk (the store's persistence check is off): whether the records outlive a Redis restart is the server's configuration, not in this code`, evidence };
   }
   if (store.allowVolatile === 'unknown') {
-    return { rank: RANK.unchecked, at, store: name, reason: `its runner (${at}) keeps records in \`${store.text}\`${made}, whose \`allowVolatile\` is not a static value: if it is \`true\`, a Redis that keeps nothing on disk is accepted, so whether the records outlive a restart is not known`, evidence };
+    const shown = store.allowVolatileAt;
+    const given = shown ? (shown.text === 'allowVolatile' ? ` (line ${shown.line}, a variable)` : ` (\`${shown.text}\`, line ${shown.line})`) : '';
+    const where = store.allowVolatileAt ? [{ file: context.relative(store.file), line: store.allowVolatileAt.line, text: store.allowVolatileAt.text }] : [];
+    return {
+      rank: RANK.unchecked,
+      at,
+      store: name,
+      reason: `its runner (${at}) keeps records in ${named}, whose \`allowVolatile\`${given} is not a static value: if it is \`true\` at run time, a Redis that keeps nothing on disk is accepted, so whether the records outlive a restart is not known`,
+      evidence: where[0] ?? evidence,
+    };
   }
   return { rank: RANK.durable, at, store: name, reason: '', evidence };
 }
@@ -562,7 +597,10 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   const read = declaredRead(tool.policy);
   if (read) return read;
   const at = (test: TestAt): Evidence => ({ file: context.relative(test.file), line: test.test.line, text: test.test.text });
-  const asserted = context.links.calledTwice.filter((test) => test.test.assertionLine !== null);
+  const tests = context.links.calledTwice;
+  // A skipped test never runs, a conditional one is not known to run, and one whose catch swallows
+  // its assertion's failure cannot fail: none of them shows a single effect.
+  const asserted = tests.filter((test) => test.test.assertionLine !== null && test.test.reach === undefined);
   const [first] = asserted;
   if (first) {
     // The assertion is the evidence of the single effect: named with its line, next to the test's.
@@ -572,8 +610,13 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
     const named = assertion ? ` (\`${assertion.text}\`, line ${assertion.line})` : '';
     return answer('yes', `${describeTests(asserted, context)} calls it twice and asserts a single effect${named}`, [at(first), ...(assertion ? [assertion] : []), ...asserted.slice(1).map(at)]);
   }
-  const unasserted = context.links.calledTwice;
+  const conditional = tests.filter((test) => test.test.assertionLine !== null && test.test.reach?.kind === 'conditional');
+  const [runsIf] = conditional;
+  if (runsIf) return answer('unknown', `${reachReason(runsIf, conditional, context)}: whether it runs is not in the code`, conditional.flatMap((test) => reachEvidence(test, context)));
+  const unasserted = tests.filter((test) => test.test.assertionLine === null && test.test.reach?.kind !== 'skipped');
   if (unasserted.length > 0) return no('warning', `${describeTests(unasserted, context)} calls it twice but asserts no single effect (a count of 1, or \`expectSingleEffect\`)`, unasserted.map(at));
+  const [inert] = tests;
+  if (inert) return no('warning', `${reachReason(inert, tests, context)}: no test that runs and can fail calls it twice and asserts a single effect`, tests.flatMap((test) => reachEvidence(test, context)));
   if (context.testFiles === 0) {
     const unread = describeUnread(context);
     return answer('unknown', unread ? `no test files among the files read; ${unread}, so a called-twice test there would not be seen` : 'no test files among the scanned files');
@@ -588,6 +631,34 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   // A file named like a test that did not parse may hold the test: then the absence is not known.
   const caveat = unreadCaveat(context, 'a called-twice test');
   return mayHoldTests(context) ? answer('unknown', `${missing}${caveat}`) : no('warning', `${missing}${caveat}`);
+}
+
+/**
+ * Why a called-twice test shows no single effect, naming it and what stops it:
+ * `` tests/refund.test.ts:12 calls it twice in a skipped test (`it.skip`, line 11), which never runs ``.
+ */
+function reachReason(test: TestAt, all: readonly TestAt[], context: JudgeContext): string {
+  const where = describeTests([test, ...all.filter((other) => other !== test)], context);
+  const { reach } = test.test;
+  if (!reach) return `${where} calls it twice`;
+  switch (reach.kind) {
+    case 'skipped':
+      return `${where} calls it twice in a skipped test (\`${reach.text}\`, line ${reach.line}), which never runs`;
+    case 'conditional':
+      return `${where} calls it twice in a test that runs only under a condition (\`${reach.text}\`, line ${reach.line})`;
+    case 'swallowed': {
+      const assertion = test.test.assertionText ? `\`${test.test.assertionText}\`, line ${test.test.assertionLine ?? test.test.line}` : `line ${test.test.assertionLine ?? test.test.line}`;
+      return `${where} calls it twice, but its assertion (${assertion}) sits in a \`try\` whose \`${reach.text}\` (line ${reach.line}) swallows the failure (it neither rethrows nor fails the test), so the test cannot fail`;
+    }
+  }
+}
+
+/** The test, and the skip, condition or catch that stops it. */
+function reachEvidence(test: TestAt, context: JudgeContext): Evidence[] {
+  const file = context.relative(test.file);
+  const own = { file, line: test.test.line, text: test.test.text };
+  const { reach } = test.test;
+  return reach ? [own, { file, line: reach.line, text: reach.text }] : [own];
 }
 
 function describeTests(tests: readonly TestAt[], context: JudgeContext): string {

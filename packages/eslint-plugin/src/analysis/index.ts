@@ -63,6 +63,7 @@ export { type DeclaredIdempotency, type McpHints, type PolicyData, type PolicyCo
 export {
   type CalledTwiceTarget,
   type CalledTwiceTest,
+  allowVolatileOf,
   createValueSummariser,
   CURRENT_CALL_SETTERS,
   findCalledTwiceTests,
@@ -84,6 +85,7 @@ export {
   type StoreConstruction,
   type StoreKind,
   type SymbolicValue,
+  type TestReach,
   type ValueLandmarks,
   type ValueSummariser,
 } from '../usage/index.js';

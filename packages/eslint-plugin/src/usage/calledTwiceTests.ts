@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findProperty, findVariableOf, type FunctionNode, getConstantInitializer, getImportedModules, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, staticString, walk } from '../ast/index.js';
 import { getRunnerUse } from './runners.js';
+import { findTestReach, type TestReach } from './testReach.js';
 
 // The called-twice test, the seed's fifth audit question: "Is there a test that calls it twice and
 // asserts a single effect? ✅ That last one is the whole audit in a line." Recognised in three
@@ -25,6 +26,8 @@ export interface CalledTwiceTest {
   readonly node: TSESTree.CallExpression;
   /** The assertion of a single effect: the `expectSingleEffect` call itself, or a count asserted to be 1 after the calls. */
   readonly assertion: TSESTree.Node | undefined;
+  /** What keeps the test from showing an effect (a skip, a condition, a catch that swallows the failure); absent when nothing does. */
+  readonly reach?: TestReach;
 }
 
 const TESTING_MODULE = '@retrysafe/spec/testing';
@@ -95,7 +98,12 @@ export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] 
     return true;
   });
   for (const [scope, calls] of callsByFunction) found.push(...findRepeatedCalls(sourceCode, scope, calls));
-  return found.sort((a, b) => a.node.range[0] - b.node.range[0]);
+  return found
+    .map((test) => {
+      const reach = findTestReach(sourceCode, test.node, test.assertion);
+      return reach ? { ...test, reach } : test;
+    })
+    .sort((a, b) => a.node.range[0] - b.node.range[0]);
 }
 
 const FAILURE_ASSERTIONS = new Set(['rejects', 'throws', 'throwsAsync', 'toThrow', 'toThrowError', 'toReject', 'isRejected']);

@@ -7,3 +7,4 @@ export * from './calledTwiceTests.js';
 export * from './moduleValues.js';
 export * from './replayFlags.js';
 export * from './runners.js';
+export * from './testReach.js';

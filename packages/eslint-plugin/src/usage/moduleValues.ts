@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { describeNode, findProperty, getPropertyKeyName, getReturnedExpressions, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, SPEC_PACKAGE } from '../ast/index.js';
-import { getRunnerUse, getStoreConstruction, type StoreKind } from './runners.js';
+import { getRunnerUse, getStoreConstruction, type StoreConstruction, type StoreKind } from './runners.js';
 
 // What a file's values are, symbolically, so that a program without type information can follow
 // them across files: `createTools(services).issueRefund` in a test is the `issueRefund` property
@@ -26,7 +26,16 @@ export type SymbolicValue =
   | { readonly k: 'fn'; readonly returns: readonly SymbolicValue[] }
   | { readonly k: 'tool'; readonly index: number }
   | { readonly k: 'runner'; readonly index: number }
-  | { readonly k: 'store'; readonly kind: StoreKind; readonly durable: boolean; readonly allowVolatile?: true | 'unknown'; readonly line: number; readonly text: string }
+  | {
+      readonly k: 'store';
+      readonly kind: StoreKind;
+      readonly durable: boolean;
+      readonly allowVolatile?: true | 'unknown';
+      /** Where `allowVolatile` is given, as the report names it: its line and its code. */
+      readonly allowVolatileAt?: { readonly line: number; readonly text: string };
+      readonly line: number;
+      readonly text: string;
+    }
   | { readonly k: 'adapted'; readonly tool: SymbolicValue; readonly runner: SymbolicValue | null }
   | { readonly k: 'opaque'; readonly text: string };
 
@@ -108,7 +117,7 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
     if (use?.collection) return next(use.tool);
     if (use && !use.via.startsWith('runner.')) return { k: 'adapted', tool: next(use.tool), runner: use.runner ? next(use.runner) : null };
     const store = getStoreConstruction(sourceCode, node);
-    if (store) return { k: 'store', kind: store.kind, durable: store.durable, ...(store.allowVolatile ? { allowVolatile: store.allowVolatile } : {}), line: node.loc.start.line, text: describeNode(node, sourceCode) };
+    if (store) return { k: 'store', kind: store.kind, durable: store.durable, ...allowVolatileOf(store, sourceCode), line: node.loc.start.line, text: describeNode(node, sourceCode) };
     const reference = resolveReference(sourceCode, node.callee);
     // `declarePolicy(tool, policy)` returns the same tool.
     if (reference?.source === SPEC_PACKAGE && reference.path.join('.') === 'declarePolicy' && node.arguments[0]) return next(node.arguments[0]);
@@ -203,6 +212,13 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
   }
 
   return { valueOf: (node) => valueOf(node), exportsOf };
+}
+
+/** A store's `allowVolatile` as plain data: the value and where it is given. */
+export function allowVolatileOf(store: StoreConstruction, sourceCode: SourceCode): Pick<Extract<SymbolicValue, { k: 'store' }>, 'allowVolatile' | 'allowVolatileAt'> {
+  if (!store.allowVolatile) return {};
+  const at = store.allowVolatileNode;
+  return { allowVolatile: store.allowVolatile, ...(at ? { allowVolatileAt: { line: at.loc.start.line, text: describeNode(at, sourceCode) } } : {}) };
 }
 
 function importBinding(node: TSESTree.Node): SymbolicValue {

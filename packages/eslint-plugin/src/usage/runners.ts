@@ -24,6 +24,8 @@ export interface StoreConstruction {
    * static; absent when it is `false` or not given (the store then refuses a volatile server).
    */
   readonly allowVolatile?: true | 'unknown';
+  /** Where `allowVolatile` is given (its value, or the options when they are not visible), when it is set. */
+  readonly allowVolatileNode?: TSESTree.Node;
   readonly node: TSESTree.CallExpression;
 }
 
@@ -176,7 +178,12 @@ export function getStoreConstruction(sourceCode: SourceCode, expression: TSESTre
   const factory = exported && STORE_FACTORIES[exported.name];
   if (!factory || factory.module !== exported.module) return undefined;
   const allowVolatile = factory.kind === 'redis' ? readAllowVolatile(sourceCode, value) : undefined;
-  return { kind: factory.kind, durable: factory.kind !== 'memory' && !isInMemorySqlite(sourceCode, value), ...(allowVolatile ? { allowVolatile } : {}), node: value };
+  return {
+    kind: factory.kind,
+    durable: factory.kind !== 'memory' && !isInMemorySqlite(sourceCode, value),
+    ...(allowVolatile ? { allowVolatile: allowVolatile.value, allowVolatileNode: allowVolatile.node } : {}),
+    node: value,
+  };
 }
 
 /**
@@ -184,16 +191,18 @@ export function getStoreConstruction(sourceCode: SourceCode, expression: TSESTre
  * `true`; `'unknown'` when the options or the value are not visible (a parameter, a call's result);
  * `undefined` when it is `false` or not given.
  */
-function readAllowVolatile(sourceCode: SourceCode, call: TSESTree.CallExpression): true | 'unknown' | undefined {
+function readAllowVolatile(sourceCode: SourceCode, call: TSESTree.CallExpression): { value: true | 'unknown'; node: TSESTree.Node } | undefined {
   const [options] = call.arguments;
   if (!options) return undefined;
   const object = resolveObject(sourceCode, options);
-  if (!object) return 'unknown';
+  if (!object) return { value: 'unknown', node: options };
   const found = findPropertyThroughSpreads(sourceCode, object, 'allowVolatile');
   if (found === undefined) return undefined;
-  if (found === null) return 'unknown';
+  if (found === null) return { value: 'unknown', node: object };
   const value = getStaticValueOf(found.sourceCode, found.property.value);
-  return value === true ? true : value === false ? undefined : 'unknown';
+  // A value in another file (a spread of an imported object) is named by the options here.
+  const node = found.sourceCode === sourceCode ? found.property.value : object;
+  return value === true ? { value: true, node } : value === false ? undefined : { value: 'unknown', node };
 }
 
 /** `createSqliteStore({ path: ':memory:' })`, or a `database` opened on `':memory:'`. */

@@ -416,6 +416,44 @@ describe('called-twice tests', () => {
   });
 });
 
+describe('called-twice tests that never run or cannot fail', () => {
+  // New-user trial 4: each answered question 5 yes.
+  const reachOf = (code: string) =>
+    inspectFile(code, (sourceCode) => findCalledTwiceTests(sourceCode).map((t) => (t.reach ? `${t.reach.kind} ${t.reach.text}` : 'runs')), 'x.test.ts');
+  const TWICE = 'await runner.call(refund, input, { run }); await runner.call(refund, input, { run }); expect(n).toBe(1);';
+  it.each([
+    ['it.skip', `it.skip('x', async () => { ${TWICE} });`, 'skipped it.skip'],
+    ['test.todo', `test.todo('x', async () => { ${TWICE} });`, 'skipped test.todo'],
+    ['xit', `xit('x', async () => { ${TWICE} });`, 'skipped xit'],
+    ['a test in describe.skip', `describe.skip('s', () => { it('x', async () => { ${TWICE} }); });`, 'skipped describe.skip'],
+    ['a test in xdescribe', `xdescribe('s', () => { it('x', async () => { ${TWICE} }); });`, 'skipped xdescribe'],
+    ["node:test's { skip: true }", `it('x', { skip: true }, async () => { ${TWICE} });`, 'skipped it(…, { skip: true })'],
+    ['a skip outside a condition wins', `describe.skip('s', () => { it.runIf(ok)('x', async () => { ${TWICE} }); });`, 'skipped describe.skip'],
+    ['it.skipIf(cond)', `it.skipIf(process.env.CI)('x', async () => { ${TWICE} });`, 'conditional it.skipIf(process.env.CI)'],
+    ['it.runIf(cond)', `it.runIf(ok)('x', async () => { ${TWICE} });`, 'conditional it.runIf(ok)'],
+    ['describe.skipIf(cond)', `describe.skipIf(ok)('s', () => { it('x', async () => { ${TWICE} }); });`, 'conditional describe.skipIf(ok)'],
+    ['an if around the test', `if (process.env.X) { it('x', async () => { ${TWICE} }); }`, 'conditional if (process.env.X)'],
+    ['an if inside the test', `it('x', async () => { if (ready) { ${TWICE} } });`, 'conditional if (ready)'],
+    ["{ skip: flag }, not static", `it('x', { skip: flag }, async () => { ${TWICE} });`, 'conditional it(…, { skip: flag })'],
+    ['a catch that swallows the assertion', `it('x', async () => { try { ${TWICE} } catch { } });`, 'swallowed catch { … }'],
+    ['a catch that logs only', `it('x', async () => { try { ${TWICE} } catch (e) { console.warn(e); } });`, 'swallowed catch (e) { … }'],
+    // Look-alikes that run and can fail.
+    ['a plain test', `it('x', async () => { ${TWICE} });`, 'runs'],
+    ['it.only', `it.only('x', async () => { ${TWICE} });`, 'runs'],
+    ['a catch that rethrows', `it('x', async () => { try { ${TWICE} } catch (e) { log(e); throw e; } });`, 'runs'],
+    ['a catch that fails the test', `it('x', async () => { try { ${TWICE} } catch (e) { expect.fail(String(e)); } });`, 'runs'],
+    ['a catch that asserts on the error', `it('x', async () => { try { ${TWICE} } catch (e) { expect(e).toBeUndefined(); } });`, 'runs'],
+    ['the calls in a try, the assertion after it', `it('x', async () => { try { await runner.call(refund, input, { run }); await runner.call(refund, input, { run }); } catch { } expect(n).toBe(1); });`, 'runs'],
+    ["vitest's in-source tests", `if (import.meta.vitest) { const { it } = import.meta.vitest; it('x', async () => { ${TWICE} }); }`, 'runs'],
+  ])('%s', (_name, code, expected) => {
+    expect(reachOf(code)).toEqual([expected]);
+  });
+
+  it('expectSingleEffect in a try whose catch swallows its failure', () => {
+    expect(reachOf("import { expectSingleEffect } from '@retrysafe/spec/testing';\nit('x', async () => { try { await expectSingleEffect(refund, input); } catch {} });")).toEqual(['swallowed catch { … }']);
+  });
+});
+
 describe('createValueSummariser', () => {
   it('describes exports as symbolic values: a function returning a tool, re-exports, objects, CommonJS', () => {
     const summary = inspectFile(

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+
+import type { ToolAudit } from '../src/index.js';
+import { auditedTool } from './support.js';
+
+// Cases a fourth new-user trial of `retrysafe audit` found (tests/fixtures/trial4: AI SDK tools in
+// a guard's tool set, vitest tests that never run or cannot fail, stores chosen at run time).
+
+const tool = (name: string): Promise<ToolAudit> => auditedTool('trial4', name);
+
+describe('Q5 counts only a called-twice test that runs and can fail', () => {
+  it.each([
+    ['skipped_refund', 'in a skipped test (`it.skip`, line 12), which never runs'],
+    ['todo_refund', 'in a skipped test (`it.todo`, line 18), which never runs'],
+    ['xit_refund', 'in a skipped test (`xit`, line 24), which never runs'],
+    ['xdescribe_refund', 'in a skipped test (`xdescribe`, line 30), which never runs'],
+    ['describe_skip_refund', 'in a skipped test (`describe.skip`, line 38), which never runs'],
+  ])('%s: a skipped test is no (warning), naming the skip', async (name, words) => {
+    const q5 = (await tool(name)).questions.q5;
+    expect(q5).toMatchObject({ verdict: 'no', severity: 'warning' });
+    expect(q5.reason).toMatch(/^tests\/refund\.test\.ts:\d+ calls it twice /);
+    expect(q5.reason).toContain(words);
+  });
+
+  it.each([
+    ['skip_if_refund', '`it.skipIf(process.env.CI)`, line 46'],
+    ['run_if_refund', '`it.runIf(process.env.DATABASE_URL)`, line 52'],
+    ['describe_skip_if_refund', '`describe.skipIf(!process.env.DATABASE_URL)`, line 58'],
+    ['env_if_refund', '`if (process.env.DATABASE_URL)`, line 66'],
+  ])('%s: a conditional test is not known to run: unknown, naming the condition', async (name, words) => {
+    const q5 = (await tool(name)).questions.q5;
+    expect(q5.verdict).toBe('unknown');
+    expect(q5.reason).toContain(`calls it twice in a test that runs only under a condition (${words})`);
+    expect(q5.evidence.map((evidence) => evidence.line)).toContain(Number(/line (\d+)/.exec(words)?.[1]));
+  });
+
+  it('an assertion in a try whose catch swallows the failure cannot fail: no, naming the catch', async () => {
+    expect((await tool('swallowed_refund')).questions.q5).toMatchObject({
+      verdict: 'no',
+      severity: 'warning',
+      reason: expect.stringContaining('tests/refund.test.ts:76 calls it twice, but its assertion (`expect(await ledger.count()).toBe(1)`, line 78) sits in a `try` whose `catch { … }` (line 79) swallows the failure'),
+    });
+    expect((await tool('single_swallowed_refund')).questions.q5).toMatchObject({ verdict: 'no', reason: expect.stringContaining('`catch (error) { … }` (line 87) swallows the failure') });
+  });
+
+  it('a catch that rethrows or fails the test keeps the yes; so does a counted test beside a skipped one', async () => {
+    for (const name of ['rethrown_refund', 'failed_in_catch_refund', 'mixed_refund', 'plain_refund']) {
+      expect((await tool(name)).questions.q5, name).toMatchObject({ verdict: 'yes' });
+    }
+    expect((await tool('mixed_refund')).questions.q5.reason).toMatch(/^tests\/refund\.test\.ts:120 calls it twice and asserts/);
+  });
+});
+
+describe('Q4 of a store chosen at run time', () => {
+  it('a function with several returns: the weakest return answers (no), naming every return and its line, never yes', async () => {
+    const q4 = (await tool('ship_branches')).questions.q4;
+    expect(q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/stores.ts', line: 22, text: 'createNonDurableMemoryStore()' }] });
+    expect(q4.reason).toContain('takes its store from `store`, which is one of 2 stores');
+    expect(q4.reason).toContain("(`createNonDurableMemoryStore()` at src/stores.ts:22, `createSqliteStore({ path: 'x.db' })` at src/stores.ts:23)");
+    expect(q4.reason).toContain('keeps records in `createNonDurableMemoryStore()` (src/stores.ts:22), which does not outlive the process');
+  });
+
+  it('an allowVolatile that is not static is unknown, naming its value and line', async () => {
+    expect((await tool('ship_volatile_env')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringContaining("whose `allowVolatile` (`process.env.X === '1'`, line 34) is not a static value"),
+      evidence: [{ file: 'src/stores.ts', line: 34, text: "process.env.X === '1'" }],
+    });
+    expect((await tool('ship_volatile_variable')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason: expect.stringContaining('whose `allowVolatile` (line 30, a variable) is not a static value'),
+    });
+  });
+});
