@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ToolAudit } from '../src/index.js';
-import { auditedTool } from './support.js';
+import { formatReport, type ToolAudit } from '../src/index.js';
+import { auditedTool, auditFixture } from './support.js';
 
 // Cases a fourth new-user trial of `retrysafe audit` found (tests/fixtures/trial4: AI SDK tools in
 // a guard's tool set, vitest tests that never run or cannot fail, stores chosen at run time).
@@ -70,5 +70,44 @@ describe('Q4 of a store chosen at run time', () => {
       verdict: 'unknown',
       reason: expect.stringContaining('whose `allowVolatile` (line 30, a variable) is not a static value'),
     });
+  });
+});
+
+describe('an AI SDK tool is named by its key in the tool set that holds it', () => {
+  const names = async (): Promise<string[]> => (await auditFixture('trial4')).tools.filter((found) => found.framework === 'ai-sdk').map((found) => found.name ?? '');
+
+  it('in a guard: an inline tool, a const of the file, a shorthand, an import from a scanned file', async () => {
+    expect(await names()).toEqual(expect.arrayContaining(['issue_refund', 'refund_order', 'cancelOrder', 'charge_card']));
+    expect(await names()).not.toContain('refundTool');
+    expect(await names()).not.toContain('chargeTool');
+    expect((await tool('charge_card')).file).toBe('src/charge-tool.ts');
+  });
+
+  it("in the tools of generateText; a computed key stays as it was (the tool's variable)", async () => {
+    expect(await names()).toContain('lookup_order');
+    expect(await names()).toContain('dynamicTool');
+  });
+
+  it('every format calls it by that key: the table, the JSON, SARIF, the Markdown and the YAML', async () => {
+    const report = await auditFixture('trial4');
+    expect(formatReport(report, 'table')).toMatch(/^refund_order {2}src\/agent\.ts:15 {2}ai-sdk$/m);
+    expect(formatReport(report, 'markdown')).toContain('| `refund_order` | `src/agent.ts:15` |');
+    const sarif = JSON.parse(formatReport(report, 'sarif')).runs[0].results.map((result: { message: { text: string } }) => result.message.text);
+    expect(sarif.some((text: string) => text.startsWith('refund_order: '))).toBe(true);
+    expect(sarif.some((text: string) => text.startsWith('refundTool: '))).toBe(false);
+    const yaml = formatReport(report, 'yaml');
+    expect(yaml).toMatch(/^refund_order:\n(?: {2}.*\n)*? {2}source: src\/agent\.ts:15$/m);
+    expect(yaml).not.toMatch(/^refundTool:/m);
+    expect(report.tools.find((found) => found.line === 15 && found.file === 'src/agent.ts')?.summary).toMatch(/^refund_order \[/);
+  });
+
+  it('a tool under a computed key has no static name: SARIF names it as the table does, by where it is defined', async () => {
+    const report = await auditFixture('trial4');
+    const nameless = report.tools.find((found) => found.file === 'src/agent.ts' && found.line === 50);
+    expect(nameless?.name).toBeNull();
+    expect(formatReport(report, 'table')).toContain('(registered at src/agent.ts:50)  src/agent.ts:50  ai-sdk');
+    const sarif = JSON.parse(formatReport(report, 'sarif')).runs[0].results.map((result: { message: { text: string } }) => result.message.text);
+    expect(sarif.some((text: string) => text.startsWith('(registered at src/agent.ts:50): '))).toBe(true);
+    expect(sarif.some((text: string) => text.startsWith('the tool at line'))).toBe(false);
   });
 });

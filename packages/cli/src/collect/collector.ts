@@ -19,6 +19,8 @@ import {
   getRegisteringServer,
   getRunnerConstruction,
   getRunnerUse,
+  getToolSet,
+  getImportedModules,
   type IdempotentServer,
   type ImportedWrappers,
   createNewKeyFinder,
@@ -36,6 +38,7 @@ import {
   type RunnerUse,
   type ToolDefinition,
   type ToolFactory,
+  type ToolSet,
   type TSESLint,
   type TSESTree,
 } from './analysis.js';
@@ -99,6 +102,9 @@ class FileCollector {
   /** Calls and `new`s with arguments that define no tool themselves: those that may make tools become `factoryCalls`. */
   private readonly calls: (TSESTree.CallExpression | TSESTree.NewExpression)[] = [];
   private readonly idempotentServers: IdempotentServer[] = [];
+  private readonly toolSets: ToolSet[] = [];
+  /** Whether the file can hold a tool set: it imports the spec (a guard) or the AI SDK (`generateText`). */
+  private readonly mayHoldToolSets: boolean;
   private effectsAnalyser: ReturnType<typeof createEffectsAnalyser> | undefined;
   private newKeyOf: ReturnType<typeof createNewKeyFinder> | undefined;
 
@@ -111,6 +117,7 @@ class FileCollector {
   ) {
     this.recogniser = createToolRecogniser(sourceCode, { toolFactories: options.toolFactories });
     this.usesRunners = mayUseRunners(sourceCode);
+    this.mayHoldToolSets = this.usesRunners || getImportedModules(sourceCode).has('ai');
     this.importedWrappers = importsRelatively(sourceCode) ? createImportedWrappers(sourceCode, file, options.toolFactories) : undefined;
   }
 
@@ -126,6 +133,8 @@ class FileCollector {
       }
     }
     if (found.length === 0 && (node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.length > 0 && !this.toolIndex.has(node)) this.calls.push(node);
+    const set = this.mayHoldToolSets && (node.type === 'CallExpression' || node.type === 'NewExpression') ? getToolSet(this.sourceCode, node) : undefined;
+    if (set) this.toolSets.push(set);
     if (!this.usesRunners || node.type !== 'CallExpression') return;
     const runner = getRunnerConstruction(this.sourceCode, node);
     if (runner) {
@@ -175,6 +184,10 @@ class FileCollector {
         })),
         ...this.wireIdempotency(values.valueOf),
       ],
+      toolSets: this.toolSets.flatMap((set) => {
+        const members = set.members.map(({ key, value }) => ({ key, value: values.valueOf(value) })).filter(({ value }) => mayLead(value));
+        return members.length > 0 ? [{ ...this.site(set.node), via: set.via, members }] : [];
+      }),
       calledTwice: isTest ? this.calledTwice(values.valueOf) : [],
       references: isTest ? this.importedValues() : [],
       exports: pruneExports(exports),

@@ -209,6 +209,16 @@ export interface UseFact extends Site {
   readonly runnerConditional?: string;
 }
 
+/**
+ * A tool set: a guard's (`guardAiSdkTools({ issue_refund: refundTool }, ...)`) or the `tools` of an
+ * AI SDK call (`generateText`, `streamText`, an agent), with each member under its static key. An
+ * AI SDK tool has no name of its own: the model sees its key here, so the linker names it by it.
+ */
+export interface ToolSetFact extends Site {
+  readonly via: string;
+  readonly members: readonly { readonly key: string; readonly value: Value }[];
+}
+
 /** A test that calls something twice with identical arguments. */
 export interface CalledTwiceFact extends Site {
   readonly shape: 'callTwice' | 'expectSingleEffect' | 'repeatedCall';
@@ -236,6 +246,8 @@ export interface FileFacts {
   readonly tools: readonly ToolFact[];
   readonly runners: readonly RunnerFact[];
   readonly uses: readonly UseFact[];
+  /** Tool sets that name the AI SDK tools they hold by their keys. */
+  readonly toolSets: readonly ToolSetFact[];
   readonly calledTwice: readonly CalledTwiceFact[];
   /** In a test file: what its imports refer to, to tell "references the tool" from "calls it twice". */
   readonly references: readonly Value[];

@@ -66,10 +66,11 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
   // tools its calls in other files make: those are listed, at each call, instead of it.
   const wrapped = new Set<string>();
   for (const facts of index.all()) for (const tool of facts.tools) if (tool.wrappedAt) wrapped.add(siteId(tool.wrappedAt));
+  const setKeys = keysInToolSets(index);
   for (const facts of index.all()) {
     facts.tools.forEach((tool, i) => {
       if (wrapped.has(siteId({ file: facts.file, line: tool.line, column: tool.column }))) return;
-      tools.push({ file: facts.file, index: i, tool: withPolicyFollowed(tool, facts.file, index) });
+      tools.push({ file: facts.file, index: i, tool: withSetKey(withPolicyFollowed(tool, facts.file, index), setKeys.get(refId({ file: facts.file, index: i }))) });
       links.set(refId({ file: facts.file, index: i }), { uses: [], testUses: [], calledTwice: [], referencedBy: new Set(), factoryCalls: [] });
     });
   }
@@ -136,6 +137,39 @@ function linkUses(
     const at = runners.map(runnerAt).filter((runner) => runner !== undefined);
     for (const target of index.resolve(use.tool, facts.file, { members: use.collection }).tools) linkOf(target)?.uses.push({ file: facts.file, use, runners: at });
   }
+}
+
+/**
+ * The keys each tool is held under in a tool set (a guard's, or the `tools` of an AI SDK call), by
+ * the tool, through imports and `const`s as every link is followed.
+ */
+function keysInToolSets(index: ProjectIndex): Map<string, Set<string>> {
+  const keys = new Map<string, Set<string>>();
+  for (const facts of index.all()) {
+    for (const set of facts.toolSets) {
+      for (const { key, value } of set.members) {
+        for (const target of index.resolve(value, facts.file).tools) {
+          const id = refId(target);
+          const found = keys.get(id);
+          if (found) found.add(key);
+          else keys.set(id, new Set([key]));
+        }
+      }
+    }
+  }
+  return keys;
+}
+
+/**
+ * An AI SDK tool named by its key in the tool set that holds it: `tool({...})` has no name of its
+ * own, and the model sees that key (not the variable, `refundTool`, that the recogniser names it by
+ * where it has nothing else). Held under two different keys, it keeps the name it has: no guess.
+ */
+function withSetKey(tool: ToolFact, keys: ReadonlySet<string> | undefined): ToolFact {
+  if (tool.framework !== 'ai-sdk' || !keys || keys.size !== 1) return tool;
+  const [key] = keys;
+  if (key === undefined || key === tool.name) return tool;
+  return { ...tool, name: key, aliases: tool.name === null || tool.aliases.includes(tool.name) ? tool.aliases : [...tool.aliases, tool.name] };
 }
 
 /**

@@ -73,6 +73,7 @@ export {
   getRunnerConstruction,
   getRunnerUse,
   getStoreConstruction,
+  getToolSet,
   type IdempotentServer,
   isReplayFlagName,
   isTestFile,
@@ -86,6 +87,7 @@ export {
   type StoreKind,
   type SymbolicValue,
   type TestReach,
+  type ToolSet,
   type ValueLandmarks,
   type ValueSummariser,
 } from '../usage/index.js';

@@ -8,3 +8,4 @@ export * from './moduleValues.js';
 export * from './replayFlags.js';
 export * from './runners.js';
 export * from './testReach.js';
+export * from './toolSets.js';
