@@ -18,7 +18,7 @@ describe('a guard protects declared tools only', () => {
       expect(lookup.questions[id]).toMatchObject({
         verdict: 'unknown',
         reason: expect.stringContaining('throws a TypeError at run time'),
-        evidence: [{ file: 'src/guard-undeclared.ts', line: 17, text: 'guardAiSdkTools' }],
+        evidence: [{ file: 'src/guard-undeclared.ts', line: 17, text: 'guardAiSdkTools(…)' }],
       });
     }
   });
@@ -364,7 +364,8 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
     expect(await q4('ship_volatile')).toMatchObject({
       verdict: 'unknown',
       reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:29\) keeps records in `createRedisStore\(…\)` with `allowVolatile: true`, which accepts a Redis that keeps nothing on disk/),
-      evidence: [{ file: 'src/stores-q4.ts', line: 28, text: 'createRedisStore(…)' }],
+      // The store, then the call that hands the tool to its runner.
+      evidence: [{ file: 'src/stores-q4.ts', line: 28, text: 'createRedisStore(…)' }, { file: 'src/stores-q4.ts', line: 37, text: 'volatileRunner.call(…)' }],
     });
   });
 
@@ -380,7 +381,7 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
       reason: expect.stringContaining('its runner (src/stores-q4.ts:29) keeps records in `createRedisStore(…)` with `allowVolatile: true`'),
     });
     expect(everywhere.reason).toContain('(3 runners in all; 2 with a durable store: SQLite at src/stores-q4.ts:32, PostgreSQL at src/stores-q4.ts:34)');
-    expect(everywhere.evidence.map((e) => e.line)).toEqual([28, 32, 34]);
+    expect(everywhere.evidence.map((e) => e.line)).toEqual([28, 32, 34, 40, 41, 42]);
     const mixed = await q4('ship_mixed');
     expect(mixed).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringMatching(/^its runner \(src\/stores-q4\.ts:33\) keeps records in `createNonDurableMemoryStore\(\)`/) });
     expect(mixed.reason).toContain('(3 runners in all; 1 with a durable store: SQLite at src/stores-q4.ts:32)');
@@ -390,7 +391,7 @@ describe('Q4 judges every runner of the tool, and a Redis whose persistence chec
     expect(await q4('ship_durable')).toMatchObject({
       verdict: 'yes',
       reason: 'its 2 runners (src/stores-q4.ts:32, src/stores-q4.ts:34) all keep records in durable stores (SQLite, PostgreSQL) that outlive the run',
-      evidence: [{ line: 32 }, { line: 34 }],
+      evidence: [{ line: 32 }, { line: 34 }, { line: 43 }, { line: 44 }, { line: 45 }],
     });
   });
 });

@@ -54,7 +54,7 @@ describe('Q5 counts only a called-twice test that runs and can fail', () => {
 describe('Q4 of a store chosen at run time', () => {
   it('a function with several returns: the weakest return answers (no), naming every return and its line, never yes', async () => {
     const q4 = (await tool('ship_branches')).questions.q4;
-    expect(q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/stores.ts', line: 22, text: 'createNonDurableMemoryStore()' }] });
+    expect(q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/stores.ts', line: 22, text: 'createNonDurableMemoryStore()' }, { file: 'src/stores.ts', line: 39, text: 'branchRunner.call(…)' }] });
     expect(q4.reason).toContain('takes its store from `store`, which is one of 2 stores');
     expect(q4.reason).toContain("(`createNonDurableMemoryStore()` at src/stores.ts:22, `createSqliteStore({ path: 'x.db' })` at src/stores.ts:23)");
     expect(q4.reason).toContain('keeps records in `createNonDurableMemoryStore()` (src/stores.ts:22), which does not outlive the process');
@@ -64,7 +64,7 @@ describe('Q4 of a store chosen at run time', () => {
     expect((await tool('ship_volatile_env')).questions.q4).toMatchObject({
       verdict: 'unknown',
       reason: expect.stringContaining("whose `allowVolatile` (`process.env.X === '1'`, line 34) is not a static value"),
-      evidence: [{ file: 'src/stores.ts', line: 34, text: "process.env.X === '1'" }],
+      evidence: [{ file: 'src/stores.ts', line: 34, text: "process.env.X === '1'" }, { file: 'src/stores.ts', line: 41, text: 'envRunner.call(…)' }],
     });
     expect((await tool('ship_volatile_variable')).questions.q4).toMatchObject({
       verdict: 'unknown',
@@ -109,5 +109,30 @@ describe('an AI SDK tool is named by its key in the tool set that holds it', () 
     const sarif = JSON.parse(formatReport(report, 'sarif')).runs[0].results.map((result: { message: { text: string } }) => result.message.text);
     expect(sarif.some((text: string) => text.startsWith('(registered at src/agent.ts:50): '))).toBe(true);
     expect(sarif.some((text: string) => text.startsWith('the tool at line'))).toBe(false);
+  });
+});
+
+describe('the evidence of a guarded tool is the guard call it goes through', () => {
+  it.each([
+    ['refund_order', 'guardAiSdkTools', 'src/agent.ts', 28],
+    ['charge_card', 'guardAiSdkTools', 'src/agent.ts', 28],
+    ['agents_refund', 'guardOpenAIAgentsTools', 'src/guards.ts', 33],
+    ['langchain_refund', 'guardLangChainTools', 'src/guards.ts', 34],
+    ['mastra_refund', 'guardMastraTools', 'src/guards.ts', 35],
+  ])('%s: questions 1 to 4 cite `%s(…)` at its line; Q4 says it is guarded, after the store', async (name, guard, file, line) => {
+    const { questions } = await tool(name);
+    const call = { file, line, text: `${guard}(…)` };
+    for (const id of ['q1', 'q2', 'q3'] as const) expect(questions[id], id).toMatchObject({ verdict: 'yes', evidence: [call] });
+    expect(questions.q4.verdict).toBe('yes');
+    expect(questions.q4.reason).toMatch(new RegExp(`^guarded by \`${guard}\` \\(${file}:${line}\\): its runner keeps records in a durable store`));
+    expect(questions.q4.evidence.at(-1)).toEqual(call);
+    expect(questions.q4.evidence.map((evidence) => evidence.text)).not.toContain('toAiSdkTool(…)');
+  });
+
+  it("a defineTool tool's Q4 cites the adapter it goes through (toAiSdkTool) after its store", async () => {
+    expect((await tool('adapted_refund')).questions.q4).toMatchObject({
+      verdict: 'yes',
+      evidence: [{ file: 'src/guards.ts', line: 15, text: 'createPostgresStore(…)' }, { file: 'src/guards.ts', line: 36, text: 'toAiSdkTool(…)' }],
+    });
   });
 });

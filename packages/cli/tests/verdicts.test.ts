@@ -72,18 +72,19 @@ describe('Q5: the called-twice test', () => {
 
 describe('Q2, Q3, Q4 across files', () => {
   it('Q4 follows the tool to its runner in another file and the runner to its store', async () => {
-    expect((await tool('issue_refund')).questions.q4).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/main.ts' }] });
-    expect((await tool('add_points')).questions.q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/worker.ts' }] });
+    // The store, then the call that hands the tool to its runner (a runner call, an adapter).
+    expect((await tool('issue_refund')).questions.q4).toMatchObject({ verdict: 'yes', evidence: [{ file: 'src/main.ts', line: 6 }, { file: 'src/main.ts', line: 9, text: 'runner.call(…)' }] });
+    expect((await tool('add_points')).questions.q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/worker.ts', line: 7 }, { file: 'src/worker.ts', line: 10, text: 'toAiSdkTool(…)' }] });
   });
 
   it('Q4 follows a runner\'s store imported from another file, and a store factory function to the store it returns', async () => {
     // src/claims.ts: createRunner({ store: sharedStore }) and createRunner({ store: scratchStore() }), both from src/stores.ts.
-    expect((await tool('file_claim')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('SQLite'), evidence: [{ file: 'src/stores.ts', line: 6 }] });
+    expect((await tool('file_claim')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('SQLite'), evidence: [{ file: 'src/stores.ts', line: 6 }, { file: 'src/claims.ts', line: 12, text: 'enableIdempotency(…)' }] });
     expect((await tool('hold_claim')).questions.q4).toMatchObject({
       verdict: 'no',
       severity: 'error',
       reason: expect.stringContaining('made at src/stores.ts:7'),
-      evidence: [{ file: 'src/stores.ts', line: 7, text: expect.stringContaining('createNonDurableMemoryStore') }],
+      evidence: [{ file: 'src/stores.ts', line: 7, text: expect.stringContaining('createNonDurableMemoryStore') }, { file: 'src/claims.ts', line: 17, text: 'enableIdempotency(…)' }],
     });
   });
 

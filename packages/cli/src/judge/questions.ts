@@ -65,9 +65,9 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   // A guard keys every call itself; a server with enableIdempotency dedupes only calls that carry a key.
   // A guard dedupes consequential calls only: a naturally idempotent tool runs again (docs/frameworks.md).
   const refused = refusingGuardOf(context);
-  if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard dedupes nothing for it`, [refused]);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard dedupes nothing for it`, [plain(refused)]);
   const dedup = tool.policy?.idempotent === true ? undefined : guardOf(context);
-  if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.text}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [dedup]);
+  if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.via}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [plain(dedup)]);
   if (tool.framework === 'retrysafe' && tool.policy?.idempotent === 'with_key' && tool.key.status === 'deterministic') {
     const site = tool.replay.site ?? { line: tool.line, text: 'defineTool(…)' };
     const replays = 'the runner replays the first result for a repeat with the same key';
@@ -316,9 +316,9 @@ export function judgeKey(context: JudgeContext): Answer {
   }
   if (policy?.idempotent === true) return answer('n/a', `declared naturally idempotent (${declaredClass(policy, true)}): a repeat needs no key`);
   const refused = refusingGuardOf(context);
-  if (refused) return answer('unknown', `${refusedReason(refused)}; until then no call of it is keyed`, [refused]);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then no call of it is keyed`, [plain(refused)]);
   const guard = guardOf(context);
-  if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}), which keys each call by the durable run, the tool and the canonical arguments (\`callKey\`)`, [guard]);
+  if (guard) return answer('yes', `guarded by \`${guard.via}\` (${guard.file}:${guard.line}), which keys each call by the durable run, the tool and the canonical arguments (\`callKey\`)`, [plain(guard)]);
   const wire = wireOf(context);
   if (wire) {
     return answer('unknown', `its server takes the key from the caller (\`_meta["io.github.retrysafe/idempotencyKey"]\`, \`enableIdempotency\` at ${wire.file}:${wire.line}): whether the client derives it from the work is not in this code`, [wire]);
@@ -337,7 +337,7 @@ export function judgeKey(context: JudgeContext): Answer {
 function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text: string }[]): string {
   if (!parts.some((part) => /^currentCall\(\)/.test(part.text))) return '';
   const guard = anyGuardOf(context);
-  if (guard) return `; \`currentCall()\` is set by the guard (\`${guard.text}\`, ${guard.file}:${guard.line}) for each call it runs`;
+  if (guard) return `; \`currentCall()\` is set by the guard (\`${guard.via}\`, ${guard.file}:${guard.line}) for each call it runs`;
   const wire = wireOf(context);
   if (wire) return `; \`currentCall()\` is set by its server's \`enableIdempotency\` (${wire.file}:${wire.line}) for each call it runs`;
   const setters = CURRENT_CALL_SETTERS.map((name) => `\`${name}\``).join(', ');
@@ -354,9 +354,9 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   const site = tool.replay.site;
   const evidence = site ? [{ file: context.relative(context.at.file), line: site.line, text: site.text }] : [];
   const refused = refusingGuardOf(context);
-  if (refused) return answer('unknown', `${refusedReason(refused)}; until then no result of it is flagged \`replayed\``, [refused]);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then no result of it is flagged \`replayed\``, [plain(refused)]);
   const guard = guardOf(context);
-  if (guard) return answer('yes', `guarded by \`${guard.text}\` (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [guard]);
+  if (guard) return answer('yes', `guarded by \`${guard.via}\` (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [plain(guard)]);
   const wire = wireOf(context);
   if (wire) return answer('yes', `its server deduplicates keyed calls (\`enableIdempotency\`, ${wire.file}:${wire.line}): a repeat with the same key gets the first result with \`_meta["io.github.retrysafe/replayed"]: true\``, [wire]);
   if (idempotent === false) return no('warning', `${notRepeatable(tool.policy)}: nothing records the first call, so a repeat cannot answer "already done"`, evidence);
@@ -376,14 +376,21 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
  * The guard (`guardAiSdkTools(tools, { runner })` ...) a framework tool is handed to, if any. A guard
  * protects declared tools only: one that declares no policy makes it throw (see {@link refusingGuardOf}).
  */
-function guardOf(context: JudgeContext): Evidence | undefined {
+function guardOf(context: JudgeContext): GuardAt | undefined {
   if (context.at.tool.policy === null) return undefined;
   return anyGuardOf(context);
 }
 
-function anyGuardOf(context: JudgeContext): Evidence | undefined {
+/** A guard call: where it is, the call as written (the evidence's text) and the guard's name (`via`, the reasons' words). */
+type GuardAt = Evidence & { readonly via: string };
+
+/** The evidence of a guard call: the call as written, at its line. */
+const plain = ({ file, line, text }: GuardAt): Evidence => ({ file, line, text });
+
+/** The guard call a tool is handed to, if any. */
+function anyGuardOf(context: JudgeContext): GuardAt | undefined {
   const found = context.links.uses.find(({ use }) => use.collection);
-  return found && { file: context.relative(found.file), line: found.use.line, text: found.use.via };
+  return found && { file: context.relative(found.file), line: found.use.line, text: found.use.text, via: found.use.via };
 }
 
 /**
@@ -391,12 +398,12 @@ function anyGuardOf(context: JudgeContext): Evidence | undefined {
  * throw a TypeError for a tool that declares none (guardShared's `declaredPolicyOf`), so the guard
  * dedupes nothing for it, it refuses the whole set at run time.
  */
-function refusingGuardOf(context: JudgeContext): Evidence | undefined {
+function refusingGuardOf(context: JudgeContext): GuardAt | undefined {
   return context.at.tool.policy === null ? anyGuardOf(context) : undefined;
 }
 
-function refusedReason(guard: Evidence): string {
-  return `it is passed to \`${guard.text}\` (${guard.file}:${guard.line}), which protects declared tools only: for a tool that declares no policy it throws a TypeError at run time. Declare a policy (\`declarePolicy\`)`;
+function refusedReason(guard: GuardAt): string {
+  return `it is passed to \`${guard.via}\` (${guard.file}:${guard.line}), which protects declared tools only: for a tool that declares no policy it throws a TypeError at run time. Declare a policy (\`declarePolicy\`)`;
 }
 
 /** The `enableIdempotency(server, { runner })` of the MCP server a tool is registered on, if any. */
@@ -412,12 +419,12 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
   if (read) return read;
   if (tool.policy?.idempotent === true) return answer('n/a', `declared naturally idempotent (${declaredClass(tool.policy, true)}): no dedup record is needed`);
   const refused = refusingGuardOf(context);
-  if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard's runner keeps no record of it`, [refused]);
+  if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard's runner keeps no record of it`, [plain(refused)]);
   // A guard, and a server that deduplicates keyed calls, keep a not-safely-repeatable call's result too.
   const kept = guardOf(context) ?? wireOf(context);
   if (tool.policy?.idempotent === false && !kept) return no('warning', `${notRepeatable(tool.policy)}: there is no dedup record`);
   const runners = context.links.uses.flatMap((use) => use.runners);
-  if (runners.length > 0) return judgeRunners(runners, context);
+  if (runners.length > 0) return withUses(judgeRunners(runners, context), context);
   if (context.links.uses.length > 0) {
     const use = context.links.uses.find((candidate) => candidate.use.runnerConditional !== undefined) ?? context.links.uses[0];
     const where = use ? `${context.relative(use.file)}:${use.use.line}` : '';
@@ -428,6 +435,25 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
     return answer('unknown', `a runner call of it exists (\`${use?.use.via ?? 'a runner'}\`, ${where}), but ${why}, so its store cannot be seen`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
   }
   return judgeProviderRecord(tool, context);
+}
+
+/**
+ * Question 4's answer from the runners, with the calls that hand the tool to them as evidence after
+ * the stores: the guard (`guardAiSdkTools({ … }, { runner })`, its line), the adapter or the
+ * `runner.call`, each where it is in the code, so that the evidence is the call the tool goes
+ * through. A guarded tool's reason says it is guarded first (new-user trial 4: a guarded AI SDK
+ * tool's answer named only the store).
+ */
+function withUses(found: Answer, context: JudgeContext): Answer {
+  const seen = new Set<string>();
+  const uses = context.links.uses
+    .filter(({ runners }) => runners.length > 0)
+    .map(({ file, use }): Evidence => ({ file: context.relative(file), line: use.line, text: use.text }))
+    .filter((evidence) => !seen.has(`${evidence.file}:${evidence.line}`) && seen.add(`${evidence.file}:${evidence.line}`) !== undefined)
+    .slice(0, 3);
+  const guard = guardOf(context);
+  const reason = guard ? `guarded by \`${guard.via}\` (${guard.file}:${guard.line}): ${found.reason}` : found.reason;
+  return { ...found, reason, evidence: [...found.evidence, ...uses] };
 }
 
 /**
