@@ -15,6 +15,7 @@ import {
   getRegisteringServer,
   getRunnerConstruction,
   getRunnerUse,
+  getToolSet,
   isTestFile,
   isTestFileName,
   readExportedPolicyConsts,
@@ -280,6 +281,35 @@ describe('runners, stores and the calls that hand a tool to one', () => {
     ['Redis with options from elsewhere', `${REDIS}createRunner({ store: createRedisStore(options()) });`, { kind: 'redis', durable: true, allowVolatile: 'unknown' }],
   ])('%s', (_shape, code, expected) => {
     expect(runnerOf(code)).toEqual(expected);
+  });
+
+  it("names where an allowVolatile that is not static is given (new-user trial 4: the reason named no line)", () => {
+    const at = (code: string) =>
+      inspectFile(code, (sourceCode, nodes) => {
+        const runner = nodes.map((node) => node.type === 'CallExpression' && getRunnerConstruction(sourceCode, node)).find(Boolean);
+        const node = runner ? runner.store?.allowVolatileNode : undefined;
+        return node && { line: node.loc.start.line, text: sourceCode.getText(node) };
+      });
+    expect(at(`${REDIS}createRunner({ store: createRedisStore({\n  url,\n  allowVolatile: process.env.X === '1',\n}) });`)).toEqual({ line: 5, text: "process.env.X === '1'" });
+    expect(at(`${REDIS}createRunner({ store: createRedisStore({ url, allowVolatile: true }) });`)).toEqual({ line: 3, text: 'true' });
+    expect(at(`${REDIS}createRunner({ store: createRedisStore(options()) });`)).toEqual({ line: 3, text: 'options()' });
+    expect(at(`${REDIS}createRunner({ store: createRedisStore({ url }) });`)).toBeUndefined();
+  });
+
+  it('reads the tool sets whose keys name AI SDK tools: a guard, the tools of generateText and of an agent; not a computed key or a spread', () => {
+    const sets = inspectFile(
+      `import { guardAiSdkTools } from '@retrysafe/spec/adapters/ai-sdk';\nimport { generateText, ToolLoopAgent } from 'ai';\nconst more = { lookup_order: lookupTool };\nguardAiSdkTools({ issue_refund: refundTool, cancelOrder, 'charge-card': chargeTool, [NAME]: dynamicTool, ...others }, { runner, run });\ngenerateText({ model, tools: more });\nnew ToolLoopAgent({ model, tools: { ship: shipTool } });\nother({ tools: { x: y } });`,
+      (sourceCode, nodes) =>
+        nodes.flatMap((node) => {
+          const set = node.type === 'CallExpression' || node.type === 'NewExpression' ? getToolSet(sourceCode, node) : undefined;
+          return set ? [{ via: set.via, members: set.members.map(({ key, value }) => `${key}=${sourceCode.getText(value)}`) }] : [];
+        }),
+    );
+    expect(sets).toEqual([
+      { via: 'guardAiSdkTools', members: ['issue_refund=refundTool', 'cancelOrder=cancelOrder', 'charge-card=chargeTool'] },
+      { via: 'generateText', members: ['lookup_order=lookupTool'] },
+      { via: 'ToolLoopAgent', members: ['ship=shipTool'] },
+    ]);
   });
 
   it('recognises runner.call, runner.tryCall and the adapters, and not Function.prototype.call', () => {
