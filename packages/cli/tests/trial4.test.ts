@@ -136,3 +136,10 @@ describe('the evidence of a guarded tool is the guard call it goes through', () 
     });
   });
 });
+
+describe('a tool set in a test file names no tool', () => {
+  it('tests/agent-set.test.ts holds chargeTool as scaffold_charge: the tool keeps the key src/agent.ts gives it', async () => {
+    expect((await tool('charge_card')).file).toBe('src/charge-tool.ts');
+    expect((await auditFixture('trial4')).tools.map((found) => found.name)).not.toContain('scaffold_charge');
+  });
+});

@@ -140,12 +140,14 @@ function linkUses(
 }
 
 /**
- * The keys each tool is held under in a tool set (a guard's, or the `tools` of an AI SDK call), by
- * the tool, through imports and `const`s as every link is followed.
+ * The keys each tool is held under in a tool set (a guard's, or the `tools` of an AI SDK call) in a
+ * source (not test) file, by the tool, through imports and `const`s as every link is followed.
  */
 function keysInToolSets(index: ProjectIndex): Map<string, Set<string>> {
   const keys = new Map<string, Set<string>>();
   for (const facts of index.all()) {
+    // A test's tool set is scaffolding: the deployed code's sets name the tool.
+    if (facts.isTest) continue;
     for (const set of facts.toolSets) {
       for (const { key, value } of set.members) {
         for (const target of index.resolve(value, facts.file).tools) {
