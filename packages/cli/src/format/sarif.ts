@@ -3,11 +3,7 @@ import { createHash } from 'node:crypto';
 import retrysafe from '@retrysafe/eslint-plugin';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 
-<<<<<<< HEAD
-import { type AuditReport, QUESTION_LABEL, QUESTION_TEXT, QUESTIONS, type QuestionId, type RuleFinding, type ToolAudit } from '../report.js';
-=======
-import { type AuditReport, QUESTION_TEXT, QUESTIONS, type QuestionId, type RuleFinding, type ToolAudit, toolLabel } from '../report.js';
->>>>>>> 7e8372d (audit: an AI SDK tool is named by its static key in the tool set that holds it (a guard's set, or the tools of generateText/streamText/an agent), through consts and imports from scanned files: refund_order, not refundTool (new-user trial 4); a computed key, or two different keys, keep the name it had. SARIF messages name a tool without a static name as the table does, (registered at file:line), not 'the tool at line N'. Plugin: usage/toolSets (getToolSet). Tests: 4 in tests/trial4.test.ts (fail without))
+import { type AuditReport, QUESTION_LABEL, QUESTION_TEXT, QUESTIONS, type QuestionId, type RuleFinding, type ToolAudit, toolLabel } from '../report.js';
 
 // SARIF 2.1.0 for GitHub code scanning (docs/audit.md shows the workflow): one run with the
 // plugin's rule findings under the plugin's own rule ids and help links (as
