@@ -72,7 +72,10 @@ const NO_DEFINITIONS: readonly ToolDefinition[] = [];
 /** The method a low-level MCP server lists its tools with: a file that never names it lists none. */
 const TOOL_LIST_METHOD = mcpLowLevel.toolLists[0].method;
 
-/** Builds the recogniser for one file. Create it once per `create(context)`. */
+/**
+ * The recogniser for one file. Every rule of the file that recognises tools with the same factories
+ * gets the same one, whose answers it shares (docs/performance.md). Ask for it in `create(context)`.
+ */
 export function createToolRecogniser(
   sourceCode: Readonly<TSESLint.SourceCode>,
   options: { readonly toolFactories?: readonly ToolFactory[] } = {},
@@ -81,23 +84,64 @@ export function createToolRecogniser(
   // file: keep the factories whose module the file quotes, so that in most files no callee is
   // resolved at all (on real code, the largest cost of the recommended config; docs/performance.md).
   const factories = getImportedFactories(sourceCode, getToolFactories(options.toolFactories ?? []));
-  const { mcpFile, fastMcpFile, toolClassFile, mayListTools } = getToolFileKinds(sourceCode);
-  // What a node defines depends only on the file, the node and the factories: every rule of the
-  // file that recognises tools with the same factories shares the answers (docs/performance.md).
-  const answers = getSharedAnswers(sourceCode, factories);
-  // Which functions are wrappers depends on the file and the factories alone: shared by the rules.
-  const wrappers = answers.wrappers;
+  let byFactories = recognisersByFile.get(sourceCode);
+  if (!byFactories) recognisersByFile.set(sourceCode, (byFactories = new Map()));
+  let recogniser = byFactories.get(factories);
+  if (!recogniser) byFactories.set(factories, (recogniser = new FileToolRecogniser(sourceCode, factories, getToolFileKinds(sourceCode))));
+  return recogniser;
+}
+
+const recognisersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], FileToolRecogniser>>();
+
+/**
+ * {@link ToolRecogniser} for one file and factory list. A class rather than closures made per file:
+ * V8 optimises a method once per process, where it optimised each file's closure again (measured
+ * with `--trace-opt`, docs/performance.md). What a node defines depends only on the file, the node
+ * and the factories, so the answers are kept here for every rule of the file.
+ */
+class FileToolRecogniser implements ToolRecogniser {
+  readonly mayDefineTools: boolean;
+  private readonly answers: SharedAnswers = {
+    calls: new Map(),
+    classes: new Map(),
+    listedObjects: new Map(),
+    listedDefinitions: new Map(),
+    addedTools: new Map(),
+    wrapperCalls: new Map(),
+    wrappers: new Map(),
+    direct: new Map(),
+    listed: new Set(),
+  };
+  private readonly mcpFile: boolean;
+  private readonly fastMcpFile: boolean;
+  private readonly toolClassFile: boolean;
+  private readonly mayListTools: boolean;
+  /** {@link recogniseDirectCall}, bound: `readLocalWrapper` calls it. */
+  private readonly recogniseDirect = (node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined => this.recogniseDirectCall(node);
+
+  constructor(
+    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    private readonly factories: readonly KnownFactory[],
+    kinds: ToolFileKinds,
+  ) {
+    this.mcpFile = kinds.mcpFile;
+    this.fastMcpFile = kinds.fastMcpFile;
+    this.toolClassFile = kinds.toolClassFile;
+    this.mayListTools = kinds.mayListTools;
+    this.mayDefineTools = factories.length > 0 || kinds.toolClassFile || kinds.mcpFile || kinds.fastMcpFile || kinds.mayListTools;
+  }
 
   /** The wrapper `fn` is (its inner definitions take their config from its parameters), if any. */
-  function wrapperOf(fn: FunctionNode): LocalWrapper | undefined {
+  wrapperOf(fn: FunctionNode): LocalWrapper | undefined {
+    const wrappers = this.answers.wrappers;
     let wrapper = wrappers.get(fn);
-    if (wrapper === undefined && isNodeOfFile(fn, sourceCode) && !getWrapperCandidates().has(fn)) {
+    if (wrapper === undefined && isNodeOfFile(fn, this.sourceCode) && !this.getWrapperCandidates().has(fn)) {
       // No call inside `fn` defines a tool: its body need not be walked to know it wraps none.
       wrappers.set(fn, (wrapper = null));
     }
     if (wrapper === undefined) {
       wrappers.set(fn, null); // a wrapper that calls itself
-      wrapper = readLocalWrapper(sourceCode, fn, recogniseDirectCall) ?? null;
+      wrapper = readLocalWrapper(this.sourceCode, fn, this.recogniseDirect) ?? null;
       wrappers.set(fn, wrapper);
     }
     return wrapper ?? undefined;
@@ -107,31 +151,33 @@ export function createToolRecogniser(
    * A definition inside a wrapper that the file calls is defined at each call instead; one in a
    * wrapper the file never calls (exported, used elsewhere) stays where it is.
    */
-  function recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
-    const known = answers.calls.get(node);
+  recogniseToolCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const calls = this.answers.calls;
+    const known = calls.get(node);
     if (known !== undefined) return known ?? undefined;
-    const definition = recogniseOutsideCalledWrappers(node);
-    answers.calls.set(node, definition ?? null);
+    const definition = this.recogniseOutsideCalledWrappers(node);
+    calls.set(node, definition ?? null);
     return definition;
   }
 
-  function recogniseOutsideCalledWrappers(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
-    const definition = recogniseDirectCall(node);
+  private recogniseOutsideCalledWrappers(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const definition = this.recogniseDirectCall(node);
     if (!definition) return undefined;
     for (let fn = getEnclosingFunction(node); fn; fn = getEnclosingFunction(fn)) {
-      const wrapper = wrapperOf(fn);
-      if (wrapper && wrapper.wrapped.some((entry) => entry.inner.node === node) && isCalledInFile(fn, sourceCode)) return undefined;
+      const wrapper = this.wrapperOf(fn);
+      if (wrapper && wrapper.wrapped.some((entry) => entry.inner.node === node) && isCalledInFile(fn, this.sourceCode)) return undefined;
     }
     return definition;
   }
 
   /** What `node` defines by itself (a factory call, a registration), once per node for every rule and wrapper of the file. */
-  function recogniseDirectCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+  private recogniseDirectCall(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const answers = this.answers;
     const known = answers.direct.get(node);
     if (known !== undefined) return known;
     // After the walk of the file, a node of the file that is not in the map defines nothing by itself.
-    if (answers.sites && isNodeOfFile(node, sourceCode)) return undefined;
-    const definition = recogniseDirectCallUncached(node);
+    if (answers.sites && isNodeOfFile(node, this.sourceCode)) return undefined;
+    const definition = this.recogniseDirectCallUncached(node);
     if (definition) answers.direct.set(node, definition);
     return definition;
   }
@@ -142,9 +188,8 @@ export function createToolRecogniser(
    * by the walk of the file that finds the tool sites ({@link getSiteMap}), instead of a walk of the
    * body of every function the file calls (nested bodies again for each function around them).
    */
-  function getWrapperCandidates(): ReadonlySet<FunctionNode> {
-    if (!answers.wrapperCandidates) getSiteMap();
-    return answers.wrapperCandidates!;
+  private getWrapperCandidates(): ReadonlySet<FunctionNode> {
+    return this.answers.wrapperCandidates ?? (this.getSiteMap(), this.answers.wrapperCandidates!);
   }
 
   /**
@@ -154,14 +199,16 @@ export function createToolRecogniser(
    * candidate, FastMCP `addTools` and low-level tool lists, classes) get {@link definitionsAt}'s
    * answer once. Nothing is kept for the other nodes.
    */
-  function getSiteMap(): ReadonlyMap<ToolSiteNode, readonly ToolDefinition[]> {
+  private getSiteMap(): ReadonlyMap<ToolSiteNode, readonly ToolDefinition[]> {
+    const answers = this.answers;
     if (answers.sites) return answers.sites;
     const found = new Set<FunctionNode>();
     const asked: ToolSiteNode[] = [];
-    const othersMayDefine = fastMcpFile || mayListTools;
-    walkFile(sourceCode, (node) => {
+    const othersMayDefine = this.fastMcpFile || this.mayListTools;
+    const toolClassFile = this.toolClassFile;
+    walkFile(this.sourceCode, (node) => {
       if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
-        if (recogniseDirectCall(node)) {
+        if (this.recogniseDirectCall(node)) {
           asked.push(node);
           for (let fn = getEnclosingFunction(node); fn && !found.has(fn); fn = getEnclosingFunction(fn)) found.add(fn);
         } else if (node.type === AST_NODE_TYPES.CallExpression && (node.callee.type === AST_NODE_TYPES.Identifier || (othersMayDefine && node.callee.type === AST_NODE_TYPES.MemberExpression))) {
@@ -176,7 +223,7 @@ export function createToolRecogniser(
     answers.sites = sites;
     const list: ToolSite[] = [];
     for (const node of asked) {
-      const definitions = findDefinitionsAt(node);
+      const definitions = this.findDefinitionsAt(node);
       if (definitions.length > 0) {
         sites.set(node, definitions);
         list.push({ node, definitions });
@@ -186,35 +233,36 @@ export function createToolRecogniser(
     return sites;
   }
 
-  function sites(): readonly ToolSite[] {
-    getSiteMap();
-    return answers.siteList!;
+  sites(): readonly ToolSite[] {
+    return this.answers.siteList ?? (this.getSiteMap(), this.answers.siteList!);
   }
 
-
-  function recogniseDirectCallUncached(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
-    const factory = factories.length > 0 ? findFactory(sourceCode, node.callee, factories) : undefined;
+  private recogniseDirectCallUncached(node: TSESTree.CallExpression | TSESTree.NewExpression): ToolDefinition | undefined {
+    const sourceCode = this.sourceCode;
+    const factory = this.factories.length > 0 ? findFactory(sourceCode, node.callee, this.factories) : undefined;
     if (factory) return fromFactory(sourceCode, node, factory);
     if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-    const registered = mcpFile ? fromMcpRegistration(sourceCode, node) : undefined;
+    const registered = this.mcpFile ? fromMcpRegistration(sourceCode, node) : undefined;
     if (registered) return registered;
-    return fastMcpFile && isFastMcpCall(sourceCode, node, 'addTool') ? fromAddTool(sourceCode, node) : undefined;
+    return this.fastMcpFile && isFastMcpCall(sourceCode, node, 'addTool') ? fromAddTool(sourceCode, node) : undefined;
   }
 
-  function recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined {
-    if (!toolClassFile) return undefined;
-    const known = answers.classes.get(node);
+  recogniseToolClass(node: ToolClassNode): ToolDefinition | undefined {
+    if (!this.toolClassFile) return undefined;
+    const classes = this.answers.classes;
+    const known = classes.get(node);
     if (known !== undefined) return known ?? undefined;
-    const definition = fromToolClass(sourceCode, node);
-    answers.classes.set(node, definition ?? null);
+    const definition = fromToolClass(this.sourceCode, node);
+    classes.set(node, definition ?? null);
     return definition;
   }
 
-  function listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
-    if (!mayListTools) return NO_DEFINITIONS;
+  listedTools(node: TSESTree.CallExpression): readonly ToolDefinition[] {
+    if (!this.mayListTools) return NO_DEFINITIONS;
+    const answers = this.answers;
     let objects = answers.listedObjects.get(node);
     if (!objects) {
-      objects = getListedToolObjects(sourceCode, node);
+      objects = getListedToolObjects(this.sourceCode, node);
       // Almost every call lists nothing (its method name says so): no array and no cache entry for it.
       if (objects.length === 0) return NO_DEFINITIONS;
       answers.listedObjects.set(node, objects);
@@ -224,48 +272,47 @@ export function createToolRecogniser(
     for (const object of fresh) listed.add(object);
     return fresh.map((object) => {
       let definition = answers.listedDefinitions.get(object);
-      if (!definition) answers.listedDefinitions.set(object, (definition = fromListedToolObject(sourceCode, object)));
+      if (!definition) answers.listedDefinitions.set(object, (definition = fromListedToolObject(this.sourceCode, object)));
       return definition;
     });
   }
 
-  function definitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
-    return getSiteMap().get(node) ?? NO_DEFINITIONS;
+  definitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
+    // The walk runs once per file: its call is kept off the path every later call takes.
+    return (this.answers.sites ?? this.getSiteMap()).get(node) ?? NO_DEFINITIONS;
   }
 
-  function findDefinitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
+  private findDefinitionsAt(node: ToolSiteNode): readonly ToolDefinition[] {
     if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) {
-      const definition = recogniseToolClass(node);
+      const definition = this.recogniseToolClass(node);
       return definition ? [definition] : NO_DEFINITIONS;
     }
+    const answers = this.answers;
     // Asked only by the walk of the file, which has noted every call that defines a tool by itself:
     // another call defines none at its own node (no scope lookup, no cache entry for it).
-    const definition = answers.direct.has(node) ? recogniseToolCall(node) : undefined;
+    const definition = answers.direct.has(node) ? this.recogniseToolCall(node) : undefined;
     if (definition) return [definition];
     if (node.type !== AST_NODE_TYPES.CallExpression) return NO_DEFINITIONS;
     // Every rule asks this of every call: the callee's scope lookup is done once per file.
     // A file none of whose functions holds a tool definition has no wrapper: no callee is looked up
     // and nothing is kept for the call.
-    if (node.callee.type === AST_NODE_TYPES.Identifier && getWrapperCandidates().size > 0) {
+    if (node.callee.type === AST_NODE_TYPES.Identifier && this.getWrapperCandidates().size > 0) {
       let viaWrapper = answers.wrapperCalls.get(node);
       if (viaWrapper === undefined) {
-        const called = getCalledLocalFunction(node, sourceCode);
-        const wrapper = called && wrapperOf(called);
-        viaWrapper = wrapper ? fromWrapperCall(sourceCode, node, wrapper) : null;
+        const called = getCalledLocalFunction(node, this.sourceCode);
+        const wrapper = called && this.wrapperOf(called);
+        viaWrapper = wrapper ? fromWrapperCall(this.sourceCode, node, wrapper) : null;
         answers.wrapperCalls.set(node, viaWrapper);
       }
       if (viaWrapper) return viaWrapper;
     }
-    if (fastMcpFile && isFastMcpCall(sourceCode, node, 'addTools')) {
+    if (this.fastMcpFile && isFastMcpCall(this.sourceCode, node, 'addTools')) {
       let added = answers.addedTools.get(node);
-      if (!added) answers.addedTools.set(node, (added = fromAddTools(sourceCode, node)));
+      if (!added) answers.addedTools.set(node, (added = fromAddTools(this.sourceCode, node)));
       return added;
     }
-    return listedTools(node);
+    return this.listedTools(node);
   }
-
-  const mayDefineTools = factories.length > 0 || toolClassFile || mcpFile || fastMcpFile || mayListTools;
-  return { recogniseToolCall, recogniseToolClass, listedTools, definitionsAt, sites, wrapperOf, mayDefineTools };
 }
 
 /** The recognisers' answers for one file and factory list (`null`: the node defines no tool). */
@@ -288,19 +335,6 @@ interface SharedAnswers {
   /** The nodes of the file that define tools, by the walk of the file ({@link ToolRecogniser.sites}). */
   sites?: ReadonlyMap<ToolSiteNode, readonly ToolDefinition[]>;
   siteList?: readonly ToolSite[];
-}
-
-const answersByFile = new WeakMap<Readonly<TSESLint.SourceCode>, Map<readonly KnownFactory[], SharedAnswers>>();
-
-function getSharedAnswers(sourceCode: Readonly<TSESLint.SourceCode>, factories: readonly KnownFactory[]): SharedAnswers {
-  let byFactories = answersByFile.get(sourceCode);
-  if (!byFactories) answersByFile.set(sourceCode, (byFactories = new Map()));
-  let answers = byFactories.get(factories);
-  if (!answers) {
-    answers = { calls: new Map(), classes: new Map(), listedObjects: new Map(), listedDefinitions: new Map(), addedTools: new Map(), wrapperCalls: new Map(), wrappers: new Map(), direct: new Map(), listed: new Set() };
-    byFactories.set(factories, answers);
-  }
-  return answers;
 }
 
 /** Which kinds of tool definition a file can hold, whatever the rule's options. */
