@@ -232,37 +232,22 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const dedupKey = (id: RecordId) => `${prefix}dedup:{${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}}`;
   const runKey = (stored: StoredRun) => `${prefix}run:{${enc(stored.namespace)}:${enc(stored.origin)}}`;
 
-  // The exact stored string of each record read, so the compare-and-set compares byte for byte.
-  // Records this store wrote are encoded again instead: the field order is fixed, and a WeakMap
-  // entry for every first call costs more than the encoding (bench/runtime.mjs).
-  const storedText = new WeakMap<DedupRecord, string>();
-  // The reclaim compares the whole stored record; the holder's writes compare its owner token
-  // (SET_IF_HELD), which a Lua script reads without parsing JSON.
-  // Records come back from the scripts restamped (by the server's clock), so each is remembered
-  // with its exact stored text.
-  const stored = (text: string, id: RecordId): DedupRecord => {
-    const record = decodeRecord(text, id);
-    storedText.set(record, text);
-    return record;
-  };
-  // Where each record this store wrote and may be held stands in its clock frame: the local
-  // monotonic time (performance.now(), ms) at which the frame's clock read the record's updatedAt.
-  // The frame's clock at any later moment is then updatedAt plus the monotonic time since, so the
-  // holder's write is stamped by the client (stampHeld) and its script only compares and sets
-  // (HELD_WRITE). Only under the store's clock: under the caller's, the caller's time is the frame.
-  // The anchor also keeps the record's Redis key, so the holder's write does not build it again.
-  const anchors = new WeakMap<DedupRecord, Anchor>();
+  // Every record this store hands out is a RedisRecord, which keeps (privately) the exact text it
+  // was read as, so that the reclaim's compare-and-set compares byte for byte, and where a record
+  // this store wrote and may be held stands in its clock frame (its Anchor), so that the holder's
+  // write is stamped by the client (stampHeld) and its script only compares and sets (HELD_WRITE).
+  // Records come back from the scripts restamped (by the server's clock), each with its text.
+  // A record without them (a copy, or one another store made) takes the slower path, not a wrong one.
+  const stored = (text: string, id: RecordId, anchor?: Anchor): DedupRecord => decodeRecord(text, id, anchor);
   const swap = (expected: DedupRecord, next: DedupRecord) =>
     run(async () => {
-      const old = storedText.get(expected) ?? encodeRecord(expected);
+      const old = RedisRecord.textOf(expected) ?? encodeRecord(expected);
       const sent = performance.now();
       const key = dedupKey(expected);
       const value = await script(SWAP_RECORD, key, [old, encodeRecord(next), clockArg(next.updatedAt)]);
       if (typeof value !== 'string') return undefined;
-      const record = stored(value, expected);
       // The script stamped it by the server's clock in its frame, a moment after `sent`.
-      if (storeClock) anchors.set(record, { at: sent, key });
-      return record;
+      return stored(value, expected, storeClock ? { at: sent, key } : undefined);
     });
 
   const readRecord = async (id: RecordId, key = dedupKey(id)): Promise<RecordRead> => {
@@ -276,13 +261,10 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const serverClock = clockEstimate(client);
   const claimFast = async (fresh: DedupRecord): Promise<InsertOrRead> => {
     const sent = performance.now();
-    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt);
     const key = dedupKey(fresh);
+    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt, storeClock ? { at: sent, key } : undefined);
     const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
-    if (old === null) {
-      if (storeClock) anchors.set(record, { at: sent, key });
-      return { inserted: true, record };
-    }
+    if (old === null) return { inserted: true, record };
     const found = stored(old, fresh);
     if (!storeClock) return { inserted: false, record: found };
     if (found.status !== 'in_progress' || found.fingerprint !== fresh.fingerprint) return { inserted: false, record: found, now: found.updatedAt };
@@ -310,7 +292,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     writeIfHeld: (held, next) =>
       run(async () => {
         if (held.owner === undefined) return undefined; // nobody holds it: nothing to write as its holder
-        const anchor = anchors.get(held);
+        const anchor = RedisRecord.anchorOf(held);
         const key = anchor?.key ?? dedupKey(held);
         const suffix = ownerSuffix(held.owner);
         const sent = performance.now();
@@ -318,10 +300,9 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
           // The frame's clock now: the caller's time under `clock: 'caller'`, else the held
           // record's updatedAt plus the monotonic time since the frame's clock read it.
           const now = anchor === undefined ? next.updatedAt : Math.round(held.updatedAt + (sent - anchor.at));
-          const record = stampHeld(next, held, now);
+          const record = stampHeld(next, held, now, storeClock ? { at: sent, key } : undefined);
           const px = Math.max(1, record.expiresAt - now);
           if ((await script(HELD_WRITE, key, [suffix, encodeRecord(record), String(px)])) !== 1) return undefined;
-          if (storeClock) anchors.set(record, { at: sent, key });
           return record;
         }
         // A record held without a known frame (found by a re-sent claim as its own): the server
@@ -330,9 +311,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
         // The script answers with the times it stamped, not the record: the rest is `next`'s, and
         // encodeRecord gives the stored text again (for a later compare).
         if (!Array.isArray(times)) return undefined;
-        const record = withStampedTimes(next, times as string[]);
-        anchors.set(record, { at: sent, key });
-        return record;
+        return withStampedTimes(next, times as string[], { at: sent, key });
       }),
     // Redis expires keys itself (PX, by the server's clock); this sweep removes what has expired
     // by the store's clock (the server's TIME, or the caller's `now` under `clock: 'caller'`).
@@ -593,12 +572,11 @@ async function upsertRun(
  * expiry at least its lock's, as the scripts' `stamp` does: the claim's `PX` is then expiresAt
  * minus updatedAt, which RECORD_TIMES' `clock` relies on.
  */
-function inFrame(fresh: DedupRecord, now: number): DedupRecord {
+function inFrame(fresh: DedupRecord, now: number, anchor: Anchor | undefined): DedupRecord {
   const shift = now - fresh.updatedAt;
   const lock = fresh.lockExpiresAt === undefined ? undefined : fresh.lockExpiresAt + shift;
   const expires = fresh.expiresAt + shift;
-  if (shift === 0 && (lock === undefined || lock <= expires)) return fresh;
-  return { ...fresh, createdAt: fresh.createdAt + shift, updatedAt: now, expiresAt: lock !== undefined && lock > expires ? lock : expires, lockExpiresAt: lock };
+  return withTimes(fresh, fresh.createdAt + shift, now, lock !== undefined && lock > expires ? lock : expires, lock, anchor);
 }
 
 /**
@@ -640,37 +618,89 @@ function clockEstimate(client: Redis | Cluster) {
  * is at least the lock. The key's PX is then expiresAt − now, which keeps the frame: a lock set
  * here lasts lockMs from the moment the server applies the write, whatever the frame's offset.
  */
-function stampHeld(next: DedupRecord, held: DedupRecord, now: number): DedupRecord {
+function stampHeld(next: DedupRecord, held: DedupRecord, now: number, anchor: Anchor | undefined): DedupRecord {
   const shift = now - next.updatedAt;
   const moved = (value: number, was: number | undefined) => (value === was ? value : value + shift);
   const lock = next.lockExpiresAt === undefined ? undefined : moved(next.lockExpiresAt, held.lockExpiresAt);
   const expires = moved(next.expiresAt, held.expiresAt);
-  return withTimes(next, moved(next.createdAt, held.createdAt), now, lock !== undefined && lock > expires ? lock : expires, lock);
+  return withTimes(next, moved(next.createdAt, held.createdAt), now, lock !== undefined && lock > expires ? lock : expires, lock, anchor);
 }
 
 /** `next` with the times a script stamped (createdAt, updatedAt, expiresAt, lockExpiresAt as text). */
-function withStampedTimes(next: DedupRecord, [created, updated, expires, lock]: readonly string[]): DedupRecord {
-  return withTimes(next, Number(created), Number(updated), Number(expires), lock === 'null' || lock === undefined ? undefined : Number(lock));
+function withStampedTimes(next: DedupRecord, [created, updated, expires, lock]: readonly string[], anchor: Anchor): DedupRecord {
+  return withTimes(next, Number(created), Number(updated), Number(expires), lock === 'null' || lock === undefined ? undefined : Number(lock), anchor);
 }
 
 /** `next` with these times, field by field (a spread that then sets fields is slow on Node 20). */
-function withTimes(next: DedupRecord, createdAt: number, updatedAt: number, expiresAt: number, lockExpiresAt: number | undefined): DedupRecord {
-  return {
-    namespace: next.namespace,
-    tool: next.tool,
-    key: next.key,
-    fingerprint: next.fingerprint,
-    status: next.status,
-    result: next.result,
-    resultError: next.resultError,
-    errors: next.errors,
-    attempts: next.attempts,
-    createdAt,
-    updatedAt,
-    expiresAt,
-    lockExpiresAt,
-    owner: next.owner,
-  };
+function withTimes(next: DedupRecord, createdAt: number, updatedAt: number, expiresAt: number, lockExpiresAt: number | undefined, anchor: Anchor | undefined): DedupRecord {
+  return new RedisRecord(next, next, createdAt, updatedAt, expiresAt, lockExpiresAt, undefined, anchor);
+}
+
+/**
+ * A dedup record as this store hands it out: the record's fields, as a plain record has them (the
+ * same own properties in the same order), and, privately, the exact text the record was read as
+ * (for the reclaim's byte-for-byte compare) and its Anchor (for the holder's write). They were
+ * kept in WeakMaps, an entry per record read or held (two per first call, one per replay): an
+ * entry cost about 1.2 µs of CPU (decoding a replay's record took 3.1 µs with it, 1.85 µs with a
+ * private field, Node 20), most of it the garbage collector's work on the WeakMap's ephemerons.
+ * A copy of a record (a spread) carries neither, and takes the slower path (encodeRecord, SET_IF_HELD).
+ */
+class RedisRecord implements DedupRecord {
+  readonly namespace: string;
+  readonly tool: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly status: DedupRecord['status'];
+  readonly result: string | undefined;
+  readonly resultError: string | undefined;
+  readonly errors: DedupRecord['errors'];
+  readonly attempts: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly expiresAt: number;
+  readonly lockExpiresAt: number | undefined;
+  readonly owner: string | undefined;
+  readonly #text: string | undefined;
+  readonly #anchor: Anchor | undefined;
+
+  constructor(
+    id: RecordId,
+    r: Pick<DedupRecord, 'fingerprint' | 'status' | 'result' | 'resultError' | 'errors' | 'attempts' | 'owner'>,
+    createdAt: number,
+    updatedAt: number,
+    expiresAt: number,
+    lockExpiresAt: number | undefined,
+    text: string | undefined,
+    anchor: Anchor | undefined,
+  ) {
+    this.namespace = id.namespace;
+    this.tool = id.tool;
+    this.key = id.key;
+    this.fingerprint = r.fingerprint;
+    this.status = r.status;
+    // JSON that a record was read from holds null where a field was undefined (older writers).
+    this.result = r.result ?? undefined;
+    this.resultError = r.resultError ?? undefined;
+    this.errors = r.errors;
+    this.attempts = r.attempts;
+    this.createdAt = createdAt;
+    this.updatedAt = updatedAt;
+    this.expiresAt = expiresAt;
+    this.lockExpiresAt = lockExpiresAt;
+    this.owner = r.owner ?? undefined;
+    this.#text = text;
+    this.#anchor = anchor;
+  }
+
+  /** The exact text `record` was read as, if this store read it. */
+  static textOf(record: DedupRecord): string | undefined {
+    return record instanceof RedisRecord ? record.#text : undefined;
+  }
+
+  /** Where `record` stands in its clock frame, if this store wrote it under the store's clock. */
+  static anchorOf(record: DedupRecord): Anchor | undefined {
+    return record instanceof RedisRecord ? record.#anchor : undefined;
+  }
 }
 
 /**
@@ -712,24 +742,9 @@ function ownerSuffix(owner: string): string {
  * The record a stored string holds, field by field (JSON leaves out what is undefined; a spread
  * that adds those fields back is slow on Node 20, and this runs on every claim that finds a record).
  */
-function decodeRecord(value: string, id: RecordId): DedupRecord {
+function decodeRecord(value: string, id: RecordId, anchor: Anchor | undefined): DedupRecord {
   const r = JSON.parse(value) as DedupRecord;
-  return {
-    namespace: id.namespace,
-    tool: id.tool,
-    key: id.key,
-    fingerprint: r.fingerprint,
-    status: r.status,
-    result: r.result ?? undefined,
-    resultError: r.resultError ?? undefined,
-    errors: r.errors,
-    attempts: r.attempts,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    expiresAt: r.expiresAt,
-    lockExpiresAt: r.lockExpiresAt ?? undefined,
-    owner: r.owner ?? undefined,
-  };
+  return new RedisRecord(id, r, r.createdAt, r.updatedAt, r.expiresAt, r.lockExpiresAt ?? undefined, value, anchor);
 }
 
 /** A TIME reply in epoch ms. */
