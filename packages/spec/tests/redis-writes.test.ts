@@ -88,6 +88,18 @@ describe('the Redis store on the wire', () => {
     expect(await store.get(first, T0 + LOCK + 21)).toMatchObject({ status: 'in_progress', owner: 'tok-2', attempts: 2 });
   });
 
+  it('writes a held record only through the store instance that holds it (another prefix has no such record)', async () => {
+    // The store's clock: the held record carries its clock anchor and its key, which are this store's only.
+    const a = createRedisStore({ client, keyPrefix: `${prefix}a:`, allowVolatile: true });
+    const b = createRedisStore({ client, keyPrefix: `${prefix}b:`, allowVolatile: true });
+    const held = (await request(a)).record;
+    expect(await b.complete(held, { now: T0 + 1, ttlMs: TTL, result: '"through b"' })).toBeUndefined();
+    expect(await b.renew(held, { now: T0 + 1, lockMs: LOCK })).toBeUndefined();
+    expect(await a.get(held, T0 + 2)).toMatchObject({ status: 'in_progress', owner: 'tok' });
+    expect(await a.complete(held, { now: T0 + 3, ttlMs: TTL, result: '"through a"' })).toMatchObject({ status: 'completed', result: '"through a"' });
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it('stores each record as JSON.stringify writes it, times first (the encoding is written by hand)', async () => {
     const store = createRedisStore({ client, keyPrefix: prefix, clock: 'caller', allowVolatile: true }); // the test moves time
     const { sent, stop } = recordSends(client);

@@ -239,6 +239,8 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   // Records come back from the scripts restamped (by the server's clock), each with its text.
   // A record without them (a copy, or one another store made) takes the slower path, not a wrong one.
   const stored = (text: string, id: RecordId, anchor?: Anchor): DedupRecord => decodeRecord(text, id, anchor);
+  // This store instance, as its records' anchors name it.
+  const self = {};
   const swap = (expected: DedupRecord, next: DedupRecord) =>
     run(async () => {
       const old = RedisRecord.textOf(expected) ?? encodeRecord(expected);
@@ -247,7 +249,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       const value = await script(SWAP_RECORD, key, [old, encodeRecord(next), clockArg(next.updatedAt)]);
       if (typeof value !== 'string') return undefined;
       // The script stamped it by the server's clock in its frame, a moment after `sent`.
-      return stored(value, expected, storeClock ? { at: sent, key } : undefined);
+      return stored(value, expected, storeClock ? { at: sent, key, store: self } : undefined);
     });
 
   const readRecord = async (id: RecordId, key = dedupKey(id)): Promise<RecordRead> => {
@@ -262,7 +264,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const claimFast = async (fresh: DedupRecord): Promise<InsertOrRead> => {
     const sent = performance.now();
     const key = dedupKey(fresh);
-    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt, storeClock ? { at: sent, key } : undefined);
+    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt, storeClock ? { at: sent, key, store: self } : undefined);
     const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
     if (old === null) return { inserted: true, record };
     const found = stored(old, fresh);
@@ -292,7 +294,9 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     writeIfHeld: (held, next) =>
       run(async () => {
         if (held.owner === undefined) return undefined; // nobody holds it: nothing to write as its holder
-        const anchor = RedisRecord.anchorOf(held);
+        // An anchor another store instance set (another prefix or server) is not this store's frame.
+        const found = RedisRecord.anchorOf(held);
+        const anchor = found?.store === self ? found : undefined;
         const key = anchor?.key ?? dedupKey(held);
         const suffix = ownerSuffix(held.owner);
         const sent = performance.now();
@@ -300,7 +304,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
           // The frame's clock now: the caller's time under `clock: 'caller'`, else the held
           // record's updatedAt plus the monotonic time since the frame's clock read it.
           const now = anchor === undefined ? next.updatedAt : Math.round(held.updatedAt + (sent - anchor.at));
-          const record = stampHeld(next, held, now, storeClock ? { at: sent, key } : undefined);
+          const record = stampHeld(next, held, now, storeClock ? { at: sent, key, store: self } : undefined);
           const px = Math.max(1, record.expiresAt - now);
           if ((await script(HELD_WRITE, key, [suffix, encodeRecord(record), String(px)])) !== 1) return undefined;
           return record;
@@ -311,7 +315,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
         // The script answers with the times it stamped, not the record: the rest is `next`'s, and
         // encodeRecord gives the stored text again (for a later compare).
         if (!Array.isArray(times)) return undefined;
-        return withStampedTimes(next, times as string[], { at: sent, key });
+        return withStampedTimes(next, times as string[], { at: sent, key, store: self });
       }),
     // Redis expires keys itself (PX, by the server's clock); this sweep removes what has expired
     // by the store's clock (the server's TIME, or the caller's `now` under `clock: 'caller'`).
@@ -328,12 +332,14 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
 }
 
 /**
- * Where a record this store wrote stands (see `anchors` in redisBackend): the local monotonic time
+ * Where a record this store wrote stands (kept by its RedisRecord): the local monotonic time
  * (`performance.now()`, ms) at which its clock frame read the record's updatedAt, and its Redis key.
  */
 interface Anchor {
   readonly at: number;
   readonly key: string;
+  /** The store instance (its backend) that set it: a record passed to another store is not anchored there. */
+  readonly store: object;
 }
 
 /**
