@@ -133,7 +133,9 @@ class FileCollector {
       }
     }
     if (found.length === 0 && (node.type === 'CallExpression' || node.type === 'NewExpression') && node.arguments.length > 0 && !this.toolIndex.has(node)) this.calls.push(node);
-    const set = this.mayHoldToolSets && (node.type === 'CallExpression' || node.type === 'NewExpression') ? getToolSet(this.sourceCode, node) : undefined;
+    // A call's runner use is read once, here, for its tool set and its use.
+    const use = this.usesRunners && node.type === 'CallExpression' ? (getRunnerUse(this.sourceCode, node) ?? null) : undefined;
+    const set = this.mayHoldToolSets && (node.type === 'CallExpression' || node.type === 'NewExpression') ? getToolSet(this.sourceCode, node, use) : undefined;
     if (set) this.toolSets.push(set);
     if (!this.usesRunners || node.type !== 'CallExpression') return;
     const runner = getRunnerConstruction(this.sourceCode, node);
@@ -141,7 +143,6 @@ class FileCollector {
       this.runnerIndex.set(node, this.runners.length);
       this.runners.push(runner);
     }
-    const use = getRunnerUse(this.sourceCode, node);
     if (use) this.uses.push(use);
     const server = getIdempotentServer(this.sourceCode, node);
     if (server) this.idempotentServers.push(server);

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { findProperty, getPropertyKeyName, resolveObject, resolveReference } from '../ast/index.js';
-import { getRunnerUse } from './runners.js';
+import { getRunnerUse, type RunnerUse } from './runners.js';
 
 // Where an AI SDK tool gets the name a model sees: `tool({...})` has no name of its own, the name is
 // its key in the tool set that holds it (`guardAiSdkTools({ issue_refund: refundTool }, ...)`,
@@ -29,8 +29,13 @@ const AI_SDK_MODULES = new Set(['ai']);
  * AI SDK `generateText` / `streamText` call or agent (`new ToolLoopAgent({ tools })`), followed
  * through `const`s of the file. Spreads and computed keys are not members.
  */
-export function getToolSet(sourceCode: SourceCode, node: TSESTree.CallExpression | TSESTree.NewExpression): ToolSet | undefined {
-  const use = node.type === AST_NODE_TYPES.CallExpression ? getRunnerUse(sourceCode, node) : undefined;
+export function getToolSet(
+  sourceCode: SourceCode,
+  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  /** The call's {@link getRunnerUse}, when the caller read it already (`null`: it has none); read here when omitted. */
+  known?: RunnerUse | null,
+): ToolSet | undefined {
+  const use = known !== undefined ? known : node.type === AST_NODE_TYPES.CallExpression ? getRunnerUse(sourceCode, node) : undefined;
   if (use?.collection) return membersOf(sourceCode, use.via, node, use.tool);
   const reference = resolveReference(sourceCode, node.callee);
   const [name] = reference?.path ?? [];
