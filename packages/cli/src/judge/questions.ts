@@ -252,6 +252,9 @@ function isOneKeyForEveryCall(context: Pick<JudgeContext, 'at'>): boolean {
   return context.at.tool.key.parts.some((part) => part.fallback || part.constant);
 }
 
+/** Code as written at a line of the tool's file. */
+type Written = { readonly line: number; readonly text: string };
+
 /** Q2: the key tracer's verdict on every key position in the tool's definition and handler. */
 export function judgeKey(context: JudgeContext): Answer {
   const { tool } = context.at;
@@ -264,25 +267,23 @@ export function judgeKey(context: JudgeContext): Answer {
   }
   // One constant for every call that lacks the real key: the fallback alone is the evidence,
   // whatever the primary is (a guard's key, an input field), as no-random-key reports it.
+  // One key for every call (or every call without the real one): the key and the constant, each where it is.
+  const oneKey = (part: Written, constant: Written & { readonly key: string | number }, what: string, calls: string): Answer =>
+    no(
+      'error',
+      `the key \`${part.text}\` (line ${part.line}) ${what}: ${calls} sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
+      [here(part.line, part.text), ...(constant.line === part.line ? [] : [here(constant.line, constant.text)])],
+    );
   const fallback = constantFallbackPart(context);
   if (fallback?.fallback) {
     const { fallback: constant } = fallback;
-    return no(
-      'error',
-      `the key \`${fallback.text}\` (line ${fallback.line}) falls back to the constant \`${constant.text}\` when \`${constant.primary}\` is missing (line ${constant.line}): every call without it sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
-      [here(fallback.line, fallback.text), ...(constant.line === fallback.line ? [] : [here(constant.line, constant.text)])],
-    );
+    return oneKey(fallback, constant, `falls back to the constant \`${constant.text}\` when \`${constant.primary}\` is missing (line ${constant.line})`, 'every call without it');
   }
   // A key that is a constant outright: one key for every call, as require-key-passthrough reports it in a with_key handler.
   const constantPart = key.parts.find((part) => part.constant);
   if (constantPart?.constant) {
     const { constant } = constantPart;
-    const what = constant.text === constantPart.text ? 'a constant' : `the constant \`${constant.text}\` (line ${constant.line})`;
-    return no(
-      'error',
-      `the key \`${constantPart.text}\` (line ${constantPart.line}) is ${what}: every call sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
-      [here(constantPart.line, constantPart.text), ...(constant.line === constantPart.line ? [] : [here(constant.line, constant.text)])],
-    );
+    return oneKey(constantPart, constant, `is ${constant.text === constantPart.text ? 'a constant' : `the constant \`${constant.text}\` (line ${constant.line})`}`, 'every call');
   }
   const read = declaredRead(policy);
   if (read && key.status === 'none') return read;
@@ -445,12 +446,13 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
  * tool's answer named only the store).
  */
 function withUses(found: Answer, context: JudgeContext): Answer {
-  const seen = new Set<string>();
-  const uses = context.links.uses
-    .filter(({ runners }) => runners.length > 0)
-    .map(({ file, use }): Evidence => ({ file: context.relative(file), line: use.line, text: use.text }))
-    .filter((evidence) => !seen.has(`${evidence.file}:${evidence.line}`) && seen.add(`${evidence.file}:${evidence.line}`) !== undefined)
-    .slice(0, 3);
+  // One per line where the tool is handed on, at most three.
+  const byLine = new Map<string, Evidence>();
+  for (const { file, use, runners } of context.links.uses) {
+    const evidence = { file: context.relative(file), line: use.line, text: use.text };
+    if (runners.length > 0 && !byLine.has(`${evidence.file}:${evidence.line}`)) byLine.set(`${evidence.file}:${evidence.line}`, evidence);
+  }
+  const uses = [...byLine.values()].slice(0, 3);
   const guard = guardOf(context);
   const reason = guard ? `guarded by \`${guard.via}\` (${guard.file}:${guard.line}): ${found.reason}` : found.reason;
   return { ...found, reason, evidence: [...found.evidence, ...uses] };
@@ -517,10 +519,9 @@ function judgeStoreChoices(at: string, storeText: string, stores: readonly Store
   const [weakest] = judged;
   if (!weakest) throw new Error('unreachable: several stores were given');
   const all = judged.map(({ store }) => `\`${store.text}\` at ${place(store)}`).join(', ');
-  const plain = `its runner (${at}) takes its store from \`${storeText}\`, which is one of ${stores.length} stores, each returned by a return of the function it comes from (${all}) and chosen at run time: the weakest answers`;
-  const evidence = weakest.judged.evidence;
-  if (weakest.judged.rank === RANK.durable) return { ...weakest.judged, reason: `${plain}, and every one is durable` };
-  return { ...weakest.judged, reason: `${plain}; ${weakest.judged.reason.replace(/^its runner \([^)]*\) /, 'it ')}`, evidence };
+  const chosen = `its runner (${at}) takes its store from \`${storeText}\`, which is one of ${stores.length} stores, each returned by a return of the function it comes from (${all}) and chosen at run time: the weakest answers`;
+  if (weakest.judged.rank === RANK.durable) return { ...weakest.judged, reason: `${chosen}, and every one is durable` };
+  return { ...weakest.judged, reason: `${chosen}; ${weakest.judged.reason.replace(/^its runner \([^)]*\) /, 'it ')}` };
 }
 
 /** One store of a runner, named as `named` (its code, where it is made). */
@@ -536,13 +537,12 @@ function judgeStore(at: string, store: StoreAt, named: string, context: JudgeCon
   if (store.allowVolatile === 'unknown') {
     const shown = store.allowVolatileAt;
     const given = shown ? (shown.text === 'allowVolatile' ? ` (line ${shown.line}, a variable)` : ` (\`${shown.text}\`, line ${shown.line})`) : '';
-    const where = store.allowVolatileAt ? [{ file: context.relative(store.file), line: store.allowVolatileAt.line, text: store.allowVolatileAt.text }] : [];
     return {
       rank: RANK.unchecked,
       at,
       store: name,
       reason: `its runner (${at}) keeps records in ${named}, whose \`allowVolatile\`${given} is not a static value: if it is \`true\` at run time, a Redis that keeps nothing on disk is accepted, so whether the records outlive a restart is not known`,
-      evidence: where[0] ?? evidence,
+      evidence: shown ? { file: context.relative(store.file), line: shown.line, text: shown.text } : evidence,
     };
   }
   return { rank: RANK.durable, at, store: name, reason: '', evidence };
