@@ -238,9 +238,10 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   // write is stamped by the client (stampHeld) and its script only compares and sets (HELD_WRITE).
   // Records come back from the scripts restamped (by the server's clock), each with its text.
   // A record without them (a copy, or one another store made) takes the slower path, not a wrong one.
-  const stored = (text: string, id: RecordId, anchor?: Anchor): DedupRecord => decodeRecord(text, id, anchor);
   // This store instance, as its records' anchors name it.
   const self = {};
+  // The anchor of a record this store writes now, under the store's clock (under the caller's, the caller's time is the frame).
+  const anchorAt = (at: number, key: string): Anchor | undefined => (storeClock ? { at, key, store: self } : undefined);
   const swap = (expected: DedupRecord, next: DedupRecord) =>
     run(async () => {
       const old = RedisRecord.textOf(expected) ?? encodeRecord(expected);
@@ -249,25 +250,25 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
       const value = await script(SWAP_RECORD, key, [old, encodeRecord(next), clockArg(next.updatedAt)]);
       if (typeof value !== 'string') return undefined;
       // The script stamped it by the server's clock in its frame, a moment after `sent`.
-      return stored(value, expected, storeClock ? { at: sent, key, store: self } : undefined);
+      return decodeRecord(value, expected, anchorAt(sent, key));
     });
 
   const readRecord = async (id: RecordId, key = dedupKey(id)): Promise<RecordRead> => {
     if (!storeClock) {
       const value = await client.get(key);
-      return { record: value === null ? undefined : stored(value, id) };
+      return { record: value === null ? undefined : decodeRecord(value, id) };
     }
     const [value, now] = (await script(READ_RECORD, key, [''])) as [string | null, string];
-    return { record: typeof value === 'string' ? stored(value, id) : undefined, now: Number(now) };
+    return { record: typeof value === 'string' ? decodeRecord(value, id) : undefined, now: Number(now) };
   };
   const serverClock = clockEstimate(client);
   const claimFast = async (fresh: DedupRecord): Promise<InsertOrRead> => {
     const sent = performance.now();
     const key = dedupKey(fresh);
-    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt, storeClock ? { at: sent, key, store: self } : undefined);
+    const record = inFrame(fresh, storeClock ? serverClock.now() : fresh.updatedAt, anchorAt(sent, key));
     const old = await client.set(key, encodeRecord(record), 'PX', Math.max(1, record.expiresAt - record.updatedAt), 'NX', 'GET');
     if (old === null) return { inserted: true, record };
-    const found = stored(old, fresh);
+    const found = decodeRecord(old, fresh);
     if (!storeClock) return { inserted: false, record: found };
     if (found.status !== 'in_progress' || found.fingerprint !== fresh.fingerprint) return { inserted: false, record: found, now: found.updatedAt };
     return { inserted: false, ...(await readRecord(fresh, key)) };
@@ -304,7 +305,7 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
           // The frame's clock now: the caller's time under `clock: 'caller'`, else the held
           // record's updatedAt plus the monotonic time since the frame's clock read it.
           const now = anchor === undefined ? next.updatedAt : Math.round(held.updatedAt + (sent - anchor.at));
-          const record = stampHeld(next, held, now, storeClock ? { at: sent, key, store: self } : undefined);
+          const record = stampHeld(next, held, now, anchorAt(sent, key));
           const px = Math.max(1, record.expiresAt - now);
           if ((await script(HELD_WRITE, key, [suffix, encodeRecord(record), String(px)])) !== 1) return undefined;
           return record;
@@ -748,7 +749,7 @@ function ownerSuffix(owner: string): string {
  * The record a stored string holds, field by field (JSON leaves out what is undefined; a spread
  * that adds those fields back is slow on Node 20, and this runs on every claim that finds a record).
  */
-function decodeRecord(value: string, id: RecordId, anchor: Anchor | undefined): DedupRecord {
+function decodeRecord(value: string, id: RecordId, anchor?: Anchor): DedupRecord {
   const r = JSON.parse(value) as DedupRecord;
   return new RedisRecord(id, r, r.createdAt, r.updatedAt, r.expiresAt, r.lockExpiresAt ?? undefined, value, anchor);
 }
