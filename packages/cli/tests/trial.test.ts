@@ -108,6 +108,12 @@ describe('Q2 reads a constant key as one key for every call', () => {
     expect(report.findings).toContainEqual(expect.objectContaining({ file: 'src/constant-key.ts', line: 19, ruleId: '@retrysafe/require-key-passthrough', message: expect.stringContaining("passes the constant `'refund'` as its key") }));
   });
 
+  it("a key function that returns the spec's key template with nothing in it: no (error), not 'derived from `key`'", async () => {
+    const q2 = (await tool('refund_constant_key_fn')).questions.q2;
+    expect(q2).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/constant-key.ts', line: 49, text: 'key`refund`' }] });
+    expect(q2.reason).toMatch(/^the key `key`refund`` \(line 49\) is the constant ``refund`` \(line 49\): every call sends the same key, "refund"/);
+  });
+
   it('the look-alike: a key from a business id is derived from the work, not a constant', async () => {
     expect((await tool('refundPerOrder')).questions.q2).toMatchObject({ verdict: 'yes' });
   });

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { importsSpecPackage, isCurrentCallKey, isFunctionNode, resolveLocalFunction, resolveReference, skipWrappers, SPEC_PACKAGE, walk, containsNode } from '../ast/index.js';
+import { isCurrentCallKey, isFunctionNode, isSpecKeyCallee, resolveLocalFunction, skipWrappers, walk, containsNode } from '../ast/index.js';
 import {
   type AllowedSource,
   type ConstantFallback,
@@ -246,13 +246,6 @@ function isOpenedRunId(context: DeriveContext, node: TSESTree.Node, members: rea
   if (!call) return false;
   context.origins.push({ kind: 'openRun', node, call });
   return true;
-}
-
-function isSpecKeyCallee(sourceCode: SourceCode, callee: TSESTree.Node): boolean {
-  if (!importsSpecPackage(sourceCode)) return false;
-  const reference = resolveReference(sourceCode, callee);
-  const name = reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
-  return name === 'key' || name === 'vouchDurable';
 }
 
 /** `String(x)` and `x.toString()` of a derived value. */

@@ -37,3 +37,16 @@ export function isCurrentCallKey(sourceCode: Readonly<TSESLint.SourceCode>, node
   const reference = resolveReference(sourceCode, object.callee);
   return reference?.source === SPEC_PACKAGE && reference.path.length === 1 && reference.path[0] === 'currentCall';
 }
+
+/** The name of the `@retrysafe/spec` export `node` refers to (`key`, `defineTool` ...), if it refers to one of its top-level exports. */
+export function getSpecExportName(sourceCode: Readonly<TSESLint.SourceCode>, node: TSESTree.Node): string | undefined {
+  if (!importsSpecPackage(sourceCode)) return undefined;
+  const reference = resolveReference(sourceCode, node);
+  return reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
+}
+
+/** Whether `callee` is the spec's `key` tagged template or `vouchDurable`, which make a key or a durable value of their parts. */
+export function isSpecKeyCallee(sourceCode: Readonly<TSESLint.SourceCode>, callee: TSESTree.Node): boolean {
+  const name = getSpecExportName(sourceCode, callee);
+  return name === 'key' || name === 'vouchDurable';
+}

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findVariableOf, getChildNodes, getConstantInitializer, skipWrappers } from '../ast/index.js';
+import { findVariableOf, getChildNodes, getConstantInitializer, isSpecKeyCallee, skipWrappers } from '../ast/index.js';
 import type { KeyPosition } from './keyPositions.js';
 
 // A key that falls back to a constant: `currentCall()?.key ?? ''`, `input.key ?? 'default'`,
@@ -41,7 +41,8 @@ export interface ConstantKey {
 /**
  * The string constant `value` (a key position's value) is, with nothing that varies between calls:
  * a string literal, a template without expressions, or a name bound once to one of those and never
- * written again (`const KEY = 'refund-key'`, followed through further `const`s). Nothing else: a
+ * written again (`const KEY = 'refund-key'`, followed through further `const`s), or the spec's `key`
+ * template with no substitution (`` key`refund` ``). Nothing else: a
  * concatenation, a number, a member of a `const` object or an import is not read as one.
  */
 export function findConstantKey(value: TSESTree.Node, sourceCode: SourceCode): ConstantKey | undefined {
@@ -54,9 +55,11 @@ export function findConstantKey(value: TSESTree.Node, sourceCode: SourceCode): C
     node = skipWrappers(init);
   }
   if (node.type === AST_NODE_TYPES.Literal && typeof node.value === 'string') return { literal: node as TSESTree.StringLiteral, name, value: node.value };
-  if (node.type === AST_NODE_TYPES.TemplateLiteral && node.expressions.length === 0) {
-    const [quasi] = node.quasis;
-    return { literal: node, name, value: quasi ? (quasi.value.cooked ?? quasi.value.raw) : '' };
+  // The spec's key template with nothing in it (`` key`refund` ``): a DeterministicKey, but one for every call.
+  const template = node.type === AST_NODE_TYPES.TaggedTemplateExpression && isSpecKeyCallee(sourceCode, node.tag) ? node.quasi : node;
+  if (template.type === AST_NODE_TYPES.TemplateLiteral && template.expressions.length === 0) {
+    const [quasi] = template.quasis;
+    return { literal: template, name, value: quasi ? (quasi.value.cooked ?? quasi.value.raw) : '' };
   }
   return undefined;
 }

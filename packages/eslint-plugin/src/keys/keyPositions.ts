@@ -5,11 +5,11 @@ import {
   getPropertyKeyName,
   getReturnedExpressions,
   getStaticPropertyName,
+  getSpecExportName,
   GLOBAL_SOURCE,
-  importsSpecPackage,
+  isSpecKeyCallee,
   resolveLocalFunction,
   resolveReference,
-  SPEC_PACKAGE,
 } from '../ast/index.js';
 import { getEngineKeys } from './durableEngines.js';
 import { isKeyFamilyName, type KeyNameMatcher } from './keyNames.js';
@@ -81,12 +81,12 @@ export function getKeyPositions(node: TSESTree.Node, context: KeyPositionContext
 /**
  * `key\`...\``, `key(...)` or `vouchDurable(...)` from `@retrysafe/spec`: a tool's `key` function that
  * returns one is judged by its parts (each a `specKey` position), so a report lands on the part at
- * fault (`randomUUID()`), not on the whole template.
+ * fault (`randomUUID()`), not on the whole template. A template with no part (`` key`refund` ``) has
+ * none to judge: it stays the whole key, one constant for every call (keys/findConstantKey).
  */
 function isSpecKeyConstruction(node: TSESTree.Expression, context: KeyPositionContext): boolean {
-  const callee = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.type === AST_NODE_TYPES.CallExpression ? node.callee : undefined;
-  const name = callee && getSpecExportName(callee, context);
-  return name === 'key' || name === 'vouchDurable';
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return node.quasi.expressions.length > 0 && isSpecKeyCallee(context.sourceCode, node.tag);
+  return node.type === AST_NODE_TYPES.CallExpression && isSpecKeyCallee(context.sourceCode, node.callee);
 }
 
 /**
@@ -123,7 +123,7 @@ function getDirectKeyPositions(node: TSESTree.Node, context: KeyPositionContext)
     case AST_NODE_TYPES.NewExpression:
       return getHeaderEntryPositions(node, context);
     case AST_NODE_TYPES.TaggedTemplateExpression:
-      return getSpecExportName(node.tag, context) === 'key'
+      return getSpecExportName(context.sourceCode, node.tag) === 'key'
         ? node.quasi.expressions.map((value) => ({ kind: 'specKey', keyName: 'key', value }))
         : [];
     default:
@@ -209,7 +209,7 @@ function isDefineToolConfig(object: TSESTree.ObjectExpression, context: KeyPosit
 
 function isDefineToolArgument(node: TSESTree.Node, context: KeyPositionContext): boolean {
   const call = node.parent;
-  return call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === node && getSpecExportName(call.callee, context) === 'defineTool';
+  return call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === node && getSpecExportName(context.sourceCode, call.callee) === 'defineTool';
 }
 
 function getClassFieldPosition(node: TSESTree.PropertyDefinition, context: KeyPositionContext): KeyPosition[] {
@@ -234,7 +234,7 @@ function getHeaderCallPosition(node: TSESTree.CallExpression, context: KeyPositi
 }
 
 function getSpecCallPositions(node: TSESTree.CallExpression, context: KeyPositionContext): KeyPosition[] {
-  const exported = getSpecExportName(node.callee, context);
+  const exported = getSpecExportName(context.sourceCode, node.callee);
   const keyName = exported === 'key' || exported === 'vouchDurable' ? exported : undefined;
   if (keyName === undefined) return [];
   return node.arguments.flatMap((value) =>
@@ -267,12 +267,6 @@ function expandFunctionValue(position: KeyPosition, sourceCode: Readonly<TSESLin
 }
 
 /** The name `node` has among `@retrysafe/spec`'s exports (`key`, `vouchDurable`), if it is one. */
-function getSpecExportName(node: TSESTree.Node, context: KeyPositionContext): string | undefined {
-  if (!importsSpecPackage(context.sourceCode)) return undefined;
-  const reference = resolveReference(context.sourceCode, node);
-  return reference?.source === SPEC_PACKAGE && reference.path.length === 1 ? reference.path[0] : undefined;
-}
-
 function matchName(name: string | undefined, context: KeyPositionContext): string | undefined {
   return name === undefined ? undefined : context.matchKeyName(name);
 }

@@ -28,6 +28,7 @@ describe('findConstantKey', () => {
     ['a template without expressions', 'send({ idempotencyKey: `refund` });', { value: 'refund', name: undefined, line: 1 }],
     ['a const, through another const and `as const`', "const KEY = 'refund-key' as const;\nconst ALIAS = KEY;\nsend({ idempotencyKey: ALIAS });", { value: 'refund-key', name: 'ALIAS', line: 1 }],
     ['a let never written again', "let k = 'x';\nsend({ idempotencyKey: k });", { value: 'x', name: 'k', line: 1 }],
+    ["the spec's key template with no substitution", "import { key } from '@retrysafe/spec';\nsend({ idempotencyKey: key`refund` });", { value: 'refund', name: undefined, line: 2 }],
   ])('%s is a constant', (_, code, expected) => {
     expect(constantOf(code)).toEqual(expected);
   });
@@ -41,6 +42,8 @@ describe('findConstantKey', () => {
     ['a member of a const object', "const KEYS = { refund: 'refund' };\nsend({ idempotencyKey: KEYS.refund });"],
     ['an import', "import { KEY } from './keys';\nsend({ idempotencyKey: KEY });"],
     ['a fallback (no-random-key reports that)', "declare const k: string | undefined;\nsend({ idempotencyKey: k ?? '' });"],
+    ["the spec's key template with a substitution", "import { key } from '@retrysafe/spec';\ndeclare const orderId: string;\nsend({ idempotencyKey: key`refund:${orderId}` });"],
+    ['another tag with no substitution', 'declare function sql(s: TemplateStringsArray): string;\nsend({ idempotencyKey: sql`refund` });'],
     ['a destructured default', "function refund({ key = 'x' }: { key?: string }) { return send({ idempotencyKey: key }); }"],
   ])('%s is not', (_, code) => {
     expect(constantOf(code)).toBeUndefined();

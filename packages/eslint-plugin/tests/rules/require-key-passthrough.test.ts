@@ -847,6 +847,25 @@ export const refund = defineTool({
       ],
     ),
     invalid(
+      // new-user trial 5: the spec's key template is a DeterministicKey, but with no part it is one key for every call.
+      "a defineTool handler passes the spec's key template with no part",
+      `
+import { defineTool, key as k2 } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input, { key }) => stripe.refunds.create({ charge: input.chargeId, amount: input.amount }, { idempotencyKey: k2\`refund\` }),
+});
+`,
+      (code) => [
+        {
+          ...constant(7, 128, [useToolKey(edit(code, ['idempotencyKey: k2`refund`', 'idempotencyKey: key']))]),
+          data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '``refund``' },
+        },
+      ],
+    ),
+    invalid(
       "a framework tool in declarePolicy: idempotencyKey: 'fixed', a template without substitutions, an Idempotency-Key header, a module-level const",
       withKeyRefund(`    await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: 'fixed' });
     await stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: \`fixed\` });
