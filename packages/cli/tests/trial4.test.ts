@@ -143,3 +143,23 @@ describe('a tool set in a test file names no tool', () => {
     expect((await auditFixture('trial4')).tools.map((found) => found.name)).not.toContain('scaffold_charge');
   });
 });
+
+describe('Q5: expectSingleEffect without `effects` shows no single effect of a naturally idempotent tool', () => {
+  // new-user trial 5: `expectSingleEffect(addPoints, input)` passed while the balance doubled; Q5 read yes.
+  it('without effects: no (warning), naming the test and what to give', async () => {
+    const q5 = (await tool('set_points_uncounted')).questions.q5;
+    expect(q5).toMatchObject({ verdict: 'no', severity: 'warning', evidence: [{ file: 'tests/points.test.ts', line: 10 }] });
+    expect(q5.reason).toBe(
+      'tests/points.test.ts:10 calls it through `expectSingleEffect` without `effects`: for a tool declared naturally idempotent that compares the two results only, so a second effect passes; give `effects: () => <count of what it changes>`',
+    );
+  });
+
+  it('with effects, or options the code does not show: yes, as before', async () => {
+    expect((await tool('set_points_counted')).questions.q5.verdict).toBe('yes');
+    expect((await tool('set_points_options')).questions.q5.verdict).toBe('yes');
+  });
+
+  it('a with_key tool needs no effects: the helper counts its executions', async () => {
+    expect((await tool('credit_points')).questions.q5.verdict).toBe('yes');
+  });
+});

@@ -326,6 +326,7 @@ class FileCollector {
       assertionLine: test.assertion ? test.assertion.loc.start.line : null,
       assertionText: test.assertion ? assertionText(test.assertion, this.sourceCode) : null,
       ...(test.reach ? { reach: { kind: test.reach.kind, line: test.reach.node.loc.start.line, text: test.reach.text } } : {}),
+      ...(test.withoutEffects ? { withoutEffects: true as const } : {}),
     }));
   }
 

@@ -236,6 +236,8 @@ export interface CalledTwiceFact extends Site {
    * `if` around it), or a `catch` swallows its assertion's failure; with where that is and its line.
    */
   readonly reach?: Site & { readonly kind: 'conditional' | 'skipped' | 'swallowed' };
+  /** `expectSingleEffect` with no `effects` count in its options (visibly): see the plugin's CalledTwiceTest. */
+  readonly withoutEffects?: true;
 }
 
 /** Everything the collector records about one file. */

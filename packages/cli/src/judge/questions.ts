@@ -626,7 +626,10 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   const tests = context.links.calledTwice;
   // A skipped test never runs, a conditional one is not known to run, and one whose catch swallows
   // its assertion's failure cannot fail: none of them shows a single effect.
-  const asserted = tests.filter((test) => test.test.assertionLine !== null && test.test.reach === undefined);
+  // `expectSingleEffect` without `effects` runs a naturally idempotent tool twice and compares the
+  // results only (@retrysafe/spec/testing): it passes whatever the second call did to the state.
+  const blind = (test: TestAt): boolean => test.test.withoutEffects === true && tool.policy?.idempotent === true;
+  const asserted = tests.filter((test) => test.test.assertionLine !== null && test.test.reach === undefined && !blind(test));
   const [first] = asserted;
   if (first) {
     // The assertion is the evidence of the single effect: named with its line, next to the test's.
@@ -639,6 +642,14 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   const conditional = tests.filter((test) => test.test.assertionLine !== null && test.test.reach?.kind === 'conditional');
   const [runsIf] = conditional;
   if (runsIf) return answer('unknown', `${reachReason(runsIf, conditional, context)}: whether it runs is not in the code`, conditional.flatMap((test) => reachEvidence(test, context)));
+  const resultsOnly = tests.filter((test) => test.test.reach === undefined && blind(test));
+  if (resultsOnly.length > 0) {
+    return no(
+      'warning',
+      `${describeTests(resultsOnly, context)} calls it through \`expectSingleEffect\` without \`effects\`: for a tool declared naturally idempotent that compares the two results only, so a second effect passes; give \`effects: () => <count of what it changes>\``,
+      resultsOnly.map(at),
+    );
+  }
   const unasserted = tests.filter((test) => test.test.assertionLine === null && test.test.reach?.kind !== 'skipped');
   if (unasserted.length > 0) return no('warning', `${describeTests(unasserted, context)} calls it twice but asserts no single effect (a count of 1, or \`expectSingleEffect\`)`, unasserted.map(at));
   const [inert] = tests;

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, findVariableOf, type FunctionNode, getConstantInitializer, getImportedModules, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, staticString, walk } from '../ast/index.js';
+import { findProperty, findPropertyThroughSpreads, findVariableOf, type FunctionNode, getConstantInitializer, getImportedModules, getStaticPropertyName, isFunctionNode, resolveObject, resolveReference, skipWrappers, staticString, walk } from '../ast/index.js';
 import { getRunnerUse } from './runners.js';
 import { findTestReach, type TestReach } from './testReach.js';
 
@@ -28,6 +28,12 @@ export interface CalledTwiceTest {
   readonly assertion: TSESTree.Node | undefined;
   /** What keeps the test from showing an effect (a skip, a condition, a catch that swallows the failure); absent when nothing does. */
   readonly reach?: TestReach;
+  /**
+   * `expectSingleEffect` only: whether its options visibly give no `effects` count (no options, or
+   * an object with no `effects` and no spread or computed key that may set it). For a tool declared
+   * naturally idempotent the helper then compares the two results only: a doubled effect passes.
+   */
+  readonly withoutEffects?: true;
 }
 
 const TESTING_MODULE = '@retrysafe/spec/testing';
@@ -88,7 +94,8 @@ export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] 
       // `assert.rejects(expectSingleEffect(...))` asserts the opposite: a second effect.
       if (isExpectedToFail(node)) return true;
       const assertion = helper === 'expectSingleEffect' ? node : findCountAssertion(sourceCode, enclosingFunction(node), node);
-      found.push({ shape: helper, target: { kind: 'expression', node: toolSetEntry(first) ?? first }, node, assertion });
+      const withoutEffects = helper === 'expectSingleEffect' && givesNoEffects(sourceCode, node.arguments[2]);
+      found.push({ shape: helper, target: { kind: 'expression', node: toolSetEntry(first) ?? first }, node, assertion, ...(withoutEffects ? { withoutEffects } : {}) });
       return true;
     }
     const scope = enclosingFunction(node);
@@ -104,6 +111,13 @@ export function findCalledTwiceTests(sourceCode: SourceCode): CalledTwiceTest[] 
       return reach ? { ...test, reach } : test;
     })
     .sort((a, b) => a.node.range[0] - b.node.range[0]);
+}
+
+/** Whether `expectSingleEffect`'s options visibly give no `effects`: none given, or an object that states none; false when that is not known (a parameter, a spread of one). */
+function givesNoEffects(sourceCode: SourceCode, options: TSESTree.CallExpressionArgument | undefined): boolean {
+  if (!options) return true;
+  const object = resolveObject(sourceCode, options);
+  return object !== undefined && findPropertyThroughSpreads(sourceCode, object, 'effects') === undefined;
 }
 
 const FAILURE_ASSERTIONS = new Set(['rejects', 'throws', 'throwsAsync', 'toThrow', 'toThrowError', 'toReject', 'isRejected']);
