@@ -67,11 +67,15 @@ export interface RedisStoreOptions {
    */
   readonly clock?: 'store' | 'caller' | undefined;
   /**
-   * Coalesce the commands that concurrent calls send in one tick into one socket write (default
-   * true; a `Redis` client, not a `Cluster`). With 8 or 64 calls in flight most of a call's client
-   * CPU is otherwise one write system call per command (bench/runtime.mjs). The commands and their
-   * order are unchanged: the store corks the client's socket before a command and uncorks it on the
-   * next tick, before the event loop waits for I/O.
+   * Coalesce the commands that concurrent calls send while the server is busy into one socket write
+   * (default true; a `Redis` client, not a `Cluster`). With fewer than 8 commands of this client
+   * awaiting replies, each command is written at once, so the server works on it while the client
+   * goes on with the other calls; from 8 on, the store corks the client's socket until the next tick
+   * (before the event loop waits for I/O), so the commands made meanwhile leave in one write, which
+   * costs the server no idle time since it has work queued. Measured on one quiet machine
+   * (docs/performance.md section 2): corking every tick made 8 callers take turns with the server
+   * (0.54-0.67x of Powertools over ioredis on first calls), writing every command cost 64 callers
+   * one write system call each. The commands and their order are unchanged.
    */
   readonly coalesceWrites?: boolean;
   /**
@@ -439,10 +443,19 @@ function describeConnectionError(error: Error): string {
 }
 
 /**
- * Corks the connected client's socket until the next tick, once per tick: the commands written
- * meanwhile (by every call that resumed in this tick) leave in one write. `process.nextTick` runs
- * after the promise jobs of the current turn and before the loop polls for I/O, so no command
- * waits longer than the turn that sent it.
+ * How many commands of one client may await replies before the store corks its socket (see
+ * `coalesceWrites`): below it the server may be idle, so a command is written at once; from it on
+ * the server has queued work, and the commands of the rest of the tick leave in one write. 8 is the
+ * policy measured best of 4, 8 and 16 at 8 and 64 callers (docs/performance.md section 2).
+ */
+const CORK_FROM_IN_FLIGHT = 8;
+
+/**
+ * Corks the connected client's socket until the next tick, once per tick, when at least
+ * CORK_FROM_IN_FLIGHT of its commands await replies: the commands written meanwhile (by every call
+ * that resumed in this tick) leave in one write. `process.nextTick` runs after the promise jobs of
+ * the current turn and before the loop polls for I/O, so no command waits longer than the turn
+ * that sent it.
  */
 function corker(client: Redis): () => void {
   let corked: Redis['stream'] | undefined;
@@ -452,7 +465,7 @@ function corker(client: Redis): () => void {
     stream?.uncork();
   };
   return () => {
-    if (corked !== undefined || client.status !== 'ready') return;
+    if (corked !== undefined || client.status !== 'ready' || client.commandQueue.length < CORK_FROM_IN_FLIGHT) return;
     corked = client.stream;
     corked.cork();
     process.nextTick(uncork);
