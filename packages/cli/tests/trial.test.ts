@@ -357,7 +357,9 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
   it('a contradiction Q1 does not judge itself (a rule finding on a tool the runner replays) turns its yes into a no too', async () => {
     const report = await auditFixture('unlisted-test', { configLookup: true });
     const q1 = report.tools.find((candidate) => candidate.name === 'add_note')?.questions.q1;
-    expect(q1).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('but its declared policy is not true (`@retrysafe/no-unsafe-retry-policy` reports it at src/notes.ts:14') });
+    expect(q1).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('its declared policy is not true (`@retrysafe/no-unsafe-retry-policy` reports it at src/notes.ts:14') });
+    // The verdict's reason leads (new-user trial 5 read 'runs once; but …' as contradicting the no).
+    expect(q1?.reason).toMatch(/^its declared policy is not true .*; a second call itself is safe: /);
     expect(q1?.evidence).toContainEqual({ file: 'src/notes.ts', line: 14, text: expect.stringContaining('add_note') });
   });
 });
