@@ -27,6 +27,8 @@ describe('Q5 counts only a called-twice test that runs and can fail', () => {
     ['run_if_refund', '`it.runIf(process.env.DATABASE_URL)`, line 52'],
     ['describe_skip_if_refund', '`describe.skipIf(!process.env.DATABASE_URL)`, line 58'],
     ['env_if_refund', '`if (process.env.DATABASE_URL)`, line 66'],
+    ['early_return_refund', '`if (!process.env.DATABASE_URL) return`, line 132'],
+    ['context_skip_refund', '`if (!process.env.DATABASE_URL) skip()`, line 139'],
   ])('%s: a conditional test is not known to run: unknown, naming the condition', async (name, words) => {
     const q5 = (await tool(name)).questions.q5;
     expect(q5.verdict).toBe('unknown');
@@ -43,8 +45,8 @@ describe('Q5 counts only a called-twice test that runs and can fail', () => {
     expect((await tool('single_swallowed_refund')).questions.q5).toMatchObject({ verdict: 'no', reason: expect.stringContaining('`catch (error) { … }` (line 87) swallows the failure') });
   });
 
-  it('a catch that rethrows or fails the test keeps the yes; so does a counted test beside a skipped one', async () => {
-    for (const name of ['rethrown_refund', 'failed_in_catch_refund', 'mixed_refund', 'plain_refund']) {
+  it('a catch that rethrows or fails the test keeps the yes; so does a counted test beside a skipped one, a guard that throws, a return after the assertion', async () => {
+    for (const name of ['rethrown_refund', 'failed_in_catch_refund', 'mixed_refund', 'plain_refund', 'thrown_guard_refund', 'late_return_refund']) {
       expect((await tool(name)).questions.q5, name).toMatchObject({ verdict: 'yes' });
     }
     expect((await tool('mixed_refund')).questions.q5.reason).toMatch(/^tests\/refund\.test\.ts:120 calls it twice and asserts/);

@@ -54,8 +54,44 @@ function reachOf(sourceCode: SourceCode, node: TSESTree.Node): TestReach | undef
     if (parent.type === AST_NODE_TYPES.LogicalExpression && parent.right === child && parent.operator === '&&') {
       conditional ??= { kind: 'conditional', text: `${describeNode(parent.left, sourceCode)} &&`, node: parent.left };
     }
+    if (parent.type === AST_NODE_TYPES.BlockStatement && conditional === undefined) {
+      conditional = earlyExitBefore(sourceCode, parent.body, child);
+    }
   }
   return conditional;
+}
+
+/**
+ * An `if` among the statements before `child` in its block that leaves the block's function without
+ * failing: `if (!db) return;`, or a test context's skip (`if (!db) ctx.skip()`, node:test's
+ * `t.skip()`). What follows it runs only when the condition is false, as under an `if` around it
+ * (new-user trial 5: an early return read as a test that runs). A `throw` fails the test, so it
+ * is not such an exit.
+ */
+function earlyExitBefore(sourceCode: SourceCode, statements: readonly TSESTree.Statement[], child: TSESTree.Node): TestReach | undefined {
+  for (const statement of statements) {
+    if (statement === child) return undefined;
+    if (statement.type !== AST_NODE_TYPES.IfStatement) continue;
+    const exit = quietExit(statement.consequent) ?? (statement.alternate ? quietExit(statement.alternate) : undefined);
+    if (exit) return { kind: 'conditional', text: `if (${describeNode(statement.test, sourceCode)}) ${exit}`, node: statement.test };
+  }
+  return undefined;
+}
+
+/** How a branch ends the function without failing it, as the report names it: `return`, or a test context's `skip()`. */
+function quietExit(branch: TSESTree.Statement): 'return' | 'skip()' | undefined {
+  if (branch.type === AST_NODE_TYPES.ReturnStatement) return 'return';
+  if (branch.type === AST_NODE_TYPES.BlockStatement) {
+    for (const statement of branch.body) {
+      const exit = quietExit(statement);
+      if (exit) return exit;
+    }
+    return undefined;
+  }
+  if (branch.type !== AST_NODE_TYPES.ExpressionStatement) return undefined;
+  const expression = skipWrappers(branch.expression);
+  const call = expression.type === AST_NODE_TYPES.AwaitExpression ? skipWrappers(expression.argument) : expression;
+  return call.type === AST_NODE_TYPES.CallExpression && call.callee.type === AST_NODE_TYPES.MemberExpression && getStaticPropertyName(call.callee) === 'skip' ? 'skip()' : undefined;
 }
 
 /** `if (import.meta.vitest)`: vitest's in-source tests, which run under vitest. */
