@@ -23,6 +23,29 @@ export interface Resolution {
 /** A store construction a value can be (`createSqliteStore(...)`), and the file it is made in. */
 export interface StoreAt extends StoreFact {
   readonly file: string;
+  /** The conditional (`flag ? a : b`, `??`, `||`) that chooses it, when one does: its file, line and code. */
+  readonly chosenBy?: ChoiceSite;
+}
+
+/** Where a conditional that chooses a value is. */
+export interface ChoiceSite {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/**
+ * A branch of a conditional that chooses a store (`flag ? createSqliteStore(…) : given`) whose value
+ * the scanned files do not show: a parameter, a package's export. Its line and code.
+ */
+export interface UnseenStore extends ChoiceSite {
+  readonly chosenBy: ChoiceSite;
+}
+
+/** The stores a value can be, and the branches of the conditionals on the way whose value is not visible. */
+export interface StoreResolution {
+  readonly stores: readonly StoreAt[];
+  readonly unseen: readonly UnseenStore[];
 }
 
 type Resolved =
@@ -31,7 +54,8 @@ type Resolved =
   | { readonly k: 'object'; readonly props: Readonly<Record<string, Value>>; readonly file: string }
   | { readonly k: 'fn'; readonly returns: readonly Value[]; readonly file: string }
   | { readonly k: 'namespace'; readonly file: string }
-  | { readonly k: 'store'; readonly store: StoreAt };
+  | { readonly k: 'store'; readonly store: StoreAt }
+  | { readonly k: 'unseen'; readonly branch: UnseenStore };
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const JS_TO_TS: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
@@ -81,16 +105,23 @@ export class ProjectIndex {
 
   /**
    * The store constructions `value`, read in `file`, can be: an imported `export const store =
-   * createSqliteStore(...)`, what a store factory function returns (`makeStore()`), followed the
-   * way {@link resolve} follows tools.
+   * createSqliteStore(...)`, what a store factory function returns (`makeStore()`), each branch of a
+   * conditional (`flag ? a : b`, `??`, `||`), followed the way {@link resolve} follows tools. A
+   * conditional's branch that leads to no store is kept as unseen: the store it gives is not known.
    */
-  resolveStores(value: Value, file: string): StoreAt[] {
+  resolveStores(value: Value, file: string): StoreResolution {
     const seen = new Set<string>();
-    return this.evaluate(value, file, 0).flatMap((item) => {
-      if (item.k !== 'store') return [];
-      const id = `${item.store.file}#${item.store.line}#${item.store.text}`;
-      return seen.has(id) || !seen.add(id) ? [] : [item.store];
-    });
+    const stores: StoreAt[] = [];
+    const unseen: UnseenStore[] = [];
+    for (const item of this.evaluate(value, file, 0)) {
+      const site = item.k === 'store' ? item.store : item.k === 'unseen' ? item.branch : undefined;
+      const id = site && `${item.k}#${site.file}#${site.line}#${site.text}`;
+      if (!site || !id || seen.has(id)) continue;
+      seen.add(id);
+      if (item.k === 'store') stores.push(item.store);
+      else if (item.k === 'unseen') unseen.push(item.branch);
+    }
+    return { stores, unseen };
   }
 
   /**
@@ -174,9 +205,27 @@ export class ProjectIndex {
         return next(value.of).flatMap((object) => this.memberOf(object, value.name, depth));
       case 'store':
         return [{ k: 'store', store: { file, kind: value.kind, durable: value.durable, ...(value.allowVolatile ? { allowVolatile: value.allowVolatile } : {}), ...(value.allowVolatileAt ? { allowVolatileAt: value.allowVolatileAt } : {}), line: value.line, text: value.text } }];
+      case 'either':
+        return this.choicesOf(value, file, depth);
       case 'opaque':
         return [];
     }
+  }
+
+  /**
+   * The stores each branch of a conditional can be, each marked as chosen by it (the innermost
+   * conditional names it); a branch that leads to no store is unseen. Tools and runners are not
+   * followed through a conditional: which of them a call or a test reaches is not known.
+   */
+  private choicesOf(value: Extract<Value, { k: 'either' }>, file: string, depth: number): Resolved[] {
+    const chosenBy = { file, line: value.line, text: value.text };
+    return value.branches.flatMap((branch): Resolved[] => {
+      const found = this.evaluate(branch.value, file, depth + 1).flatMap((item): Resolved[] => {
+        if (item.k === 'store') return [{ k: 'store', store: item.store.chosenBy ? item.store : { ...item.store, chosenBy } }];
+        return item.k === 'unseen' ? [item] : [];
+      });
+      return found.length > 0 ? found : [{ k: 'unseen', branch: { file, line: branch.line, text: branch.text, chosenBy } }];
+    });
   }
 
   private memberOf(object: Resolved, name: string, depth: number): Resolved[] {

@@ -56,10 +56,59 @@ describe('Q5 counts only a called-twice test that runs and can fail', () => {
 describe('Q4 of a store chosen at run time', () => {
   it('a function with several returns: the weakest return answers (no), naming every return and its line, never yes', async () => {
     const q4 = (await tool('ship_branches')).questions.q4;
-    expect(q4).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/stores.ts', line: 22, text: 'createNonDurableMemoryStore()' }, { file: 'src/stores.ts', line: 39, text: 'branchRunner.call(…)' }] });
+    expect(q4).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      evidence: [
+        { file: 'src/stores.ts', line: 22, text: 'createNonDurableMemoryStore()' },
+        { file: 'src/stores.ts', line: 23, text: "createSqliteStore({ path: 'x.db' })" },
+        { file: 'src/stores.ts', line: 39, text: 'branchRunner.call(…)' },
+      ],
+    });
     expect(q4.reason).toContain('takes its store from `store`, which is one of 2 stores');
     expect(q4.reason).toContain("(`createNonDurableMemoryStore()` at src/stores.ts:22, `createSqliteStore({ path: 'x.db' })` at src/stores.ts:23)");
     expect(q4.reason).toContain('keeps records in `createNonDurableMemoryStore()` (src/stores.ts:22), which does not outlive the process');
+  });
+
+  // New-user trial 5: `createRunner({ store: process.env.X ? createSqliteStore({...}) : createNonDurableMemoryStore() })` read "not visible".
+  it('a conditional in the store option: the weakest branch answers (no), naming the conditional and each branch with its line', async () => {
+    const q4 = (await tool('pack_inline')).questions.q4;
+    expect(q4).toMatchObject({
+      verdict: 'no',
+      severity: 'error',
+      evidence: [
+        { file: 'src/chosen-stores.ts', line: 23, text: 'createNonDurableMemoryStore()' },
+        { file: 'src/chosen-stores.ts', line: 23, text: "createSqliteStore({ path: 'x.db' })" },
+        { file: 'src/chosen-stores.ts', line: 42, text: 'inlineRunner.call(…)' },
+      ],
+    });
+    expect(q4.reason).toContain('which is one of 2 stores, chosen at run time by `process.env.X ? … : …` (src/chosen-stores.ts:23), one for each branch');
+    expect(q4.reason).toContain('keeps records in `createNonDurableMemoryStore()` (src/chosen-stores.ts:23), which does not outlive the process');
+  });
+
+  it('a const chosen by a conditional (`const store = cond ? a : b`): each branch at its own line', async () => {
+    const q4 = (await tool('pack_const')).questions.q4;
+    expect(q4).toMatchObject({ verdict: 'no', severity: 'error' });
+    expect(q4.evidence.slice(0, 2)).toEqual([
+      { file: 'src/chosen-stores.ts', line: 27, text: 'createNonDurableMemoryStore()' },
+      { file: 'src/chosen-stores.ts', line: 26, text: 'createPostgresStore(…)' },
+    ]);
+    expect(q4.reason).toContain('takes its store from `store`, which is one of 2 stores, chosen at run time by `process.env.DATABASE_URL ? … : …` (src/chosen-stores.ts:25)');
+  });
+
+  it('every branch durable: yes, citing each branch', async () => {
+    const q4 = (await tool('pack_durable')).questions.q4;
+    expect(q4.verdict).toBe('yes');
+    expect(q4.evidence.map((evidence) => evidence.text)).toEqual(["createSqliteStore({ path: 'ci.db' })", "createSqliteStore({ path: 'x.db' })", 'durableRunner.call(…)']);
+  });
+
+  it('`??` between a value not visible and the memory store: no; a durable branch beside one not visible: unknown, never yes', async () => {
+    const fallback = (await tool('pack_fallback')).questions.q4;
+    expect(fallback).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ line: 33, text: 'createNonDurableMemoryStore()' }, { line: 33, text: 'given' }, { text: 'fallbackRunner.call(…)' }] });
+    expect(fallback.reason).toContain('chosen at run time by `given ?? createNonDurableMemoryStore()` (src/chosen-stores.ts:33)');
+    const given = (await tool('pack_given')).questions.q4;
+    expect(given).toMatchObject({ verdict: 'unknown', evidence: [{ line: 36, text: 'given' }, { line: 36, text: "createSqliteStore({ path: 'x.db' })" }, { text: 'givenRunner.call(…)' }] });
+    expect(given.reason).toContain('it takes its store from `given` (src/chosen-stores.ts:36), which is not visible');
   });
 
   it('an allowVolatile that is not static is unknown, naming its value and line', async () => {

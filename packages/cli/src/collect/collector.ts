@@ -407,6 +407,8 @@ function mayLead(value: Value): boolean {
       return Object.values(value.props).some(mayLead);
     case 'fn':
       return value.returns.some(mayLead);
+    case 'either':
+      return value.branches.some((branch) => mayLead(branch.value));
     case 'opaque':
       return false;
   }

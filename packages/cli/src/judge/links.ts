@@ -1,5 +1,5 @@
 import type { CalledTwiceFact, FactoryCallFact, FileFacts, PolicyLayer, RunnerFact, ToolFact, UseFact } from '../collect/facts.js';
-import { type FactRef, ProjectIndex, type StoreAt } from '../link.js';
+import { type FactRef, ProjectIndex, type StoreAt, type UnseenStore } from '../link.js';
 
 // Every link between a tool and the rest of the scanned code, worked out once for the whole tree:
 // the runners that run it, the tests that call it twice, the tests that merely import it.
@@ -12,10 +12,13 @@ export interface RunnerAt {
   readonly storeFile?: string;
   /**
    * Every store its `store` can be, when it can be more than one: a function with several returns
-   * (`if (test) return createNonDurableMemoryStore(); return createSqliteStore(...)`). Judged each,
-   * the weakest answers.
+   * (`if (test) return createNonDurableMemoryStore(); return createSqliteStore(...)`), a conditional
+   * (`flag ? createSqliteStore(...) : createNonDurableMemoryStore()`, `??`, `||`). Judged each, the
+   * weakest answers.
    */
   readonly storeChoices?: readonly StoreAt[];
+  /** The branches of such a conditional whose store is not visible (a parameter, a package's export). */
+  readonly unseenStores?: readonly UnseenStore[];
 }
 
 /** A called-twice test and the file it is in. */
@@ -79,12 +82,13 @@ export function linkProject(files: ReadonlyMap<string, FileFacts>): ProjectLinks
     const runner = index.facts(ref.file)?.runners[ref.index];
     if (!runner) return undefined;
     if (runner.store || !runner.storeValue) return { file: ref.file, runner };
-    // A store from another file (or a factory's result). Where it can be several (a function with
-    // several returns), each is kept, and question 4 judges the weakest: no guess between them.
-    const stores = index.resolveStores(runner.storeValue, ref.file);
+    // A store from another file (or a factory's result, or a conditional's branch). Where it can be
+    // several (a function with several returns, a conditional), each is kept, and question 4 judges
+    // the weakest: no guess between them. A branch whose store is not visible is one of them.
+    const { stores, unseen } = index.resolveStores(runner.storeValue, ref.file);
     const [store] = stores;
     if (!store) return { file: ref.file, runner };
-    if (stores.length > 1) return { file: ref.file, runner, storeChoices: stores };
+    if (stores.length + unseen.length > 1) return { file: ref.file, runner, storeChoices: stores, unseenStores: unseen };
     const { file: storeFile, ...made } = store;
     return { file: ref.file, runner: { ...runner, store: made }, storeFile };
   };

@@ -2,7 +2,7 @@ import { CURRENT_CALL_SETTERS } from '../collect/analysis.js';
 import type { KeyFact, PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import { judgeKeyOrigins } from './keyOrigins.js';
-import type { StoreAt } from '../link.js';
+import type { StoreAt, UnseenStore } from '../link.js';
 import type { RunnerAt, TestAt, ToolAt, ToolLinks } from './links.js';
 import { describeUnread, mayHoldTests, unreadCaveat } from './unread.js';
 
@@ -473,7 +473,7 @@ function judgeRunners(runners: readonly RunnerAt[], context: JudgeContext): Answ
     .sort((a, b) => a.rank - b.rank);
   const [weakest] = judged;
   if (!weakest) return answer('unknown', 'no runner of it is visible');
-  const evidence = judged.map(({ evidence }) => evidence);
+  const evidence = judged.flatMap(({ evidence }) => evidence);
   const durable = judged.filter(({ rank }) => rank === RANK.durable);
   if (weakest.rank === RANK.durable) {
     const stores = [...new Set(durable.map(({ store }) => store))].join(', ');
@@ -494,39 +494,70 @@ interface RunnerJudged {
   /** The store's backend by name, for a durable one. */
   readonly store: string;
   readonly reason: string;
-  readonly evidence: Evidence;
+  /** The store it keeps records in; for a store chosen at run time, the weakest choice first, then the others. */
+  readonly evidence: readonly Evidence[];
 }
 
-function judgeRunner({ file, runner, storeFile, storeChoices }: RunnerAt, context: JudgeContext): RunnerJudged {
+function judgeRunner({ file, runner, storeFile, storeChoices, unseenStores = [] }: RunnerAt, context: JudgeContext): RunnerJudged {
   const at = `${context.relative(file)}:${runner.line}`;
-  if (storeChoices && storeChoices.length > 1) return judgeStoreChoices(at, runner.storeText ?? 'its store', storeChoices, context);
+  if (storeChoices && storeChoices.length + unseenStores.length > 1) return judgeStoreChoices(at, runner.storeText ?? 'its store', storeChoices, unseenStores, context);
   const { store } = runner;
-  const evidence = { file: context.relative(store ? (storeFile ?? file) : file), line: store?.line ?? runner.line, text: store?.text ?? runner.text };
+  const evidence = [{ file: context.relative(store ? (storeFile ?? file) : file), line: store?.line ?? runner.line, text: store?.text ?? runner.text }];
   if (!store) return { rank: RANK.hidden, at, store: '', reason: `its runner (${at}) takes its store from \`${runner.storeText ?? 'elsewhere'}\`, which is not visible`, evidence };
   const made = storeFile ? ` (made at ${context.relative(storeFile)}:${store.line})` : '';
   return judgeStore(at, { ...store, file: storeFile ?? file }, `\`${store.text}\`${made}`, context);
 }
 
 /**
- * A runner whose `store` can be any of several stores (a function with several returns, chosen at
- * run time): each is judged, and the weakest answers, said plainly with every return and its line
- * (new-user trial 4: `makeStore()` returning the memory store under `NODE_ENV === 'test'` and SQLite
- * otherwise was "not visible").
+ * A runner whose `store` can be any of several stores, chosen at run time: a function with several
+ * returns, a conditional (`flag ? a : b`, `??`, `||`). Each is judged, and the weakest answers, said
+ * plainly with every choice and its line, and cited in the evidence weakest first (new-user trial 4:
+ * `makeStore()` returning the memory store under `NODE_ENV === 'test'` and SQLite otherwise was "not
+ * visible"; trial 5: `process.env.X ? createSqliteStore(…) : createNonDurableMemoryStore()` was too).
+ * A branch whose store is not visible is one of them: it is never read as durable.
  */
-function judgeStoreChoices(at: string, storeText: string, stores: readonly StoreAt[], context: JudgeContext): RunnerJudged {
-  const place = (store: StoreAt): string => `${context.relative(store.file)}:${store.line}`;
-  const judged = stores.map((store) => ({ store, judged: judgeStore(at, store, `\`${store.text}\` (${place(store)})`, context) })).sort((a, b) => a.judged.rank - b.judged.rank);
+function judgeStoreChoices(at: string, storeText: string, stores: readonly StoreAt[], unseen: readonly UnseenStore[], context: JudgeContext): RunnerJudged {
+  const place = (site: { readonly file: string; readonly line: number }): string => `${context.relative(site.file)}:${site.line}`;
+  const judged = [
+    ...stores.map((store) => ({ text: store.text, site: place(store), judged: judgeStore(at, store, `\`${store.text}\` (${place(store)})`, context) })),
+    ...unseen.map((branch) => ({ text: branch.text, site: place(branch), judged: judgeUnseen(at, branch, place(branch), context) })),
+  ].sort((a, b) => a.judged.rank - b.judged.rank);
   const [weakest] = judged;
   if (!weakest) throw new Error('unreachable: several stores were given');
-  const all = judged.map(({ store }) => `\`${store.text}\` at ${place(store)}`).join(', ');
-  const chosen = `its runner (${at}) takes its store from \`${storeText}\`, which is one of ${stores.length} stores, each returned by a return of the function it comes from (${all}) and chosen at run time: the weakest answers`;
-  if (weakest.judged.rank === RANK.durable) return { ...weakest.judged, reason: `${chosen}, and every one is durable` };
-  return { ...weakest.judged, reason: `${chosen}; ${weakest.judged.reason.replace(/^its runner \([^)]*\) /, 'it ')}` };
+  const all = judged.map(({ text, site }) => `\`${text}\` at ${site}`).join(', ');
+  const chosen = `its runner (${at}) takes its store from \`${storeText}\`, which is one of ${judged.length} stores, ${howChosen([...stores, ...unseen], all, context)}: the weakest answers`;
+  const evidence = judged.flatMap(({ judged: choice }) => choice.evidence);
+  if (weakest.judged.rank === RANK.durable) return { ...weakest.judged, reason: `${chosen}, and every one is durable`, evidence };
+  return { ...weakest.judged, reason: `${chosen}; ${weakest.judged.reason.replace(/^its runner \([^)]*\) /, 'it ')}`, evidence };
+}
+
+/**
+ * How a runner's stores are chosen, with every choice (`all`): the function's returns, the branches
+ * of conditionals (each conditional named with its line), or both.
+ */
+function howChosen(choices: readonly { readonly chosenBy?: { readonly file: string; readonly line: number; readonly text: string } }[], all: string, context: JudgeContext): string {
+  const conditionals = new Map<string, string>();
+  for (const { chosenBy } of choices) if (chosenBy) conditionals.set(`${chosenBy.file}:${chosenBy.line}:${chosenBy.text}`, `\`${chosenBy.text}\` (${context.relative(chosenBy.file)}:${chosenBy.line})`);
+  const by = [...conditionals.values()].join(' and ');
+  if (conditionals.size === 0) return `each returned by a return of the function it comes from (${all}) and chosen at run time`;
+  if (choices.every(({ chosenBy }) => chosenBy)) return `chosen at run time by ${by}, one for each branch (${all})`;
+  return `chosen at run time by the returns of the function it comes from and by ${by} (${all})`;
+}
+
+/** A conditional's branch whose store is not visible: not known. */
+function judgeUnseen(at: string, branch: UnseenStore, place: string, context: JudgeContext): RunnerJudged {
+  return {
+    rank: RANK.hidden,
+    at,
+    store: '',
+    reason: `its runner (${at}) takes its store from \`${branch.text}\` (${place}), which is not visible`,
+    evidence: [{ file: context.relative(branch.file), line: branch.line, text: branch.text }],
+  };
 }
 
 /** One store of a runner, named as `named` (its code, where it is made). */
 function judgeStore(at: string, store: StoreAt, named: string, context: JudgeContext): RunnerJudged {
-  const evidence = { file: context.relative(store.file), line: store.line, text: store.text };
+  const evidence = [{ file: context.relative(store.file), line: store.line, text: store.text }];
   const name = STORE_NAMES[store.kind] ?? store.kind;
   if (!store.durable) {
     return { rank: RANK.volatile, at, store: name, reason: `its runner (${at}) keeps records in ${named}, which does not outlive the process: a resumed run or a redelivered job repeats the effect`, evidence };
@@ -542,7 +573,7 @@ function judgeStore(at: string, store: StoreAt, named: string, context: JudgeCon
       at,
       store: name,
       reason: `its runner (${at}) keeps records in ${named}, whose \`allowVolatile\`${given} is not a static value: if it is \`true\` at run time, a Redis that keeps nothing on disk is accepted, so whether the records outlive a restart is not known`,
-      evidence: shown ? { file: context.relative(store.file), line: shown.line, text: shown.text } : evidence,
+      evidence: shown ? [{ file: context.relative(store.file), line: shown.line, text: shown.text }] : evidence,
     };
   }
   return { rank: RANK.durable, at, store: name, reason: '', evidence };

@@ -16,7 +16,9 @@ import { getRunnerUse, getStoreConstruction, type StoreConstruction, type StoreK
  * adapter (`toAiSdkTool(tool, { runner })`), which still runs that tool. `store` is a store factory
  * call of the spec (`createSqliteStore({ path })`), with its kind, whether its records outlive the
  * process (as {@link getStoreConstruction} judges it) and its line: so that a runner in one file can
- * be matched with `export const store = createSqliteStore(...)` in another.
+ * be matched with `export const store = createSqliteStore(...)` in another. `either` is a value
+ * chosen at run time by a conditional (`flag ? a : b`) or by `??` / `||`: each branch with its line,
+ * so that a store chosen that way is judged by its weakest branch.
  */
 export type SymbolicValue =
   | { readonly k: 'import'; readonly from: string; readonly name: string }
@@ -37,6 +39,13 @@ export type SymbolicValue =
       readonly text: string;
     }
   | { readonly k: 'adapted'; readonly tool: SymbolicValue; readonly runner: SymbolicValue | null }
+  | {
+      readonly k: 'either';
+      /** The conditional, in a few words of code (`process.env.CI ? … : …`), and its line. */
+      readonly line: number;
+      readonly text: string;
+      readonly branches: readonly { readonly value: SymbolicValue; readonly line: number; readonly text: string }[];
+    }
   | { readonly k: 'opaque'; readonly text: string };
 
 /** A file's exports, symbolically: name → value, and the modules it re-exports whole. */
@@ -99,6 +108,11 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
         return { k: 'call', callee: next(node.callee) };
       case AST_NODE_TYPES.ObjectExpression:
         return object(node, next);
+      case AST_NODE_TYPES.ConditionalExpression:
+        return either(node, `${describeNode(node.test, sourceCode)} ? … : …`, [node.consequent, node.alternate], next);
+      case AST_NODE_TYPES.LogicalExpression:
+        // `a && b` is `a` when it is falsy: not a choice between two values of the same kind.
+        return node.operator === '&&' ? opaque(node) : either(node, describeNode(node, sourceCode), [node.left, node.right], next);
       case AST_NODE_TYPES.ArrayExpression:
         // An array is read as an object with index keys: a set of tools handed to a guard.
         return { k: 'object', props: Object.fromEntries(node.elements.flatMap((element, index) => (element && element.type !== AST_NODE_TYPES.SpreadElement ? [[String(index), next(element)]] : []))) };
@@ -122,6 +136,15 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
     // `declarePolicy(tool, policy)` returns the same tool.
     if (reference?.source === SPEC_PACKAGE && reference.path.join('.') === 'declarePolicy' && node.arguments[0]) return next(node.arguments[0]);
     return { k: 'call', callee: next(node.callee) };
+  }
+
+  function either(node: TSESTree.Node, text: string, branches: readonly TSESTree.Node[], next: (child: TSESTree.Node) => SymbolicValue): SymbolicValue {
+    return {
+      k: 'either',
+      line: node.loc.start.line,
+      text,
+      branches: branches.map((branch) => ({ value: next(branch), line: branch.loc.start.line, text: describeNode(branch, sourceCode) })),
+    };
   }
 
   function object(node: TSESTree.ObjectExpression, next: (child: TSESTree.Node) => SymbolicValue): SymbolicValue {
