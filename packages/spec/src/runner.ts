@@ -186,7 +186,7 @@ export function createRunner(options: RunnerOptions): Runner {
   if (typeof options !== 'object' || options === null || !isDedupStore(options.store)) {
     throw new TypeError(
       'createRunner needs { store }: a dedup store from createSqliteStore, createPostgresStore or createRedisStore ' +
-        '(@retrysafe/spec/stores/*), or createNonDurableMemoryStore for tests',
+        '(@retrysafe/spec/stores/*), or createNonDurableMemoryStore (@retrysafe/spec/stores/memory) for tests',
     );
   }
   if (options.namespace !== undefined && typeof options.namespace !== 'string') {

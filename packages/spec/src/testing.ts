@@ -50,7 +50,7 @@ export interface CalledTwiceOptions {
   /**
    * The tool's name, for a tool that has none of its own: an AI SDK `tool()` is named by its key in
    * the tool set, which the object does not carry, so without this the messages call it `tool`.
-   * The helpers guard it under this name, as `guardAiSdkTools({ [name]: tool })` does, and name it
+   * The helpers guard it under this name, as `guardAiSdkTools({ [name]: tool }, { runner, run })` does, and name it
    * in every failure (`issue_refund: execute ran 2 times ...`). Passing a one-entry tool set
    * (`callTwice({ issueRefund }, input)`) names it by its key the same way; this option wins over
    * the key. A tool with a name of its own (`defineTool`'s `name`, an OpenAI Agents or LangChain

@@ -21,6 +21,10 @@ describe('createRunner', () => {
     expect(() => createRunner(options as never)).toThrow(/createRunner needs \{ store \}: a dedup store from createSqliteStore/);
   });
 
+  it("names the memory store's import path, which no other store shares (new-user trial 5)", () => {
+    expect(() => createRunner({} as never)).toThrow('or createNonDurableMemoryStore (@retrysafe/spec/stores/memory) for tests');
+  });
+
   it('refuses a namespace that is not a string', () => {
     expect(() => createRunner({ store: createNonDurableMemoryStore(), namespace: 42 as never })).toThrow(TypeError);
   });

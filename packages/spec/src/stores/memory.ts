@@ -24,6 +24,9 @@ export interface NonDurableMemoryStore extends DedupStore {
  * call rejects, which is how tests stand in for an unreachable store.
  *
  * @example
+ * import { createRunner } from '@retrysafe/spec';
+ * import { createNonDurableMemoryStore } from '@retrysafe/spec/stores/memory';
+ *
  * const runner = createRunner({ store: createNonDurableMemoryStore() });
  */
 export function createNonDurableMemoryStore(): NonDurableMemoryStore {
