@@ -82,6 +82,15 @@ const GUARDS: Readonly<Record<string, string>> = {
   guardMastraTools: `${SPEC}/adapters/mastra`,
 };
 /**
+ * The guard `@retrysafe/spec` has for a framework's own tools, by the adapter module it is in
+ * (`@retrysafe/spec/adapters/ai-sdk` → `guardAiSdkTools`), if it has one. Inside the guarded call
+ * `currentCall()?.key` is the call's key.
+ */
+export function getGuardOfAdapter(module: string): string | undefined {
+  return Object.keys(GUARDS).find((guard) => GUARDS[guard] === module);
+}
+
+/**
  * The spec calls that set `currentCall()` for each tool call they run: the guards, and an MCP
  * server's `enableIdempotency` (docs/mcp.md). Anywhere else `currentCall()` is `undefined`.
  */

@@ -37,6 +37,11 @@ function missing(line: number, column: number, suggestions: Suggestion[] = []): 
   return { messageId: 'missingKey', line, column, suggestions };
 }
 
+/** What `missingKey` tells a framework tool with no key variable: through its guard the key is `currentCall()?.key`. */
+function guardedRemedy(guard: string): string {
+  return `Pass the key this tool is idempotent with as the \`idempotencyKey\` request option: run through \`${guard}\`, it is \`currentCall()?.key\` (\`currentCall\` from \`@retrysafe/spec\`). The handler has no variable for it yet, so there is no suggestion.`;
+}
+
 /** A call that passes a key other than the tool's. */
 function foreign(line: number, column: number, suggestions: Suggestion[] = []): Expected {
   return { messageId: 'foreignKey', line, column, suggestions };
@@ -893,7 +898,7 @@ const ALIAS = KEY;
       'a framework tool passing no key: a key-named local bound to a constant is not suggested as its key',
       withKeyRefund(`    const idempotencyKey = 'fixed';
     return stripe.refunds.create({ charge: input.chargeId });`),
-      () => [{ ...missing(9, 12), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: 'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.' } }],
+      () => [{ ...missing(9, 12), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: guardedRemedy('guardAiSdkTools') } }],
     ),
     invalid(
       'a configured provider given a constant',
@@ -1022,11 +1027,49 @@ export const send = declarePolicy(sendTool, { side_effects: 'message_out', idemp
             tool: 'Tool `refund`',
             call: '`stripe.refunds.create(...)`',
             where: 'the `idempotencyKey` request option',
-            remedy:
-              'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.',
+            remedy: guardedRemedy('guardLangChainTools'),
           },
         },
         { ...constant(10, 151), data: { tool: 'Tool `send`', call: "the POST request `fetch(...)`", where: 'the `Idempotency-Key` header', constant: "`'send'`" } },
+      ],
+    ),
+    invalid(
+      // New-user trial 5: the message said the handler had no variable for the key, not where the key is.
+      'a guarded framework tool with no key variable: the message names its guard and `currentCall()?.key` (OpenAI Agents, Mastra)',
+      `
+import { tool } from '@openai/agents';
+import { createTool } from '@mastra/core/tools';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+const WITH_KEY = { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' } as const;
+export const a = declarePolicy(tool({ name: 'refund', parameters, execute: async ({ charge }) => stripe.refunds.create({ charge }) }), WITH_KEY);
+export const b = declarePolicy(createTool({ id: 'refund_b', description: 'Refund', inputSchema, execute: async ({ charge }) => stripe.refunds.create({ charge }) }), WITH_KEY);
+`,
+      () => [
+        { ...missing(8, 98), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: guardedRemedy('guardOpenAIAgentsTools') } },
+        { ...missing(9, 128), data: { tool: 'Tool `refund_b`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: guardedRemedy('guardMastraTools') } },
+      ],
+    ),
+    invalid(
+      'a framework tool no guard runs (Inngest AgentKit): no `currentCall()` in the message',
+      `
+import { createTool } from '@inngest/agent-kit';
+import { declarePolicy } from '@retrysafe/spec';
+import Stripe from 'stripe';
+declare const stripe: Stripe;
+export const a = declarePolicy(createTool({ name: 'refund', description: 'Refund', parameters, handler: async ({ charge }) => stripe.refunds.create({ charge }) }), { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
+`,
+      () => [
+        {
+          ...missing(6, 127),
+          data: {
+            tool: 'Tool `refund`',
+            call: '`stripe.refunds.create(...)`',
+            where: 'the `idempotencyKey` request option',
+            remedy: 'Pass the key this tool is idempotent with as the `idempotencyKey` request option; the handler has no variable for it yet (such as `idempotencyKey`), so there is no suggestion.',
+          },
+        },
       ],
     ),
     invalid(

@@ -5,12 +5,14 @@ import { type ConstantKey, createKeyNameMatcher, findConstantKey } from '../../k
 import { isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
 import {
   createToolRecogniser,
+  FRAMEWORKS,
   getRunIdSource,
   mayDeclareReconcileHook,
   spreadsMayDeclare,
   type ToolDefinition,
   toolFactoriesSchema,
   type ToolFactory,
+  type ToolFramework,
   toolLabel,
   type ToolSiteNode,
 } from '../../tools/index.js';
@@ -26,6 +28,7 @@ import {
   type KeyedProviderCall,
   providersSchema,
 } from '../../effects/index.js';
+import { getGuardOfAdapter } from '../../usage/index.js';
 import { createTwinRule } from '../utils/index.js';
 import { getKeyAccess, insertionSite, insertKey, replaceKey } from './keySuggestions.js';
 
@@ -137,8 +140,10 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           const insertion = passed.insertion;
           const access = insertion && getKeyAccess(handler, insertionSite(insertion), sourceCode, matchKeyName);
           const unbound = handler.key.kind === 'named' && !findNamedKeyVariable(call.node, handler, sourceCode, matchKeyName);
-          const remedy = unbound
-            ? `Pass the key this tool is idempotent with as ${data.where}; the handler has no variable for it yet (such as \`idempotencyKey\`), so there is no suggestion.`
+          const guard = unbound ? guardOf(handler.tool.framework) : undefined;
+          const remedy =
+            guard ? `Pass the key this tool is idempotent with as ${data.where}: run through \`${guard}\`, it is \`currentCall()?.key\` (\`currentCall\` from \`@retrysafe/spec\`). The handler has no variable for it yet, so there is no suggestion.`
+            : unbound ? `Pass the key this tool is idempotent with as ${data.where}; the handler has no variable for it yet (such as \`idempotencyKey\`), so there is no suggestion.`
             : `Pass the tool's key as ${data.where}.`;
           const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
           if (insertion && access) {
@@ -228,6 +233,21 @@ function findEnclosingTool(node: TSESTree.Node, tools: ReadonlyMap<TSESTree.Node
     if (tool) return tool;
   }
   return undefined;
+}
+
+/**
+ * The spec's guard for a framework's own tools (`guardAiSdkTools` for the AI SDK's), found through
+ * the catalogue's adapter of each entry of the framework; `undefined` where an entry has none
+ * (FastMCP's tools are MCP tools, and no guard takes them) or the framework is `custom`. A tool of
+ * such a framework declares its with_key policy for the guard, which runs each call and sets
+ * `currentCall()`.
+ */
+function guardOf(framework: ToolFramework): string | undefined {
+  const guards = FRAMEWORKS.filter((entry) => entry.framework === framework).map((entry) =>
+    'subpath' in entry.adapter ? getGuardOfAdapter(`@retrysafe/spec${entry.adapter.subpath.slice(1)}`) : undefined,
+  );
+  const [first] = guards;
+  return first !== undefined && guards.every((guard) => guard === first) ? first : undefined;
 }
 
 /** Code shown in a message: on one line, and cut after 40 characters. */
