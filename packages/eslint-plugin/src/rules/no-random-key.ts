@@ -5,7 +5,9 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { containsNode, describeNode, findVariableOf, type FunctionNode, getMemberChain, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
 import {
+  type ConstantKey,
   createKeyJudge,
+  findConstantKey,
   findPositionFallback,
   type KeyPosition,
   mayHaveKeyPositions,
@@ -20,6 +22,7 @@ export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.j
 export type MessageIds =
   | 'clockKey'
   | 'constantFallbackKey'
+  | 'constantToolKey'
   | 'counterKey'
   | 'mintedPerToolCallKey'
   | 'perAttemptKey'
@@ -52,6 +55,10 @@ export default createKeyRule<MessageIds>({
     constantFallbackKey:
       'Idempotency key falls back to the constant `{{fallback}}`{{value}} when `{{primary}}` is missing{{at}}: every call without it sends ' +
       "that one key, so a later, different call gets the first one's result (or the provider rejects the reused key). {{advice}}",
+    constantToolKey:
+      "The tool's key function returns the constant {{constant}}: every call of the tool has that one key, so a later, different call " +
+      "(another order, another amount) gets the first call's result instead of running. Derive it from durable fields such as the run id and the item id, " +
+      'as in `key`${run.id}:${input.orderId}:refund``.',
     suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
   },
   create(context, [options]) {
@@ -69,7 +76,7 @@ export default createKeyRule<MessageIds>({
       const verdict = judge.judge(position.value);
       if (verdict === 'mintedOnce') return checkMintedOnce(position);
       const source = verdict;
-      if (!source) return checkConstantFallback(position);
+      if (!source) return position.kind === 'toolKey' && checkConstantToolKey(position) ? undefined : checkConstantFallback(position);
       if (source === 'persisted' || isNestedInReportedSink(position.value, source)) return;
       reportedSinks.set(source.node, [...(reportedSinks.get(source.node) ?? []), position.value]);
       context.report({
@@ -95,6 +102,22 @@ export default createKeyRule<MessageIds>({
         messageId: 'mintedPerToolCallKey',
         data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
       });
+    }
+
+    /**
+     * A `defineTool` key function that returns a constant (`` key`refund` ``, `'refund'`, a `const`
+     * bound to one): one key for every call, so every call after the first replays it. The brands
+     * accept the spec's template with no part (it is a `DeterministicKey`); only this rule sees it.
+     */
+    function checkConstantToolKey(position: KeyPosition): boolean {
+      const constant = findConstantKey(position.value, sourceCode);
+      if (!constant) return false;
+      context.report({
+        node: position.value,
+        messageId: 'constantToolKey',
+        data: { constant: describeConstantKey(constant, position.value, sourceCode) },
+      });
+      return true;
     }
 
     /**
@@ -131,6 +154,21 @@ export default createKeyRule<MessageIds>({
     });
   },
 });
+
+/**
+ * A constant key as the message shows it: the code (`` `key`refund`` ``), and, when the key reads
+ * it through a name, the name with the constant and its line (`` `KEY` (`'refund'`, line 3) ``).
+ */
+function describeConstantKey(constant: ConstantKey, value: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): string {
+  const written = constant.name ? getConstantExpression(constant.literal) : value;
+  const text = `\`${describeNode(written, sourceCode)}\``;
+  return constant.name ? `\`${constant.name.name}\` (${text}, line ${constant.literal.loc.start.line})` : text;
+}
+
+/** The constant as written: the spec's tagged template around a template with no part (`` key`refund` ``), else the literal. */
+function getConstantExpression(literal: ConstantKey['literal']): TSESTree.Node {
+  return literal.parent?.type === AST_NODE_TYPES.TaggedTemplateExpression ? literal.parent : literal;
+}
 
 /**
  * When the sink is the random call itself and the enclosing function takes durable-looking ids,

@@ -23,6 +23,11 @@ type Valid = ValidTestCase<Options>;
 type Invalid = InvalidTestCase<MessageIds, Options>;
 type Expected = NonNullable<Invalid['errors']>[number];
 
+/** A `defineTool` key function returning the constant `constant` (as the message shows it). */
+function constantToolKeyReport(line: number, column: number, constant: string): Expected {
+  return { messageId: 'constantToolKey', line, column, data: { constant } };
+}
+
 /** One report: the sink's line and column, and the source and its line that the message names. */
 function report(messageId: MessageIds, line: number, column: number, source: string, sourceLine: number, advice = DURABLE_KEY_ADVICE): Expected {
   return { messageId, line, column, data: { source, line: sourceLine, advice } };
@@ -692,6 +697,25 @@ export const refund2 = defineTool({
       errors: [fallbackReport(6, 23, "'default'", 'input.key', 6, 'default'), fallbackReport(12, 36, "''", 'input.key', 12, 'refund:')],
     },
     {
+      // New-user trial 5: `defineTool({ ..., key: () => key\`refund\` })` was reported by no rule; the audit's Q2 said no.
+      name: "a defineTool key function returning a constant: the spec's key template with no part, a string, a const bound to one",
+      code: `
+import { defineTool, key } from '@retrysafe/spec';
+const REFUND_KEY = key\`refund\`;
+const POLICY = { sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1 } as const;
+export const a = defineTool({ name: 'a', ...POLICY, input, key: () => key\`refund\`, execute });
+export const b = defineTool({ name: 'b', ...POLICY, input, key: () => 'refund', execute });
+export const c = defineTool({ name: 'c', ...POLICY, input, key: () => REFUND_KEY, execute });
+export const d = defineTool({ name: 'd', ...POLICY, input, key: ({ run }) => { return key\`refund\`; }, execute });
+`,
+      errors: [
+        constantToolKeyReport(5, 71, '`key`refund``'),
+        constantToolKeyReport(6, 71, "`'refund'`"),
+        constantToolKeyReport(7, 71, '`REFUND_KEY` (`key`refund``, line 3)'),
+        constantToolKeyReport(8, 87, '`key`refund``'),
+      ],
+    },
+    {
       name: 'a key handed to runner.call in the input, and a key used twice is reported at each use',
       code: `
 declare const input: { key?: string };
@@ -954,6 +978,13 @@ export async function remind(runId: string, count: number) {
     if (res.ok === false) break;
   }
 }
+`,
+    },
+    {
+      name: "defineTool's key function: the spec's key template with a part is not a constant",
+      code: `
+import { defineTool, key } from '@retrysafe/spec';
+export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', maxAttempts: 1, input, key: ({ input }) => key\`refund:\${input.orderId}\`, execute });
 `,
     },
     {
