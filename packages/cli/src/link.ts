@@ -35,11 +35,12 @@ export interface ChoiceSite {
 }
 
 /**
- * A branch of a conditional that chooses a store (`flag ? createSqliteStore(…) : given`) whose value
- * the scanned files do not show: a parameter, a package's export. Its line and code.
+ * A branch of a conditional that chooses a store (`flag ? createSqliteStore(…) : given`), or a
+ * return of a function that returns one, whose value the scanned files do not show: a parameter, a
+ * package's export. Its line and code, and the conditional, when a conditional chooses it.
  */
 export interface UnseenStore extends ChoiceSite {
-  readonly chosenBy: ChoiceSite;
+  readonly chosenBy?: ChoiceSite;
 }
 
 /** The stores a value can be, and the branches of the conditionals on the way whose value is not visible. */
@@ -52,7 +53,7 @@ type Resolved =
   | { readonly k: 'tool' | 'runner'; readonly ref: FactRef }
   | { readonly k: 'adapted'; readonly tools: readonly Resolved[]; readonly runners: readonly Resolved[] }
   | { readonly k: 'object'; readonly props: Readonly<Record<string, Value>>; readonly file: string }
-  | { readonly k: 'fn'; readonly returns: readonly Value[]; readonly file: string }
+  | { readonly k: 'fn'; readonly returns: readonly Value[]; readonly returnSites?: readonly { readonly line: number; readonly text: string }[]; readonly file: string }
   | { readonly k: 'namespace'; readonly file: string }
   | { readonly k: 'store'; readonly store: StoreAt }
   | { readonly k: 'unseen'; readonly branch: UnseenStore };
@@ -60,6 +61,11 @@ type Resolved =
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const JS_TO_TS: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 const MAX_DEPTH = 24;
+/**
+ * A branch or return that is no store at all: `createRunner` throws a `TypeError` without one, so a
+ * runner that runs has one of the other choices.
+ */
+const NO_STORE = new Set(['undefined', 'null', 'void 0']);
 
 /** The scanned files' facts, and the links between them. */
 export class ProjectIndex {
@@ -196,11 +202,11 @@ export class ProjectIndex {
       case 'object':
         return [{ k: 'object', props: value.props, file }];
       case 'fn':
-        return [{ k: 'fn', returns: value.returns, file }];
+        return [{ k: 'fn', returns: value.returns, ...(value.returnSites ? { returnSites: value.returnSites } : {}), file }];
       case 'import':
         return this.importOf(file, value.from, value.name, depth);
       case 'call':
-        return next(value.callee).flatMap((callee) => (callee.k === 'fn' ? callee.returns.flatMap((returned) => next(returned, callee.file)) : []));
+        return next(value.callee).flatMap((callee) => (callee.k === 'fn' ? this.returnsOf(callee, depth) : []));
       case 'member':
         return next(value.of).flatMap((object) => this.memberOf(object, value.name, depth));
       case 'store':
@@ -210,6 +216,20 @@ export class ProjectIndex {
       case 'opaque':
         return [];
     }
+  }
+
+  /**
+   * What each return of a called function can be. Of a function with several returns, one that
+   * leads to no store is kept as unseen (`if (db) return createSqliteStore({ database: db }); return
+   * given`): a store chosen by those returns is then not known to be durable.
+   */
+  private returnsOf(callee: Extract<Resolved, { k: 'fn' }>, depth: number): Resolved[] {
+    return callee.returns.flatMap((returned, index): Resolved[] => {
+      const found = this.evaluate(returned, callee.file, depth + 1);
+      const site = callee.returnSites?.[index];
+      if (!site || NO_STORE.has(site.text) || found.some((item) => item.k === 'store' || item.k === 'unseen')) return found;
+      return [...found, { k: 'unseen', branch: { file: callee.file, line: site.line, text: site.text } }];
+    });
   }
 
   /**
@@ -224,7 +244,8 @@ export class ProjectIndex {
         if (item.k === 'store') return [{ k: 'store', store: item.store.chosenBy ? item.store : { ...item.store, chosenBy } }];
         return item.k === 'unseen' ? [item] : [];
       });
-      return found.length > 0 ? found : [{ k: 'unseen', branch: { file, line: branch.line, text: branch.text, chosenBy } }];
+      if (found.length > 0 || NO_STORE.has(branch.text)) return found;
+      return [{ k: 'unseen', branch: { file, line: branch.line, text: branch.text, chosenBy } }];
     });
   }
 

@@ -111,6 +111,19 @@ describe('Q4 of a store chosen at run time', () => {
     expect(given.reason).toContain('it takes its store from `given` (src/chosen-stores.ts:36), which is not visible');
   });
 
+  it('a function with several returns, one not visible: unknown, naming that return, never yes', async () => {
+    const q4 = (await tool('pack_returned')).questions.q4;
+    expect(q4).toMatchObject({ verdict: 'unknown', evidence: [{ file: 'src/chosen-stores.ts', line: 53, text: 'given' }, { line: 54, text: "createSqliteStore({ path: 'x.db' })" }, { text: 'returnedRunner.call(…)' }] });
+    expect(q4.reason).toContain('which is one of 2 stores, each returned by a return of the function it comes from');
+    expect(q4.reason).toContain('it takes its store from `given` (src/chosen-stores.ts:53), which is not visible');
+  });
+
+  it('a return of `undefined` is no store (createRunner throws without one): the durable choices answer', async () => {
+    const q4 = (await tool('pack_maybe')).questions.q4;
+    expect(q4.verdict).toBe('yes');
+    expect(q4.evidence.map((evidence) => evidence.line)).toEqual([58, 61, 65]);
+  });
+
   it('an allowVolatile that is not static is unknown, naming its value and line', async () => {
     expect((await tool('ship_volatile_env')).questions.q4).toMatchObject({
       verdict: 'unknown',

@@ -25,7 +25,12 @@ export type SymbolicValue =
   | { readonly k: 'member'; readonly of: SymbolicValue; readonly name: string }
   | { readonly k: 'call'; readonly callee: SymbolicValue }
   | { readonly k: 'object'; readonly props: Readonly<Record<string, SymbolicValue>> }
-  | { readonly k: 'fn'; readonly returns: readonly SymbolicValue[] }
+  | {
+      readonly k: 'fn';
+      readonly returns: readonly SymbolicValue[];
+      /** Each return's line and code, beside `returns`, for a function with several (a store chosen by them is named by each). */
+      readonly returnSites?: readonly { readonly line: number; readonly text: string }[];
+    }
   | { readonly k: 'tool'; readonly index: number }
   | { readonly k: 'runner'; readonly index: number }
   | {
@@ -118,8 +123,11 @@ export function createValueSummariser(sourceCode: SourceCode, landmarks: ValueLa
         return { k: 'object', props: Object.fromEntries(node.elements.flatMap((element, index) => (element && element.type !== AST_NODE_TYPES.SpreadElement ? [[String(index), next(element)]] : []))) };
       case AST_NODE_TYPES.ArrowFunctionExpression:
       case AST_NODE_TYPES.FunctionExpression:
-      case AST_NODE_TYPES.FunctionDeclaration:
-        return { k: 'fn', returns: getReturnedExpressions(node, sourceCode).map(next) };
+      case AST_NODE_TYPES.FunctionDeclaration: {
+        const returned = getReturnedExpressions(node, sourceCode);
+        const returnSites = returned.length > 1 ? { returnSites: returned.map((value) => ({ line: value.loc.start.line, text: describeNode(value, sourceCode) })) } : {};
+        return { k: 'fn', returns: returned.map(next), ...returnSites };
+      }
       default:
         return opaque(node);
     }
