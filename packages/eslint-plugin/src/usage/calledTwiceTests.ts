@@ -37,7 +37,10 @@ export interface CalledTwiceTest {
 }
 
 const TESTING_MODULE = '@retrysafe/spec/testing';
-const TEST_FILE_NAME = /(^|[\\/])(__tests__[\\/].*|[^\\/]*[.-](test|spec)\.[cm]?[jt]sx?)$/;
+/** A test by its name: `*.test.*`, `*.spec.*`, a file under `__tests__/` (what vitest and jest pick up by default). */
+const TEST_FILE_NAME = /(^|[\\/])(__tests__[\\/].*|[^\\/]*\.(test|spec)\.[cm]?[jt]sx?)$/;
+/** Also `refund-spec.ts`, `refund-test.js`: a name that may be a test, for a file the audit could not read. */
+const MAYBE_TEST_FILE_NAME = /(^|[\\/])(__tests__[\\/].*|[^\\/]*[.-](test|spec)\.[cm]?[jt]sx?)$/;
 const TEST_RUNNER_MODULES = ['vitest', '@jest/globals', 'node:test', 'test', 'mocha', 'ava', 'bun:test', 'uvu', TESTING_MODULE];
 /** Methods that run a tool: the spec's and the frameworks' (`execute`, LangChain `invoke`, OpenAI Agents `invoke`). */
 const TOOL_METHODS = new Set(['execute', 'invoke', 'call', 'func', 'handler']);
@@ -57,16 +60,21 @@ const DEEP_EQUALITY = new Set(['toEqual', 'toStrictEqual', 'eql', 'deepEqual', '
 const COUNT_SUBJECT = /count|total|times|calls|length|size|hits|tally|executions|effects|(^|[^A-Za-z0-9_$])n($|[^A-Za-z0-9_$])/i;
 
 /**
- * Whether a file is named like a test (`*.test.ts`, `*.spec.js`, a file under `__tests__/`): what
- * can be told of a file without reading it (the audit asks it of a file that did not parse).
+ * Whether a file is named like it may be a test (`*.test.ts`, `*.spec.js`, `refund-spec.ts`, a file
+ * under `__tests__/`): what can be told of a file without reading it (the audit asks it of a file
+ * that did not parse, which may then hold the called-twice test).
  */
 export function isTestFileName(filename: string): boolean {
-  return TEST_FILE_NAME.test(filename);
+  return MAYBE_TEST_FILE_NAME.test(filename);
 }
 
-/** Whether a file is a test: by its name ({@link isTestFileName}) or a test runner's import. */
+/**
+ * Whether a file is a test: named `*.test.*` or `*.spec.*` or under `__tests__/`, or importing a
+ * test runner. A hyphen alone (`openapi-spec.ts`, `ab-test.ts`) does not make an ordinary module a
+ * test: its tools are audited (new-user trial 6: `src/faulty-spec.ts`'s nine tools were dropped).
+ */
 export function isTestFile(sourceCode: SourceCode, filename: string): boolean {
-  if (isTestFileName(filename)) return true;
+  if (TEST_FILE_NAME.test(filename)) return true;
   const modules = getImportedModules(sourceCode);
   return TEST_RUNNER_MODULES.some((module) => modules.has(module));
 }

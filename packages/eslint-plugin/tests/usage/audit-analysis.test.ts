@@ -431,6 +431,11 @@ describe('called-twice tests', () => {
     ['src/__tests__/refund.ts', '', true],
     ['src/refund.ts', "import { it } from 'vitest';", true],
     ['src/refund.ts', '', false],
+    // New-user trial 6: ordinary modules whose names end in -spec or -test hold tools, not tests.
+    ['src/faulty-spec.ts', '', false],
+    ['src/ab-test.mjs', '', false],
+    ['src/refund-spec.ts', "import { it } from 'vitest';", true],
+    ['src/refund.spec.ts', '', true],
   ])('isTestFile(%s)', (filename, code, expected) => {
     expect(inspectFile(`${code}\nexport {};`, (sourceCode) => isTestFile(sourceCode, filename), 'file.ts')).toBe(expected);
   });
