@@ -227,3 +227,23 @@ describe('Q5: expectSingleEffect without `effects` shows no single effect of a n
     expect((await tool('credit_points')).questions.q5.verdict).toBe('yes');
   });
 });
+
+describe('a handler that reaches no effect the analysis knows (new-user trial 6)', () => {
+  it('declared idempotent: false: Q1 goes by the declaration (no, warning), and a called-twice test of it cannot pass (Q5 no)', async () => {
+    const { q1, q5 } = (await tool('ledger_charge')).questions;
+    expect(q1).toMatchObject({ verdict: 'no', severity: 'warning', reason: expect.stringContaining('as declared not safely repeatable (`idempotent: false`): the handler reaches no effect the effects analysis knows') });
+    expect(q5).toMatchObject({
+      verdict: 'no',
+      severity: 'warning',
+      reason: expect.stringMatching(/^tests\/declared-unsafe\.test\.ts:7 calls it twice and asserts a single effect, but it is declared not safely repeatable .*: that test cannot pass/),
+    });
+  });
+
+  it('undeclared: Q3 and Q5 follow question 1 (no effect), as for a tool declared without side effects', async () => {
+    const { q1, q3, q5 } = (await tool('search_kb')).questions;
+    expect(q1.verdict).toBe('yes');
+    for (const answer of [q3, q5]) {
+      expect(answer).toMatchObject({ verdict: 'unknown', reason: expect.stringContaining('its handler reaches no effect (every call it makes is known, and none is one, question 1)') });
+    }
+  });
+});

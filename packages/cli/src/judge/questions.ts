@@ -110,6 +110,12 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   if (effects.operations.length === 0 && effects.complete) {
     // Every call the handler makes is known and none is an effect (a computation, a lookup in memory).
     const site = tool.replay.site ?? { line: tool.line, text: tool.name ?? 'the tool' };
+    // Declared not safely repeatable: absence from the catalogue is no evidence against the author's
+    // word (an in-memory ledger, a client the analysis does not know), so the declaration answers,
+    // as question 2 does (new-user trial 6: Q1 yes beside Q2 "every repeat runs the effect again").
+    if (tool.policy?.idempotent === false) {
+      return no('warning', `a second call runs it again, as ${notRepeatable(tool.policy)}: the handler reaches no effect the effects analysis knows, which does not show it has none`, [here(site.line, site.text)]);
+    }
     return answer('yes', 'a second call does what the first did and nothing more: the handler reaches no effect (every call it makes is known, and none is one)', [here(site.line, site.text)]);
   }
   return answer('unknown', effects.complete ? 'the handler\'s effects do not settle it (a write whose kind is not known)' : 'not every call the handler makes is known to the effects analysis', evidence);
@@ -662,6 +668,14 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   const blind = (test: TestAt): boolean => test.test.withoutEffects === true && tool.policy?.idempotent === true;
   const asserted = tests.filter((test) => test.test.assertionLine !== null && test.test.reach === undefined && !blind(test));
   const [first] = asserted;
+  // Declared not safely repeatable and run by nothing that dedupes it: a test that asserts a single
+  // effect of two calls fails (`expectSingleEffect` refuses such a tool; two runner calls run it
+  // twice), so it shows nothing until the tool is made idempotent (new-user trial 6: Q5 read yes
+  // beside vitest's failure).
+  const unsafe = tool.policy?.idempotent === false && !guardOf(context) && !wireOf(context);
+  if (first && unsafe) {
+    return no('warning', `${describeTests(asserted, context)} calls it twice and asserts a single effect, but it is ${notRepeatable(tool.policy)}: that test cannot pass until the tool is made idempotent (an absolute write, or a key)`, asserted.map(at));
+  }
   if (first) {
     // The assertion is the evidence of the single effect: named with its line, next to the test's.
     const assertion = first.test.assertionLine !== null && first.test.assertionLine !== first.test.line
@@ -691,7 +705,7 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
   }
   const candidates = context.unresolvedTests.filter((test) => mayBe(test, tool));
   if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls \`${candidates[0]?.test.text}\` twice, which may be this tool (its target was not followed)`, candidates.map(at));
-  if (tool.policy?.idempotent === false && !guardOf(context) && !wireOf(context)) return no('warning', `${notRepeatable(tool.policy)}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
+  if (unsafe) return no('warning', `${notRepeatable(tool.policy)}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
   const referenced = context.links.referencedBy.map(context.relative);
   const missing = referenced.length > 0
     ? `${referenced.join(', ')} imports it, but no test calls it twice and asserts a single effect`
@@ -778,7 +792,11 @@ function forSideEffects(judge: (context: JudgeContext) => Answer): (context: Jud
     if (proven) return answer('unknown', `${found.reason}; but it declares no policy, and its handler's writes reach the same end state on a repeat (${proven.reason}, question 1), as a tool declared naturally idempotent does, for which this question does not apply`, [...found.evidence, proven.evidence]);
     // Every call known and none a write: question 1's "only reads".
     const inferred = inferredPolicyOf(context);
-    if (inferred?.idempotent && context.at.tool.effects?.operations.every((operation) => !WRITES.has(operation.kind))) {
+    const effects = context.at.tool.effects;
+    if (effects && effects.complete && effects.operations.length === 0) {
+      return answer('unknown', `${found.reason}; but it declares no policy, and its handler reaches no effect (every call it makes is known, and none is one, question 1), as a tool declared without side effects, for which this question does not apply`, found.evidence);
+    }
+    if (inferred?.idempotent && effects?.operations.every((operation) => !WRITES.has(operation.kind))) {
       return answer('unknown', `${found.reason}; but it declares no policy, and its handler has no side effect the effects analysis sees (${inferred.reason}, question 1), as a tool declared without side effects, for which this question does not apply`, found.evidence);
     }
     return answer('unknown', `${found.reason}; but it declares no policy, so whether it has a side effect is not known`, found.evidence);
