@@ -48,9 +48,10 @@ describe('Q4 says what is known about a runner call', () => {
 });
 
 describe('Q2 knows the runner\'s key', () => {
-  it('currentCall()?.key from @retrysafe/spec, as docs/frameworks.md passes it to a provider, is deterministic', async () => {
+  it('currentCall()?.key from @retrysafe/spec, as docs/frameworks.md passes it to a provider, is the guarded call\'s key: unknown where nothing scanned guards the tool', async () => {
     expect((await tool('refundOrder')).questions.q2).toMatchObject({
-      verdict: 'yes',
+      verdict: 'unknown',
+      reason: expect.stringMatching(/^the key comes from `currentCall\(\)\?\.key`, the key of the call a guard runs; but /),
       evidence: [{ file: 'src/runner-key.ts', line: 14, text: 'currentCall()?.key' }],
     });
   });
@@ -120,9 +121,9 @@ describe('Q2 reads a constant key as one key for every call', () => {
 });
 
 describe('Q2 says where currentCall() is set', () => {
-  it('unguarded: still yes, but the reason says the key is undefined outside a guarded call, naming every call that sets it (enableIdempotency too)', async () => {
+  it('unguarded: unknown (new-user trial 6 read "yes … the key is undefined" as a contradiction), the reason saying the key is undefined outside a guarded call, naming every call that sets it (enableIdempotency too)', async () => {
     expect((await tool('refundOrder')).questions.q2).toMatchObject({
-      verdict: 'yes',
+      verdict: 'unknown',
       reason: expect.stringContaining(
         '`currentCall()` is set only inside a call one of `guardAiSdkTools`, `guardOpenAIAgentsTools`, `guardLangChainTools`, `guardMastraTools`, `enableIdempotency` runs, and none of them runs this tool in the scanned code: called outside one, the key is `undefined`',
       ),

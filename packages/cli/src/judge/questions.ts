@@ -304,7 +304,11 @@ export function judgeKey(context: JudgeContext): Answer {
     if (origins?.verdict === 'no') return no('error', `the key comes from ${parts}: ${origins.reason}`, [...partEvidence, ...origins.evidence]);
     if (origins?.verdict === 'unknown') return answer('unknown', `the key comes from ${parts}: ${origins.reason}`, [...partEvidence, ...origins.evidence]);
     const suffix = origins?.verdict === 'yes' ? origins.text : '';
-    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery${suffix}${runnerKeyCaveat(context, shown)}`, [...partEvidence, ...(origins?.evidence ?? [])]);
+    const caveat = runnerKeyCaveat(context, shown);
+    // The guard's key with no guard or server running the tool in the scanned code: the key is
+    // `undefined` there, so not a yes (new-user trial 6: "yes … the key is undefined").
+    if (caveat.unset) return answer('unknown', `the key comes from ${parts}, the key of the call a guard runs${caveat.text}`, [...partEvidence, ...(origins?.evidence ?? [])]);
+    return answer('yes', `derived from ${parts}: the same on every attempt, resume and redelivery${suffix}${caveat.text}`, [...partEvidence, ...(origins?.evidence ?? [])]);
   }
   if (key.status === 'unknown') {
     // The type-aware rule follows a helper into another file, which the audit's key tracer does not:
@@ -341,14 +345,14 @@ export function judgeKey(context: JudgeContext): Answer {
  * recognises them), and is `undefined` anywhere else, so a tool run without one passes no key at
  * all. Said in Q2's reason, with the guard or the server when one is linked.
  */
-function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text: string }[]): string {
-  if (!parts.some((part) => /^currentCall\(\)/.test(part.text))) return '';
+function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text: string }[]): { readonly text: string; readonly unset?: true } {
+  if (!parts.some((part) => /^currentCall\(\)/.test(part.text))) return { text: '' };
   const guard = anyGuardOf(context);
-  if (guard) return `; \`currentCall()\` is set by the guard (\`${guard.via}\`, ${guard.file}:${guard.line}) for each call it runs`;
+  if (guard) return { text: `; \`currentCall()\` is set by the guard (\`${guard.via}\`, ${guard.file}:${guard.line}) for each call it runs` };
   const wire = wireOf(context);
-  if (wire) return `; \`currentCall()\` is set by its server's \`enableIdempotency\` (${wire.file}:${wire.line}) for each call it runs`;
+  if (wire) return { text: `; \`currentCall()\` is set by its server's \`enableIdempotency\` (${wire.file}:${wire.line}) for each call it runs` };
   const setters = CURRENT_CALL_SETTERS.map((name) => `\`${name}\``).join(', ');
-  return `; but \`currentCall()\` is set only inside a call one of ${setters} runs, and none of them runs this tool in the scanned code: called outside one, the key is \`undefined\` and the provider gets none`;
+  return { text: `; but \`currentCall()\` is set only inside a call one of ${setters} runs, and none of them runs this tool in the scanned code: called outside one, the key is \`undefined\` and the provider gets none`, unset: true };
 }
 
 /** Q3: the runner's `replayed`, or a replay flag in what the handler returns. */
