@@ -245,7 +245,7 @@ export async function expectSingleEffect(tool: object, rawInput: unknown, option
       fail(`${subject.name} is declared naturally idempotent, but the second identical call changed what \`effects\` counts (by ${effectsOfSecondCall}): it creates or accumulates. Give it a key (idempotent: 'with_key') or declare it not safely repeatable.`, effectsOfSecondCall, 0);
     }
     if (!isDeepStrictEqual(first.result, second.result)) {
-      fail(`${subject.name} is declared naturally idempotent, but two identical calls returned different results`, first.result, second.result);
+      fail(`${subject.name} is declared naturally idempotent, but two identical calls returned different results`, second.result, first.result);
     }
     return report;
   }

@@ -98,6 +98,9 @@ describe('expectSingleEffect', () => {
       execute: async () => ({ version: (n += 1) }),
     });
     await expect(expectSingleEffect(drifting, {})).rejects.toThrow(/different results/);
+    // The second call's result is what was received, the first's what was expected (new-user trial 6
+    // read the diff the wrong way round: "- Expected 200, + Received 100" for 100 then 200).
+    await expect(expectSingleEffect(drifting, {})).rejects.toMatchObject({ actual: { version: 4 }, expected: { version: 3 } });
   });
 
   it('fails a tool declared naturally idempotent whose second call adds to the counted effects', async () => {
