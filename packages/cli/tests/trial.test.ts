@@ -155,7 +155,7 @@ describe('Q1 with a type-aware config', () => {
       // The operation, and the declaration it contradicts, where the rule reports it.
       evidence: [{ file: 'src/server.ts', line: 14, text: 'stripe.paymentIntents.create' }, { file: 'src/server.ts', line: 12, text: '{ readOnlyHint: true }' }],
     });
-    expect(payment?.questions.q1.reason).toContain('(line 12; `@retrysafe/no-contradicted-policy-type-checked` reports it at line 12)');
+    expect(payment?.questions.q1.reason).toContain('(line 12, where `@retrysafe/no-contradicted-policy-type-checked` reports it)');
     expect(report.findings).toContainEqual(expect.objectContaining({ ruleId: '@retrysafe/no-contradicted-policy-type-checked', file: 'src/server.ts', line: 12 }));
   });
 
@@ -321,7 +321,7 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
     const q1 = (await tool('touchOrder')).questions.q1;
     expect(q1).toMatchObject({ verdict: 'no', severity: 'error' });
     expect(q1.reason).toContain('contradicts the declared `idempotent: true`');
-    expect(q1.reason).toContain('contradicts the declared `idempotent: true` (line 20; `@retrysafe/no-contradicted-policy` reports it at line 20)');
+    expect(q1.reason).toContain('contradicts the declared `idempotent: true` (line 20, where `@retrysafe/no-contradicted-policy` reports it)');
     expect(q1.evidence).toContainEqual({ file: 'src/contradicted.ts', line: 20, text: expect.stringContaining('side_effects') });
   });
 
@@ -333,7 +333,7 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
     expect(q1.reason).toMatch(/^the declaration is not true: /);
     expect(q1.reason).toContain('a second call itself reaches the same end state');
     expect(q1.reason).toContain('contradicts the declared read-only `readOnlyHint: true`');
-    expect(q1.reason).toContain('(line 23; `@retrysafe/no-contradicted-policy` reports it at line 23)');
+    expect(q1.reason).toContain('(line 23, where `@retrysafe/no-contradicted-policy` reports it)');
     expect(q1.reason).toContain('a client or loop that trusts it runs the tool without asking');
     expect(q1.evidence).toContainEqual({ file: 'src/contradicted.ts', line: 23, text: expect.stringContaining('readOnlyHint') });
   });

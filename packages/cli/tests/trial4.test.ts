@@ -247,3 +247,11 @@ describe('a handler that reaches no effect the analysis knows (new-user trial 6)
     }
   });
 });
+
+describe('a contradiction names the claim by its own line (new-user trial 6)', () => {
+  it('idempotent: true on line 12 of a defineTool that starts on line 8: line 12, where the rule reports it', async () => {
+    const { q1 } = (await tool('bump_counter')).questions;
+    expect(q1.verdict).toBe('no');
+    expect(q1.reason).toContain('contradicts the declared `idempotent: true` (line 12, where `@retrysafe/no-contradicted-policy` reports it)');
+  });
+});

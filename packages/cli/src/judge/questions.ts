@@ -209,10 +209,12 @@ export function findEffectsContradiction(context: Omit<JudgeContext, 'contradict
   const finding = context.findings.find(
     (candidate) => /\/no-contradicted-policy(-type-checked)?$/.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine,
   );
-  const reported = finding ? `; \`${finding.ruleId}\` reports it at line ${finding.line}` : '';
+  // The claim's own line where the rule points at it (the policy's first line is the call's: a
+  // second, different line beside it read as a disagreement in new-user trial 6).
+  const reported = finding ? `, where \`${finding.ruleId}\` reports it` : '';
   return {
     claim,
-    text: `, which contradicts the declared ${claim} (line ${policy.line}${reported})`,
+    text: `, which contradicts the declared ${claim} (line ${finding?.line ?? policy.line}${reported})`,
     evidence: { file, line: finding?.line ?? policy.line, text: policy.text },
   };
 }
