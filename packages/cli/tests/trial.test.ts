@@ -115,6 +115,13 @@ describe('Q2 reads a constant key as one key for every call', () => {
     expect(q2.reason).toMatch(/^the key `key`refund`` \(line 49\) is the constant ``refund`` \(line 49\): every call sends the same key, "refund"/);
   });
 
+  it("Q1 of a constant key quotes question 2's reason once (new-user trial 6: it held it twice)", async () => {
+    const { q1, q2 } = (await tool('refund_constant_key_fn')).questions;
+    expect(q1.verdict).toBe('no');
+    expect(q1.reason.split(q2.reason).length - 1).toBe(1);
+    expect(q1.reason).toMatch(/^its declared policy is not true \(question 2, below\)/);
+  });
+
   it('the look-alike: a key from a business id is derived from the work, not a constant', async () => {
     expect((await tool('refundPerOrder')).questions.q2).toMatchObject({ verdict: 'yes' });
   });
