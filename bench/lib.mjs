@@ -76,11 +76,11 @@ export function engagementProbe(plugin) {
  * --cache-sim=no`: the instruction count alone; V8's memory reducer starts collections on
  * wall-clock timers, so without the flag two identical processes differ by a few percent) and resolves with valgrind's "I refs" total and the process's stdout;
  * rejects, with the end of its stderr, when the process fails. `nodeFlags` go to node before `args`
- * (e.g. `--predictable-gc-schedule`).
+ * (e.g. `--predictable-gc-schedule`); `env` adds to the process's environment.
  */
-export function countInstructionsOf(args, label = args.join(' '), nodeFlags = []) {
+export function countInstructionsOf(args, label = args.join(' '), nodeFlags = [], env = {}) {
   return new Promise((resolvePromise, reject) => {
-    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--no-memory-reducer', ...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--no-memory-reducer', ...nodeFlags, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     run.stdout.on('data', (chunk) => { stdout += chunk; });

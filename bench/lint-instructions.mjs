@@ -63,6 +63,16 @@ const passes = Number(flags.passes ?? 1);
  */
 if (flags.gc !== undefined && flags.gc !== 'predictable') throw new Error(`--gc takes only 'predictable', got ${flags.gc}`);
 const GC_FLAGS = flags.gc === 'predictable' ? ['--predictable-gc-schedule'] : [];
+/**
+ * One thread in libuv's pool for every counted process. ESLint's `lintFiles` reads the files
+ * concurrently and lints each as its read completes, so with the default four threads the order of
+ * the files differs from process to process (three processes of the same command gave three orders),
+ * and with it what V8 compiles when and where the collector runs. With one thread the reads complete
+ * in the order they were asked for, the same in every process. It steadies `recommended` (four
+ * processes within 0.34%), not yet the parse-only variant (four processes 4.2% apart): compare
+ * plugin builds with each other (b against b0), not through (a).
+ */
+const CHILD_ENV = { UV_THREADPOOL_SIZE: '1' };
 const corpusRoot = flags['corpus-dir'] ?? join(tmpdir(), 'retrysafe-bench-agent-corpus');
 /** The files `recommended` lints (the plugin's own `files`, spelled here so that (a) loads no plugin). */
 const FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
@@ -135,7 +145,7 @@ async function engagedFiles() {
 async function countInstructions(variant, childPasses = 1) {
   const started = Date.now();
   const args = [fileURLToPath(import.meta.url), '--child', variant, '--step', String(step), '--corpus-dir', corpusRoot, '--child-passes', String(childPasses), ...(flags.plugin ? ['--plugin', flags.plugin] : [])];
-  const { instructions, stdout } = await countInstructionsOf(args, `variant ${variant}`, GC_FLAGS);
+  const { instructions, stdout } = await countInstructionsOf(args, `variant ${variant}`, GC_FLAGS, CHILD_ENV);
   const out = JSON.parse(stdout.trim().split('\n').pop());
   return { variant, passes: childPasses, instructions, files: out.files, problems: out.problems, seconds: (Date.now() - started) / 1000, loadAfter: loadavg() };
 }
