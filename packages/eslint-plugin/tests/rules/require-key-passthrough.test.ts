@@ -817,6 +817,35 @@ ruleTester.run('require-key-passthrough: a constant key', rule, {
       code: withKeyRefund('    return stripe.refunds.create({ charge: input.chargeId }, { idempotencyKey: input.orderId });'),
     },
     {
+      // The call is not a provider the rule knows: only a constant under a key's name is judged there.
+      name: "a project's own client in a with_key tool: the tool's key, a key built from it, a random key (no-random-key's), a constant under another name",
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { payments } from './payments.js';
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input, { key }) => {
+    await payments.refund(input.orderId, input.amount, { idempotencyKey: key });
+    await payments.refund(input.orderId, input.amount, { idempotencyKey: \`\${key}:refund\` });
+    await payments.refund(input.orderId, input.amount, { idempotencyKey: crypto.randomUUID() });
+    return payments.refund(input.orderId, input.amount, { reason: 'requested_by_customer', currency: 'usd' });
+  },
+});
+`,
+    },
+    {
+      name: "a project's own client given a constant key outside a with_key tool is not this rule's",
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { payments } from './payments.js';
+export const backfill = () => payments.refund('o_1', 100, { idempotencyKey: 'backfill-2026' });
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: false, retry: 'never', input,
+  execute: async (input) => payments.refund(input.orderId, input.amount, { idempotencyKey: 'refund' }),
+});
+`,
+    },
+    {
       name: 'a constant key outside a with_key tool is not this rule\'s',
       code: `
 import { tool } from 'ai';
@@ -899,6 +928,35 @@ const ALIAS = KEY;
       withKeyRefund(`    const idempotencyKey = 'fixed';
     return stripe.refunds.create({ charge: input.chargeId });`),
       () => [{ ...missing(9, 12), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', remedy: guardedRemedy('guardAiSdkTools') } }],
+    ),
+    invalid(
+      // new-user trial 6: the audit's question 2 said the key was a constant; no rule said anything.
+      "a project's own client (not a provider the rule knows) given a constant under a key's name",
+      `
+import { defineTool } from '@retrysafe/spec';
+import { payments } from './payments.js';
+export const refund = defineTool({
+  name: 'refund', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async (input, { key }) => payments.refund(input.orderId, input.amount, { idempotencyKey: 'x' }),
+});
+`,
+      (code) => [
+        {
+          ...constant(6, 101, [useToolKey(edit(code, ["idempotencyKey: 'x'", 'idempotencyKey: key']))]),
+          data: { tool: 'Tool `refund`', call: '`payments.refund(...)`', constant: "`'x'`" },
+        },
+      ],
+    ),
+    invalid(
+      "a framework tool's own client given a constant 'Idempotency-Key' and dedupeKey",
+      withKeyRefund(`    await ledger.post({ 'Idempotency-Key': 'fixed', amount: input.amount });
+    return ledger.post({ dedupeKey: KEY, amount: input.amount });`, `declare const ledger: { post(body: object): Promise<void> };
+const KEY = 'ledger';
+`),
+      () => [
+        { ...constant(10, 44), data: { tool: 'Tool `refund`', call: '`ledger.post(...)`', constant: "`'fixed'`" } },
+        { ...constant(11, 37), data: { tool: 'Tool `refund`', call: '`ledger.post(...)`', constant: "`KEY` (`'ledger'`, line 7)" } },
+      ],
     ),
     invalid(
       'a configured provider given a constant',

@@ -169,6 +169,37 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
         context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shorten(sourceCode.getText(passed.value)) }, suggest });
       }
 
+      /**
+       * A call the rule does not know as a provider (a project's own client: `payments.refund(id,
+       * cents, { idempotencyKey: 'refund' })`) that is given a constant under an idempotency key's
+       * name: whatever the callee does with it, the name says it is the call's key, and one
+       * constant is one key for every call (new-user trial 6: the audit's question 2 said so, the
+       * rules said nothing). Only a constant is judged here: a random or other key there is
+       * `no-random-key`'s, and which key the callee needs is not in the code.
+       */
+      function checkConstantUnderKeyName(node: TSESTree.CallExpression, handler: KeyedHandler): void {
+        for (const argument of node.arguments) {
+          if (argument.type !== AST_NODE_TYPES.ObjectExpression) continue;
+          for (const property of argument.properties) {
+            if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init') continue;
+            const name = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string' ? property.key.value : undefined;
+            if (name === undefined || !matchKeyName(name)) continue;
+            const constant = findConstantKey(property.value, sourceCode);
+            if (!constant) continue;
+            const access = getKeyAccess(handler, property.value, sourceCode, matchKeyName);
+            const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
+            if (access) {
+              const value = property.value as TSESTree.Expression;
+              const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, value, access.text)];
+              suggest.push({ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix });
+            }
+            const callee = sourceCode.getText(node.callee).replace(/\s+/g, '');
+            const data = { tool: toolLabel(handler.tool), call: `\`${callee.length > 60 ? `${callee.slice(0, 57)}...` : callee}(...)\``, constant: describeConstant(constant, sourceCode) };
+            context.report({ node: property.value, messageId: 'constantKey', data, suggest });
+          }
+        }
+      }
+
       /** A keyed provider's call in the handler of a tool that declares nothing: reported only when it visibly passes no key. */
       function checkUndeclared(call: KeyedProviderCall, tool: ToolDefinition): void {
         if (findPassedKey(call, sourceCode, matchKeyName).kind !== 'missing') return;
@@ -204,6 +235,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
             if (handler) {
               const call = recogniseProvider(node);
               if (call) check(call, handler);
+              else checkConstantUnderKeyName(node, handler);
               continue;
             }
             const tool = undeclared.size === 0 ? undefined : findEnclosingTool(node, undeclared);
