@@ -255,3 +255,11 @@ describe('a contradiction names the claim by its own line (new-user trial 6)', (
     expect(q1.reason).toContain('contradicts the declared `idempotent: true` (line 12, where `@retrysafe/no-contradicted-policy` reports it)');
   });
 });
+
+describe('a relative change its WHERE guards (new-user trial 6)', () => {
+  it("Q1 yes says what makes the repeat harmless, not that the write is absolute", async () => {
+    const { q1 } = (await tool('complete_order')).questions;
+    expect(q1.verdict).toBe('yes');
+    expect(q1.reason).toBe("a second call reaches the same end state: its writes are absolute or guarded by their WHERE: `UPDATE orders SET status = 'done', completions = completions + 1`, line 17, changes `completions` relatively only in a row the WHERE no longer matches after the first run");
+  });
+});

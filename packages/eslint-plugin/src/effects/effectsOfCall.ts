@@ -51,6 +51,11 @@ export interface FoundEffect {
   readonly through: readonly TSESTree.Node[];
   /** An absolute write that only adds (`mkdir`, `CREATE TABLE`). */
   readonly additive: boolean;
+  /**
+   * An absolute write that also changes this column relatively, guarded by its WHERE
+   * (`SET status = 'done', completions = completions + 1 WHERE status <> 'done'`): said so in reasons.
+   */
+  readonly guarded?: string;
 }
 
 type Operation = Extract<Recognised, { kind: 'operation' }>;
@@ -94,6 +99,7 @@ export function describeEffects(
       change: modified?.change ?? reading?.change,
       through,
       additive: kind === 'absolute' && (reading?.additive ?? operation.additive ?? false),
+      ...(kind === 'absolute' && reading?.guarded ? { guarded: reading.guarded } : {}),
     };
   });
 }

@@ -62,8 +62,13 @@ export function inferPolicy(handler: HandlerEffects, options: InferPolicyOptions
     return { sideEffects: 'none', idempotent: true, retry: 'safe', destructive: false, evidence: first, reason: `it only reads: \`${first.text}\`, line ${first.line}` };
   }
   const [write] = writes;
-  const reason = `its writes are absolute: \`${write?.text ?? ''}\`, line ${write?.line ?? 0}`;
-  return { sideEffects, idempotent: true, retry: 'safe', destructive, evidence: write, reason };
+  // A relative change its WHERE guards is not an absolute write: say what makes the repeat harmless
+  // (new-user trial 6 read "absolute" of `completions = completions + 1 … WHERE status <> 'done'`).
+  const guarded = writes.find((effect) => effect.guarded !== undefined);
+  const reason = guarded
+    ? `its writes are absolute or guarded by their WHERE: \`${guarded.text}\`, line ${guarded.line}, changes \`${guarded.guarded ?? ''}\` relatively only in a row the WHERE no longer matches after the first run`
+    : `its writes are absolute: \`${write?.text ?? ''}\`, line ${write?.line ?? 0}`;
+  return { sideEffects, idempotent: true, retry: 'safe', destructive, evidence: guarded ?? write, reason };
 }
 
 /** An effect that makes a repeat unsafe, and what it does, for the reason. */

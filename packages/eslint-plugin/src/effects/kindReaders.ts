@@ -28,6 +28,8 @@ export interface Reading {
   readonly key?: { readonly slot: KeySlot; readonly node: TSESTree.NewExpression } | undefined;
   readonly does?: string | undefined;
   readonly additive?: boolean | undefined;
+  /** An absolute SQL statement's column changed relatively under its WHERE's guard (SqlStatement#guarded). */
+  readonly guarded?: string | undefined;
 }
 
 const HTTP_KINDS: Readonly<Record<string, EffectKind>> = {
@@ -76,6 +78,7 @@ export function readSql(sourceCode: SourceCode, node: TSESTree.Node | undefined,
     change: statement.change,
     does: statement.kind === 'create' ? `inserts into \`${statement.table ?? 'a table'}\`` : undefined,
     additive: statement.verb === 'CREATE',
+    guarded: statement.guarded,
   }));
 }
 

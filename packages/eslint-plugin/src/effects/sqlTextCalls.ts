@@ -53,5 +53,6 @@ function toEffects(
     change: reading.change,
     through,
     additive: reading.additive ?? false,
+    ...(reading.kind === 'absolute' && reading.guarded ? { guarded: reading.guarded } : {}),
   }));
 }

@@ -22,6 +22,12 @@ export interface SqlStatement {
   readonly summary: string;
   /** For a relative statement, the column it changes and the operator (`+`, `-`, `array_append`, ...). */
   readonly change?: { readonly column: string; readonly operator: string };
+  /**
+   * An absolute statement whose SET also changes a column relatively, guarded by its WHERE (the row
+   * no longer matches after the first run): the column it changes, for messages that would
+   * otherwise call the whole statement absolute.
+   */
+  readonly guarded?: string;
 }
 
 /** Statements that change nothing a retry could repeat: transaction control, session settings. */
@@ -155,7 +161,7 @@ function classifyOnConflict(tokens: readonly SqlToken[], conflict: number, table
   const relative = assignments.find((assignment) => assignment.kind === 'relative' && !assignment.guarded);
   if (relative) return relativeStatement(tokens, table, relative);
   const unclear = assignments.length === 0 || assignments.some((assignment) => assignment.kind === 'write');
-  return statement(targeted && !unclear ? 'absolute' : 'write', tokens, table, doIndex + 3);
+  return withGuard(statement(targeted && !unclear ? 'absolute' : 'write', tokens, table, doIndex + 3), assignments);
 }
 
 function classifyUpdate(tokens: readonly SqlToken[]): SqlStatement | undefined {
@@ -167,7 +173,7 @@ function classifyUpdate(tokens: readonly SqlToken[]): SqlStatement | undefined {
   if (relative) return relativeStatement(tokens, table, relative);
   const unclear = assignments.length === 0 || assignments.some((assignment) => assignment.kind === 'write');
   const end = ['FROM', 'WHERE', 'RETURNING'].map((word) => indexOfWord(tokens, word, set)).filter((index) => index !== -1);
-  return statement(unclear ? 'write' : 'absolute', tokens, table, Math.min(tokens.length, ...end));
+  return withGuard(statement(unclear ? 'write' : 'absolute', tokens, table, Math.min(tokens.length, ...end)), assignments);
 }
 
 function classifyDelete(tokens: readonly SqlToken[]): SqlStatement | undefined {
@@ -185,7 +191,13 @@ function classifyMerge(tokens: readonly SqlToken[]): SqlStatement | undefined {
   const assignments = set === -1 ? [] : sqlAssignments(tokens, set + 1, table);
   const relative = assignments.find((assignment) => assignment.kind === 'relative' && !assignment.guarded);
   if (relative) return relativeStatement(tokens, table, relative);
-  return statement(assignments.some((assignment) => assignment.kind === 'write') ? 'write' : 'absolute', tokens, table, 3);
+  return withGuard(statement(assignments.some((assignment) => assignment.kind === 'write') ? 'write' : 'absolute', tokens, table, 3), assignments);
+}
+
+/** An absolute statement with the column of a relative assignment its WHERE guards, if it has one. */
+function withGuard(found: SqlStatement, assignments: readonly SqlAssignment[]): SqlStatement {
+  const guarded = found.kind === 'absolute' ? assignments.find((assignment) => assignment.kind === 'relative' && assignment.guarded) : undefined;
+  return guarded ? { ...found, guarded: guarded.column } : found;
 }
 
 function relativeStatement(tokens: readonly SqlToken[], table: string | undefined, assignment: SqlAssignment): SqlStatement {

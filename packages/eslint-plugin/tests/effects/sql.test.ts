@@ -121,6 +121,13 @@ describe('classifySql', () => {
     });
   }
 
+  it('names the column of a relative change its WHERE guards, on the absolute statement (new-user trial 6: reasons called it absolute)', () => {
+    const guarded = rows['relative, but guarded by its WHERE']?.map((row) => classify(row.sql)?.[0]?.guarded);
+    expect(guarded).toEqual(['version', 'paid', 'points', 'tries']);
+    expect(classify('UPDATE orders SET status = $1 WHERE id = $2')?.[0]?.guarded).toBeUndefined();
+    expect(classify('UPDATE customers SET points = points + $1 WHERE id = $2')?.[0]?.guarded).toBeUndefined();
+  });
+
   it('names the column a relative statement changes, and how', () => {
     expect(classify('UPDATE customers SET points = points + $1 WHERE id = $2')?.[0]?.change).toEqual({ column: 'points', operator: '+' });
     expect(classify('UPDATE posts SET tags = array_append(tags, $1)')?.[0]?.change).toEqual({ column: 'tags', operator: 'array_append' });
