@@ -244,7 +244,7 @@ function getConfigMethod(sourceCode: SourceCode, config: TSESTree.Node | undefin
 }
 
 /** The callee as written, for messages: `stripe.refunds.create`, `fetch`, `api.post`. */
-export function describeCallee(call: KeyedProviderCall, sourceCode: SourceCode): string {
+export function describeCallee(call: Pick<KeyedProviderCall, 'node'>, sourceCode: SourceCode): string {
   const text = sourceCode.getText(call.node.callee).replace(/\s+/g, '');
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

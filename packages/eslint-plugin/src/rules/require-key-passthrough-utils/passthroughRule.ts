@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type ConstantKey, createKeyNameMatcher, findConstantKey } from '../../keys/index.js';
-import { isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
+import { getPropertyKeyName, isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
 import {
   createToolRecogniser,
   FRAMEWORKS,
@@ -130,6 +130,14 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
       const undeclared = new Map<TSESTree.Node, ToolDefinition>();
       const callNodes: TSESTree.CallExpression[] = [];
 
+      /** The suggestion to pass the tool's key instead of `value` (binding it in the handler's parameters first where needed). */
+      function useToolKeyInstead(handler: KeyedHandler, value: TSESTree.Expression): TSESLint.ReportSuggestionArray<MessageIds> {
+        const access = getKeyAccess(handler, value, sourceCode, matchKeyName);
+        if (!access) return [];
+        const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, value, access.text)];
+        return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix }];
+      }
+
       function check(call: KeyedProviderCall, handler: KeyedHandler): void {
         const passed = findPassedKey(call, sourceCode, matchKeyName);
         const data = { tool: toolLabel(handler.tool), call: describeCall(call, sourceCode), where: describeWhere(call) };
@@ -155,12 +163,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           return;
         }
         if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler, sourceCode, matchKeyName)) return;
-        const access = getKeyAccess(handler, passed.value, sourceCode, matchKeyName);
-        const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
-        if (access) {
-          const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, passed.value, access.text)];
-          suggest.push({ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix });
-        }
+        const suggest = useToolKeyInstead(handler, passed.value);
         const constant = findConstantKey(passed.value, sourceCode);
         if (constant) {
           context.report({ node: passed.value, messageId: 'constantKey', data: { ...data, constant: describeConstant(constant, sourceCode) }, suggest });
@@ -182,20 +185,13 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           if (argument.type !== AST_NODE_TYPES.ObjectExpression) continue;
           for (const property of argument.properties) {
             if (property.type !== AST_NODE_TYPES.Property || property.computed || property.kind !== 'init') continue;
-            const name = property.key.type === AST_NODE_TYPES.Identifier ? property.key.name : property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string' ? property.key.value : undefined;
+            const name = getPropertyKeyName(property);
             if (name === undefined || !matchKeyName(name)) continue;
-            const constant = findConstantKey(property.value, sourceCode);
+            const value = property.value as TSESTree.Expression;
+            const constant = findConstantKey(value, sourceCode);
             if (!constant) continue;
-            const access = getKeyAccess(handler, property.value, sourceCode, matchKeyName);
-            const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
-            if (access) {
-              const value = property.value as TSESTree.Expression;
-              const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, value, access.text)];
-              suggest.push({ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix });
-            }
-            const callee = sourceCode.getText(node.callee).replace(/\s+/g, '');
-            const data = { tool: toolLabel(handler.tool), call: `\`${callee.length > 60 ? `${callee.slice(0, 57)}...` : callee}(...)\``, constant: describeConstant(constant, sourceCode) };
-            context.report({ node: property.value, messageId: 'constantKey', data, suggest });
+            const data = { tool: toolLabel(handler.tool), call: `\`${describeCallee({ node }, sourceCode)}(...)\``, constant: describeConstant(constant, sourceCode) };
+            context.report({ node: value, messageId: 'constantKey', data, suggest: useToolKeyInstead(handler, value) });
           }
         }
       }
