@@ -207,7 +207,7 @@ export function createRunner(options: RunnerOptions): Runner {
   // The attempt each thrown error ended, for tryCall, without another read of the record.
   const failedAttempts = new WeakMap<object, { attempt: number; key: DeterministicKey }>();
   const telemetry = createCallTelemetry(options.telemetry);
-  const leases = leaseTimer();
+  const leaseSettings: LeaseSettings = { store, lockMs, everyMs: Math.max(1, Math.floor(lockMs / 3)), now, renewing: options.heartbeat ?? true, timer: leaseTimer() };
   const failureFacts = (error: unknown) => (typeof error === 'object' && error !== null ? failedAttempts.get(error) : undefined);
 
   const guard = async <T>(step: Promise<T>, operation: StoreOperation, subject: string): Promise<T> => {
@@ -342,7 +342,7 @@ export function createRunner(options: RunnerOptions): Runner {
    * (renewed) meanwhile, and act on the answer (see `ReconcileAnswer`).
    */
   async function reconcileClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, lost: { attempt: number; at: number }, sentAt: number) {
-    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key, timer: leases });
+    const heartbeat = new Lease(leaseSettings, claimed, sentAt, key);
     let answer: ReconcileAnswer | string;
     let cause: unknown;
     try {
@@ -370,7 +370,7 @@ export function createRunner(options: RunnerOptions): Runner {
   }
 
   async function runClaimed(tool: AnyKeyedTool, input: unknown, run: RunContext, key: DeterministicKey, claimed: DedupRecord, sentAt: number) {
-    const heartbeat = startLease(store, claimed, { lockMs, now, renewing: options.heartbeat ?? true, sentAt, key, timer: leases });
+    const heartbeat = new Lease(leaseSettings, claimed, sentAt, key);
     let value: unknown;
     try {
       value = await tool.execute(input, new EffectContext(run, key, heartbeat));
@@ -579,6 +579,17 @@ function leaseTimer(): LeaseTimer {
 /** Delays of the background attempts to abandon a claim whose reply was lost, ms. */
 const ABANDON_DELAYS_MS = [200, 1_000, 5_000, 30_000] as const;
 
+/** What every lease of one runner shares (made once per runner, not per call). */
+interface LeaseSettings {
+  readonly store: DedupStore;
+  readonly lockMs: number;
+  /** Renewal period, ms: `lockMs / 3`, at least 1. */
+  readonly everyMs: number;
+  readonly now: () => number;
+  readonly renewing: boolean;
+  readonly timer: LeaseTimer;
+}
+
 /**
  * The lease on a claimed key while its effect runs: renews it every `lockMs / 3` (when
  * `renewing`), and aborts `signal` with a `LeaseLostError` when a renewal finds another holder or
@@ -586,105 +597,118 @@ const ABANDON_DELAYS_MS = [200, 1_000, 5_000, 30_000] as const;
  * sent (`sentAt` for the claim itself): from then on the store may hand the key to another call.
  * `stop` returns the latest held record.
  *
- * Per call it costs no timer of its own (the runner's one `LeaseTimer` wakes it for the next
- * renewal or the deadline, whichever comes first) and no `AbortController` until someone reads
- * `signal`: most effects end long before their first renewal and never look at the signal, and an
- * AbortController per call was the largest single item of the runner's own CPU per first call
- * (`node --cpu-prof`, bench/runtime.mjs).
+ * Per call it costs one object: no timer of its own (the runner's one `LeaseTimer` wakes it for
+ * the next renewal or the deadline, whichever comes first; the lease is its own `LeaseWaker`), no
+ * closures, and no `AbortController` until someone reads `signal`: most effects end long before
+ * their first renewal and never look at the signal, and an AbortController per call was the
+ * largest single item of the runner's own CPU per first call (`node --cpu-prof`,
+ * bench/runtime.mjs). The closures of the earlier function form (a dozen per call) were the
+ * garbage collector's largest share of a first call.
  */
-function startLease(
-  store: DedupStore,
-  claimed: DedupRecord,
-  options: { lockMs: number; now: () => number; renewing: boolean; sentAt: number; key: string; timer: LeaseTimer },
-) {
-  const { lockMs, now, renewing } = options;
-  const everyMs = Math.max(1, Math.floor(lockMs / 3));
-  let controller: AbortController | undefined;
-  let lostWith: LeaseLostError | undefined;
-  let held = claimed;
-  let confirmedAt = options.sentAt;
-  let inflight: Promise<void> | undefined;
-  let stopped = false;
-  const lose = (reason: 'reclaimed' | 'expired') => {
-    if (lostWith !== undefined || stopped) return;
-    const { namespace, tool, attempts } = held;
-    lostWith = new LeaseLostError({ namespace, tool, key: options.key, attempt: attempts, reason, lockMs });
-    controller?.abort(lostWith);
-  };
-  function check() {
-    if (lostWith === undefined && now() - confirmedAt >= lockMs) lose('expired');
+class Lease implements LeaseWaker {
+  wakeAt = 0;
+  readonly #settings: LeaseSettings;
+  readonly #key: string;
+  #controller: AbortController | undefined = undefined;
+  #lostWith: LeaseLostError | undefined = undefined;
+  #held: DedupRecord;
+  #confirmedAt: number;
+  #inflight: Promise<void> | undefined = undefined;
+  #stopped = false;
+  // Woken for its next renewal (every `everyMs` of real time, as an interval would) or for its
+  // deadline (`lockMs` after the last confirmation, by `now`, checked once per confirmation as a
+  // deadline timer would), whichever is sooner. Every wake checks the deadline.
+  #nextTickAt: number;
+  #armedDeadlineOf: number | undefined = undefined;
+  #checkedDeadlineOf: number | undefined = undefined;
+
+  constructor(settings: LeaseSettings, claimed: DedupRecord, sentAt: number, key: string) {
+    this.#settings = settings;
+    this.#key = key;
+    this.#held = claimed;
+    this.#confirmedAt = sentAt;
+    this.#nextTickAt = performance.now() + settings.everyMs;
+    this.#arm();
   }
-  const renew = () => {
-    if (!renewing || inflight || lostWith !== undefined) return;
-    const sent = now();
-    inflight = store
-      .renew(held, { now: sent, lockMs })
+
+  #lose(reason: 'reclaimed' | 'expired'): void {
+    if (this.#lostWith !== undefined || this.#stopped) return;
+    const { namespace, tool, attempts } = this.#held;
+    this.#lostWith = new LeaseLostError({ namespace, tool, key: this.#key, attempt: attempts, reason, lockMs: this.#settings.lockMs });
+    this.#controller?.abort(this.#lostWith);
+  }
+
+  #renew(): void {
+    if (!this.#settings.renewing || this.#inflight || this.#lostWith !== undefined) return;
+    const sent = this.#settings.now();
+    this.#inflight = this.#settings.store
+      .renew(this.#held, { now: sent, lockMs: this.#settings.lockMs })
       .then((renewed) => {
-        if (stopped) return;
-        if (renewed === undefined) return lose('reclaimed');
-        held = renewed;
-        confirmedAt = sent;
+        if (this.#stopped) return;
+        if (renewed === undefined) return this.#lose('reclaimed');
+        this.#held = renewed;
+        this.#confirmedAt = sent;
       }, () => {}) // a missed renewal is retried on the next tick; the lease has two more in hand
       .finally(() => {
-        inflight = undefined;
+        this.#inflight = undefined;
       });
-  };
-  // The runner's one timer (leaseTimer) wakes the lease for its next renewal (every `everyMs` of
-  // real time, as an interval would) or for its deadline (`lockMs` after the last confirmation, by
-  // `now`, checked once per confirmation as a deadline timer would), whichever is sooner. Every
-  // wake checks the deadline.
-  let nextTickAt = performance.now() + everyMs;
-  let armedDeadlineOf: number | undefined;
-  let checkedDeadlineOf: number | undefined;
-  const waker: LeaseWaker = { wakeAt: 0, wake: () => wake() };
-  const arm = () => {
+  }
+
+  #arm(): void {
     const at = performance.now();
-    const tickIn = nextTickAt - at;
-    const deadlineIn = checkedDeadlineOf === confirmedAt ? Number.POSITIVE_INFINITY : confirmedAt + lockMs - now();
-    armedDeadlineOf = deadlineIn < tickIn ? confirmedAt : undefined;
+    const tickIn = this.#nextTickAt - at;
+    const deadlineIn = this.#checkedDeadlineOf === this.#confirmedAt ? Number.POSITIVE_INFINITY : this.#confirmedAt + this.#settings.lockMs - this.#settings.now();
+    this.#armedDeadlineOf = deadlineIn < tickIn ? this.#confirmedAt : undefined;
     // Whole milliseconds, at least one, as a timer of its own was armed.
-    options.timer.wakeAt(waker, at + Math.max(1, Math.ceil(Math.min(tickIn, deadlineIn))));
-  };
-  const wake = () => {
-    if (stopped) return;
-    if (armedDeadlineOf !== undefined) checkedDeadlineOf = armedDeadlineOf;
-    check();
+    this.#settings.timer.wakeAt(this, at + Math.max(1, Math.ceil(Math.min(tickIn, deadlineIn))));
+  }
+
+  /** Called by the runner's LeaseTimer at (or a moment after) `wakeAt`. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#armedDeadlineOf !== undefined) this.#checkedDeadlineOf = this.#armedDeadlineOf;
+    if (this.#lostWith === undefined && this.#settings.now() - this.#confirmedAt >= this.#settings.lockMs) this.#lose('expired');
     const at = performance.now();
     // A timer may fire a fraction of a millisecond before performance.now() reaches its time.
-    if (at >= nextTickAt - 1) {
-      renew();
-      nextTickAt = at + everyMs;
+    if (at >= this.#nextTickAt - 1) {
+      this.#renew();
+      this.#nextTickAt = at + this.#settings.everyMs;
     }
-    if (lostWith === undefined) arm();
-    else options.timer.forget(waker);
-  };
-  arm();
-  return {
-    /** Aborted with the `LeaseLostError` once the lease is lost; made on the first call. */
-    signal(): AbortSignal {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (lostWith !== undefined) controller.abort(lostWith);
-      }
-      return controller.signal;
-    },
-    /** The `LeaseLostError` the lease was lost with, if it was. */
-    lostWith: () => lostWith,
-    /** When the lease was last confirmed by the store (the claim's or a renewal's send time), by `now`. */
-    confirmedAt: () => confirmedAt,
-    /** The latest held record, once no renewal is in flight: at once when none is (the common case). */
-    stop(): DedupRecord | Promise<DedupRecord> {
-      options.timer.forget(waker);
-      if (inflight === undefined) {
-        stopped = true;
-        return held;
-      }
-      return inflight.then(() => {
-        stopped = true;
-        return held;
-      });
-    },
-  };
+    if (this.#lostWith === undefined) this.#arm();
+    else this.#settings.timer.forget(this);
+  }
+
+  /** Aborted with the `LeaseLostError` once the lease is lost; made on the first call. */
+  signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#lostWith !== undefined) this.#controller.abort(this.#lostWith);
+    }
+    return this.#controller.signal;
+  }
+
+  /** The `LeaseLostError` the lease was lost with, if it was. */
+  lostWith(): LeaseLostError | undefined {
+    return this.#lostWith;
+  }
+
+  /** When the lease was last confirmed by the store (the claim's or a renewal's send time), by `now`. */
+  confirmedAt(): number {
+    return this.#confirmedAt;
+  }
+
+  /** The latest held record, once no renewal is in flight: at once when none is (the common case). */
+  stop(): DedupRecord | Promise<DedupRecord> {
+    this.#settings.timer.forget(this);
+    if (this.#inflight === undefined) {
+      this.#stopped = true;
+      return this.#held;
+    }
+    return this.#inflight.then(() => {
+      this.#stopped = true;
+      return this.#held;
+    });
+  }
 }
 
 /** What a retry does after an effect ran but its result was not recorded (see docs/runtime.md, reclaim). */
