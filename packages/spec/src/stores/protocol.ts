@@ -204,7 +204,8 @@ async function claim(backend: DedupStoreBackend, request: ClaimRequest): Promise
   const fresh = decideClaim(undefined, request).result;
   for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
     const found = await backend.insertOrRead(fresh.record);
-    if (found.inserted) return found.record === undefined ? fresh : { ...fresh, record: found.record };
+    // (A fresh claim is `claimed`, not reclaimed: written out rather than spread, on every first call.)
+    if (found.inserted) return found.record === undefined ? fresh : { outcome: 'claimed', reclaimed: false, record: found.record };
     if (found.record === undefined) continue;
     const decision = decideClaim(found.record, request, found.now ?? request.now);
     if (decision.write === 'none') return decision.result;
