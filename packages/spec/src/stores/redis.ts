@@ -188,6 +188,8 @@ if redis.call('GETRANGE', KEYS[1], -string.len(ARGV[1]), -1) ~= ARGV[1] then ret
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
 const OPEN_RUN_TRIES = 10;
+/** Most namespaces, and tools per namespace, whose encoded key start a store keeps (see dedupKey). */
+const SCOPE_CACHE = 256;
 
 /**
  * Create the Redis dedup store. Nothing connects until the first call (or `ready()`). A client
@@ -233,7 +235,23 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
   const cas = (key: string, expected: string, next: string, pxMs: number) =>
     script(CAS_SET, key, [expected, next, String(Math.max(1, Math.ceil(pxMs)))]).then((n) => n === 1);
   // The identity is the hash tag: encodeURIComponent leaves no brace in it, so the tag ends where it should.
-  const dedupKey = (id: RecordId) => `${prefix}dedup:{${enc(id.namespace)}:${enc(id.tool)}:${enc(id.key)}}`;
+  // The key's start for one namespace and tool, encoded once (a runner has few of each; bounded, so
+  // a store that sees many tool names keeps no more than SCOPE_CACHE of them).
+  const scopes = new Map<string, Map<string, string>>();
+  const scopeOf = (namespace: string, tool: string): string => {
+    let tools = scopes.get(namespace);
+    if (tools === undefined) {
+      if (scopes.size >= SCOPE_CACHE) scopes.clear();
+      scopes.set(namespace, (tools = new Map()));
+    }
+    let scope = tools.get(tool);
+    if (scope === undefined) {
+      if (tools.size >= SCOPE_CACHE) tools.clear();
+      tools.set(tool, (scope = `${prefix}dedup:{${enc(namespace)}:${enc(tool)}:`));
+    }
+    return scope;
+  };
+  const dedupKey = (id: RecordId) => `${scopeOf(id.namespace, id.tool)}${enc(id.key)}}`;
   const runKey = (stored: StoredRun) => `${prefix}run:{${enc(stored.namespace)}:${enc(stored.origin)}}`;
 
   // Every record this store hands out is a RedisRecord, which keeps (privately) the exact text it
