@@ -422,25 +422,37 @@ function watchConnection(client: Redis | Cluster, connectFirst: boolean, coalesc
   };
   client.on('error', onError);
   client.on('ready', onReady);
+  // The error a command failed with, led by the connection error behind it (see above).
+  const explain = (error: unknown): never => {
+    const cause = lastConnectionError;
+    if (cause && error instanceof Error && error.name !== 'ReplyError') {
+      throw new Error(`cannot reach ${target}: ${describeConnectionError(cause)}`, { cause });
+    }
+    throw error;
+  };
+  const start = <T>(op: () => Promise<T>): Promise<T> => {
+    cork?.();
+    return op();
+  };
   return {
-    async run<T>(op: () => Promise<T>): Promise<T> {
-      try {
-        // A lazy client connects on its first command, queued meanwhile; a cluster client without
-        // an offline queue is connected first.
-        if (connectFirst && client.status === 'wait') {
-          await (connecting ??= client.connect().finally(() => {
-            connecting = undefined;
-          }));
-        }
-        cork?.();
-        return await op();
-      } catch (error) {
-        const cause = lastConnectionError;
-        if (cause && error instanceof Error && error.name !== 'ReplyError') {
-          throw new Error(`cannot reach ${target}: ${describeConnectionError(cause)}`, { cause });
-        }
-        throw error;
+    // Not an async function: the command's own promise with one rejection handler (an async
+    // wrapper cost a promise and a resumption more, on every command of every call).
+    run<T>(op: () => Promise<T>): Promise<T> {
+      // A lazy client connects on its first command, queued meanwhile; a cluster client without
+      // an offline queue is connected first.
+      if (connectFirst && client.status === 'wait') {
+        const connected = (connecting ??= client.connect().finally(() => {
+          connecting = undefined;
+        }));
+        return connected.then(() => start(op)).catch(explain);
       }
+      let pending: Promise<T>;
+      try {
+        pending = start(op);
+      } catch (error) {
+        return Promise.reject(error).catch(explain);
+      }
+      return pending.catch(explain);
     },
     stop() {
       client.off('error', onError);
@@ -793,20 +805,20 @@ function timeMs([seconds, micros]: readonly (string | number)[]): number {
 /** EVALSHA, falling back to EVAL once when the server has not cached the script yet. */
 function scriptRunner(client: Redis | Cluster) {
   const shas = new Map<string, string>();
-  return async (lua: string, key: string, args: string[]): Promise<unknown> => {
+  // Not an async function (one promise fewer per script call): EVALSHA's promise, with a handler
+  // that re-sends the script itself only when the server answers NOSCRIPT.
+  return (lua: string, key: string, args: string[]): Promise<unknown> => {
     let sha = shas.get(lua);
     if (!sha) {
       sha = createHash('sha1').update(lua).digest('hex');
       shas.set(lua, sha);
     }
-    try {
-      return await client.evalsha(sha, 1, key, ...args);
-    } catch (error) {
+    return client.evalsha(sha, 1, key, ...args).catch((error: unknown) => {
       if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
         return client.eval(lua, 1, key, ...args);
       }
       throw error;
-    }
+    });
   };
 }
 
