@@ -1,3 +1,4 @@
+import { codeSpan } from '../collect/analysis.js';
 import { type AuditReport, QUESTION_TEXT, QUESTIONS, fileErrorPlace, toolLabel } from '../report.js';
 import { describePolicy, totalLine, verdictEmoji } from './verdicts.js';
 
@@ -43,10 +44,9 @@ export function formatMarkdown(report: AuditReport): string {
   return `${out.join('\n')}`;
 }
 
-/** Inline code that survives a table cell: backticks inside become a double-backtick span. */
+/** Inline code that survives a table cell: pipes escaped, fenced as {@link codeSpan} does. */
 function code(text: string): string {
-  const escaped = text.replace(/\|/g, '\\|');
-  return escaped.includes('`') ? `\`\` ${escaped} \`\`` : `\`${escaped}\``;
+  return codeSpan(text.replace(/\|/g, '\\|'));
 }
 
 /** Text for a table cell: pipes escaped, one line. */

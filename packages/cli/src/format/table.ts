@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 
+import { codeSpan } from '../collect/analysis.js';
 import { type AuditReport, QUESTION_LABEL, QUESTIONS, type ToolAudit, fileErrorPlace, toolLabel } from '../report.js';
 import { describePolicy, MARK_LEGEND, type Palette, PLAIN, plural, totalLine, verdictMark } from './verdicts.js';
 
@@ -43,7 +44,7 @@ export function formatTable(report: AuditReport, { palette = PLAIN, details = tr
 function toolBlock(tool: ToolAudit, palette: Palette): string[] {
   const name = toolLabel(tool);
   const effects = tool.effects.available
-    ? tool.effects.operations.map((effect) => `${effect.kind} \`${effect.operation}\` (line ${effect.evidence.line})`).join('; ') || 'none found'
+    ? tool.effects.operations.map((effect) => `${effect.kind} ${codeSpan(effect.operation)} (line ${effect.evidence.line})`).join('; ') || 'none found'
     : palette.dim('not analysed (the handler is not in this file)');
   const lines = [
     `${palette.bold(name)}  ${tool.file}:${tool.line}  ${palette.dim(tool.framework)}`,

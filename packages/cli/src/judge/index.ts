@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { findPolicyContradiction } from '../collect/analysis.js';
+import { codeSpan, findPolicyContradiction } from '../collect/analysis.js';
 import type { FileFacts, PolicyFact } from '../collect/facts.js';
 import {
   type Answer,
@@ -149,7 +149,7 @@ function contradictionOfPolicy(policy: PolicyFact, file: string, findings: reado
   const { q1, q2 } = questions;
   const evidence = { file, line: policy.line, text: policy.text };
   const finding = findings.find((candidate) => CONTRADICTING_RULES.test(candidate.ruleId) && candidate.file === file && candidate.line >= policy.line && candidate.line <= policy.endLine);
-  if (finding) return { reason: `\`${finding.ruleId}\` reports it at ${file}:${finding.line}: ${finding.message}`, evidence: { file, line: finding.line, text: policy.text } };
+  if (finding) return { reason: `${codeSpan(finding.ruleId)} reports it at ${file}:${finding.line}: ${finding.message}`, evidence: { file, line: finding.line, text: policy.text } };
   // Without the rule's finding (the rule off, or the policy not visible to it): the spec's own table
   // of contradictions (what tsc and ToolPolicyError reject), from the same static values.
   const rejected = policy.via === 'annotations'

@@ -1,3 +1,4 @@
+import { codeSpan } from '../collect/analysis.js';
 import type { FactoryArgumentFact, KeyFact, KeyOriginFact } from '../collect/facts.js';
 import type { Evidence } from '../report.js';
 import type { ToolAt, ToolLinks } from './links.js';
@@ -31,11 +32,11 @@ export function judgeKeyOrigins(context: OriginContext, parts: readonly Part[]):
   const file = context.relative(context.at.file);
   const opened = unique(origins.filter((origin) => origin.kind === 'openRun').map((origin) => ({ file, line: origin.line, text: origin.text })));
   const parameters = uniqueParameters(origins.filter((origin): origin is FactoryParameter => origin.kind === 'factoryParameter'));
-  const openedText = opened.length > 0 ? `; the run is the one \`${opened[0]?.text}\` opens (line ${opened.map((site) => site.line).join(', ')}), whose id is stored for its origin` : '';
+  const openedText = opened.length > 0 ? `; the run is the one ${codeSpan(opened[0]?.text ?? '')} opens (line ${opened.map((site) => site.line).join(', ')}), whose id is stored for its origin` : '';
   if (parameters.length === 0) return { verdict: 'yes', text: openedText, evidence: opened };
   const [first] = parameters as [FactoryParameter, ...FactoryParameter[]];
-  const factory = first.factory ? `\`${first.factory}\`` : 'the function';
-  const reads = `\`${first.text}\` reads a parameter of ${factory} (line ${first.factoryLine}), which makes the tool`;
+  const factory = first.factory ? codeSpan(first.factory) : 'the function';
+  const reads = `${codeSpan(first.text)} reads a parameter of ${factory} (line ${first.factoryLine}), which makes the tool`;
   const calls = context.links.factoryCalls;
   if (calls.length === 0) {
     return {
@@ -54,13 +55,13 @@ export function judgeKeyOrigins(context: OriginContext, parts: readonly Part[]):
     const source = random.argument;
     return {
       verdict: 'no',
-      reason: `${reads}; the call at ${at(random.call)} gives it \`${source.text}\` (line ${source.line}), which is new each time the tool is made: a resumed run or a redelivered job makes it again with a new key and runs the effect again`,
+      reason: `${reads}; the call at ${at(random.call)} gives it ${codeSpan(source.text)} (line ${source.line}), which is new each time the tool is made: a resumed run or a redelivered job makes it again with a new key and runs the effect again`,
       evidence: [random.call, { file: random.call.file, line: source.line, text: source.text }],
     };
   }
   const unfollowed = given.find((entry) => entry.argument?.k !== 'runId' && entry.argument?.k !== 'literal');
   if (unfollowed) {
-    const what = unfollowed.argument && 'text' in unfollowed.argument ? `\`${unfollowed.argument.text}\`` : 'a value whose shape the audit cannot read';
+    const what = unfollowed.argument && 'text' in unfollowed.argument ? codeSpan(unfollowed.argument.text) : 'a value whose shape the audit cannot read';
     return {
       verdict: 'unknown',
       reason: `${reads}; the call at ${at(unfollowed.call)} gives it ${what}, which the audit cannot follow to durable state (the id of a run \`openRun\` opens, or a literal)`,
@@ -69,7 +70,7 @@ export function judgeKeyOrigins(context: OriginContext, parts: readonly Part[]):
   }
   const runs = unique(given.flatMap((entry) => (entry.argument?.k === 'runId' ? [{ file: entry.call.file, line: entry.argument.line, text: entry.argument.text }] : [])));
   const callSites = unique(given.map((entry) => entry.call));
-  const what = runs.length > 0 ? `the id of the run \`${runs[0]?.text}\` opens (${runs.map(at).join(', ')}), stored for its origin` : 'a literal';
+  const what = runs.length > 0 ? `the id of the run ${codeSpan(runs[0]?.text ?? '')} opens (${runs.map(at).join(', ')}), stored for its origin` : 'a literal';
   const every = callSites.length === 1 ? `its call at ${at(callSites[0] as Evidence)} gives it` : `each of its ${callSites.length} calls (${callSites.map(at).join(', ')}) gives it`;
   return { verdict: 'yes', text: `${openedText}; ${reads}, and ${every} ${what}`, evidence: [...opened, ...callSites, ...runs] };
 }

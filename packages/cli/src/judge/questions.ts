@@ -1,4 +1,4 @@
-import { CURRENT_CALL_SETTERS } from '../collect/analysis.js';
+import { codeSpan, CURRENT_CALL_SETTERS } from '../collect/analysis.js';
 import type { KeyFact, PolicyFact, ToolFact } from '../collect/facts.js';
 import type { Answer, Evidence, QuestionId, RuleFinding, Severity } from '../report.js';
 import { judgeKeyOrigins } from './keyOrigins.js';
@@ -46,7 +46,7 @@ function declaredRead(policy: PolicyFact | null): Answer | undefined {
 
 /** A declared class in the declaration's own words: an MCP tool states it with its `idempotentHint`. */
 function declaredClass(policy: PolicyFact | null, value: boolean): string {
-  return policy?.via === 'annotations' ? `\`idempotentHint: ${value}\`` : `\`idempotent: ${value}\``;
+  return policy?.via === 'annotations' ? codeSpan(`idempotentHint: ${value}`) : codeSpan(`idempotent: ${value}`);
 }
 
 /** `declared not safely repeatable (`idempotent: false`)`, in the declaration's words. */
@@ -67,7 +67,7 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
   const refused = refusingGuardOf(context);
   if (refused) return answer('unknown', `${refusedReason(refused)}; until then the guard dedupes nothing for it`, [plain(refused)]);
   const dedup = tool.policy?.idempotent === true ? undefined : guardOf(context);
-  if (dedup) return answer('yes', `a repeat is answered from the record (\`${dedup.via}\`, ${dedup.file}:${dedup.line}), so the handler runs once`, [plain(dedup)]);
+  if (dedup) return answer('yes', `a repeat is answered from the record (${codeSpan(dedup.via)}, ${dedup.file}:${dedup.line}), so the handler runs once`, [plain(dedup)]);
   if (tool.framework === 'retrysafe' && tool.policy?.idempotent === 'with_key' && tool.key.status === 'deterministic') {
     const site = tool.replay.site ?? { line: tool.line, text: 'defineTool(…)' };
     const replays = 'the runner replays the first result for a repeat with the same key';
@@ -141,7 +141,7 @@ function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[])
   const keyed = creates.filter((operation) => operation.keyPassed === 'yes');
   const [first] = keyed;
   if (!first) return undefined;
-  const passed = `\`${first.text}\` (line ${first.line}) passes the provider an idempotency key`;
+  const passed = `${codeSpan(first.text)} (line ${first.line}) passes the provider an idempotency key`;
   const key = judgeKey(context);
   const withKey = [...evidence, ...key.evidence];
   // A key new on every attempt makes the provider see a new request: the create runs again,
@@ -176,8 +176,8 @@ function judgeKeyedCreates(context: JudgeContext, evidence: readonly Evidence[])
 
 /** `` `fetch (POST)` (line 9) sends the key in its `Idempotency-Key` header to `https://…` ``: what the code shows of a key sent to a generic HTTP endpoint. */
 function sentKeyText(operation: NonNullable<ToolFact['effects']>['operations'][number]): string {
-  const to = operation.sentKey?.url ? ` to \`${operation.sentKey.url}\`` : '';
-  return `\`${operation.text}\` (line ${operation.line}) sends the key in its \`${operation.sentKey?.header ?? 'Idempotency-Key'}\` header${to}`;
+  const to = operation.sentKey?.url ? ` to ${codeSpan(operation.sentKey.url)}` : '';
+  return `${codeSpan(operation.text)} (line ${operation.line}) sends the key in its ${codeSpan(operation.sentKey?.header ?? 'Idempotency-Key')} header${to}`;
 }
 
 /** The policy the effects analysis infers for the handler; its reason names an operation in another file with its file. */
@@ -211,7 +211,7 @@ export function findEffectsContradiction(context: Omit<JudgeContext, 'contradict
   );
   // The claim's own line where the rule points at it (the policy's first line is the call's: a
   // second, different line beside it read as a disagreement in new-user trial 6).
-  const reported = finding ? `, where \`${finding.ruleId}\` reports it` : '';
+  const reported = finding ? `, where ${codeSpan(finding.ruleId)} reports it` : '';
   return {
     claim,
     text: `, which contradicts the declared ${claim} (line ${finding?.line ?? policy.line}${reported})`,
@@ -270,7 +270,7 @@ export function judgeKey(context: JudgeContext): Answer {
   const { key, policy } = tool;
   if (key.status === 'nondeterministic') {
     const [first] = key.sources;
-    const described = key.sources.map((source) => `\`${source.text}\` (line ${source.line})`).join(', ');
+    const described = key.sources.map((source) => `${codeSpan(source.text)} (line ${source.line})`).join(', ');
     return no('error', `the key is built from ${described}, which is new on every attempt: a retry gets a new key and runs the effect again`, first ? key.sources.map((s) => here(s.line, s.text)) : []);
   }
   // One constant for every call that lacks the real key: the fallback alone is the evidence,
@@ -279,19 +279,19 @@ export function judgeKey(context: JudgeContext): Answer {
   const oneKey = (part: Written, constant: Written & { readonly key: string | number }, what: string, calls: string): Answer =>
     no(
       'error',
-      `the key \`${part.text}\` (line ${part.line}) ${what}: ${calls} sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
+      `the key ${codeSpan(part.text)} (line ${part.line}) ${what}: ${calls} sends the same key, ${JSON.stringify(constant.key)}, so a later, different call gets the first one's result instead of its own effect (or the provider rejects the reused key)`,
       [here(part.line, part.text), ...(constant.line === part.line ? [] : [here(constant.line, constant.text)])],
     );
   const fallback = constantFallbackPart(context);
   if (fallback?.fallback) {
     const { fallback: constant } = fallback;
-    return oneKey(fallback, constant, `falls back to the constant \`${constant.text}\` when \`${constant.primary}\` is missing (line ${constant.line})`, 'every call without it');
+    return oneKey(fallback, constant, `falls back to the constant ${codeSpan(constant.text)} when ${codeSpan(constant.primary)} is missing (line ${constant.line})`, 'every call without it');
   }
   // A key that is a constant outright: one key for every call, as require-key-passthrough reports it in a with_key handler.
   const constantPart = key.parts.find((part) => part.constant);
   if (constantPart?.constant) {
     const { constant } = constantPart;
-    return oneKey(constantPart, constant, `is ${constant.text === constantPart.text ? 'a constant' : `the constant \`${constant.text}\` (line ${constant.line})`}`, 'every call');
+    return oneKey(constantPart, constant, `is ${constant.text === constantPart.text ? 'a constant' : `the constant ${codeSpan(constant.text)} (line ${constant.line})`}`, 'every call');
   }
   const read = declaredRead(policy);
   if (read && key.status === 'none') return read;
@@ -299,7 +299,7 @@ export function judgeKey(context: JudgeContext): Answer {
     // A `key` function's parts are the key; the handler then only passes it on (or passes its own).
     const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
     const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
-    const parts = shown.map((part) => `\`${part.text}\``).join(', ');
+    const parts = shown.map((part) => codeSpan(part.text)).join(', ');
     const partEvidence = shown.map((part) => here(part.line, part.text));
     // A part that reads a factory's parameter (or a run `openRun` opens) is as durable as what it is given.
     const origins = judgeKeyOrigins(context, shown);
@@ -317,10 +317,10 @@ export function judgeKey(context: JudgeContext): Answer {
     // its finding on a part of the key is the evidence that the key is new on every attempt.
     const random = randomKeyFinding(context);
     if (random) {
-      return no('error', `the key comes from \`${random.part.text}\` (line ${random.part.line}), which \`${random.finding.ruleId}\` traces to a value new on every attempt (${firstSentence(random.finding.message)}), so a retry runs the effect again`, [here(random.part.line, random.part.text)]);
+      return no('error', `the key comes from ${codeSpan(random.part.text)} (line ${random.part.line}), which ${codeSpan(random.finding.ruleId)} traces to a value new on every attempt (${firstSentence(random.finding.message)}), so a retry runs the effect again`, [here(random.part.line, random.part.text)]);
     }
     const hidden = key.parts.filter((part) => !part.derived);
-    const named = hidden.map((part) => `\`${part.text}\` (line ${part.line})`).join(', ');
+    const named = hidden.map((part) => `${codeSpan(part.text)} (line ${part.line})`).join(', ');
     return answer(
       'unknown',
       `the key comes from ${named}, which is not visibly derived from the work (a literal, a parameter or a field of one, \`vouchDurable(…)\`, or a \`const\` of those): whether it is the same on a retry is not in the code the audit can follow`,
@@ -331,7 +331,7 @@ export function judgeKey(context: JudgeContext): Answer {
   const refused = refusingGuardOf(context);
   if (refused) return answer('unknown', `${refusedReason(refused)}; until then no call of it is keyed`, [plain(refused)]);
   const guard = guardOf(context);
-  if (guard) return answer('yes', `guarded by \`${guard.via}\` (${guard.file}:${guard.line}), which keys each call by the durable run, the tool and the canonical arguments (\`callKey\`)`, [plain(guard)]);
+  if (guard) return answer('yes', `guarded by ${codeSpan(guard.via)} (${guard.file}:${guard.line}), which keys each call by the durable run, the tool and the canonical arguments (\`callKey\`)`, [plain(guard)]);
   const wire = wireOf(context);
   if (wire) {
     return answer('unknown', `its server takes the key from the caller (\`_meta["io.github.retrysafe/idempotencyKey"]\`, \`enableIdempotency\` at ${wire.file}:${wire.line}): whether the client derives it from the work is not in this code`, [wire]);
@@ -350,10 +350,10 @@ export function judgeKey(context: JudgeContext): Answer {
 function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text: string }[]): { readonly text: string; readonly unset?: true } {
   if (!parts.some((part) => /^currentCall\(\)/.test(part.text))) return { text: '' };
   const guard = anyGuardOf(context);
-  if (guard) return { text: `; \`currentCall()\` is set by the guard (\`${guard.via}\`, ${guard.file}:${guard.line}) for each call it runs` };
+  if (guard) return { text: `; \`currentCall()\` is set by the guard (${codeSpan(guard.via)}, ${guard.file}:${guard.line}) for each call it runs` };
   const wire = wireOf(context);
   if (wire) return { text: `; \`currentCall()\` is set by its server's \`enableIdempotency\` (${wire.file}:${wire.line}) for each call it runs` };
-  const setters = CURRENT_CALL_SETTERS.map((name) => `\`${name}\``).join(', ');
+  const setters = CURRENT_CALL_SETTERS.map((name) => codeSpan(name)).join(', ');
   return { text: `; but \`currentCall()\` is set only inside a call one of ${setters} runs, and none of them runs this tool in the scanned code: called outside one, the key is \`undefined\` and the provider gets none`, unset: true };
 }
 
@@ -369,7 +369,7 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
   const refused = refusingGuardOf(context);
   if (refused) return answer('unknown', `${refusedReason(refused)}; until then no result of it is flagged \`replayed\``, [plain(refused)]);
   const guard = guardOf(context);
-  if (guard) return answer('yes', `guarded by \`${guard.via}\` (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [plain(guard)]);
+  if (guard) return answer('yes', `guarded by ${codeSpan(guard.via)} (${guard.file}:${guard.line}): a repeat in the run gets the first result, flagged \`replayed: true\``, [plain(guard)]);
   const wire = wireOf(context);
   if (wire) return answer('yes', `its server deduplicates keyed calls (\`enableIdempotency\`, ${wire.file}:${wire.line}): a repeat with the same key gets the first result with \`_meta["io.github.retrysafe/replayed"]: true\``, [wire]);
   if (idempotent === false) return no('warning', `${notRepeatable(tool.policy)}: nothing records the first call, so a repeat cannot answer "already done"`, evidence);
@@ -377,7 +377,7 @@ export function judgeReplayFlag(context: JudgeContext): Answer {
     case 'runner':
       return answer('yes', 'a `defineTool` tool: the runner (and every adapter) answers `{ result, replayed }`, with `replayed: true` for a repeat with the same key', evidence);
     case 'flag':
-      return answer('yes', `the handler returns a replay flag (\`${site?.text ?? 'replayed'}\`, line ${site?.line ?? '?'})`, evidence);
+      return answer('yes', `the handler returns a replay flag (${codeSpan(site?.text ?? 'replayed')}, line ${site?.line ?? '?'})`, evidence);
     case 'none':
       return no('warning', 'nothing the handler returns flags a replay (`replayed: true`): after a repeat the model cannot tell "did it" from "already done"', evidence);
     case 'unknown':
@@ -416,7 +416,7 @@ function refusingGuardOf(context: JudgeContext): GuardAt | undefined {
 }
 
 function refusedReason(guard: GuardAt): string {
-  return `it is passed to \`${guard.via}\` (${guard.file}:${guard.line}), which protects declared tools only: for a tool that declares no policy it throws a TypeError at run time. Declare a policy (\`declarePolicy\`)`;
+  return `it is passed to ${codeSpan(guard.via)} (${guard.file}:${guard.line}), which protects declared tools only: for a tool that declares no policy it throws a TypeError at run time. Declare a policy (\`declarePolicy\`)`;
 }
 
 /** The `enableIdempotency(server, { runner })` of the MCP server a tool is registered on, if any. */
@@ -443,9 +443,9 @@ export function judgeDurableRecord(context: JudgeContext): Answer {
     const where = use ? `${context.relative(use.file)}:${use.use.line}` : '';
     const conditional = use?.use.runnerConditional;
     const why = conditional
-      ? `its options are chosen by a conditional (\`${conditional}\`) whose branches do not name the same runner binding`
+      ? `its options are chosen by a conditional (${codeSpan(conditional)}) whose branches do not name the same runner binding`
       : 'its runner is not one the audit can follow to its construction (a parameter, or a value from outside the scanned code)';
-    return answer('unknown', `a runner call of it exists (\`${use?.use.via ?? 'a runner'}\`, ${where}), but ${why}, so its store cannot be seen`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
+    return answer('unknown', `a runner call of it exists (${codeSpan(use?.use.via ?? 'a runner')}, ${where}), but ${why}, so its store cannot be seen`, use ? [{ file: context.relative(use.file), line: use.use.line, text: use.use.text }] : []);
   }
   return judgeProviderRecord(tool, context);
 }
@@ -466,7 +466,7 @@ function withUses(found: Answer, context: JudgeContext): Answer {
   }
   const uses = [...byLine.values()].slice(0, 3);
   const guard = guardOf(context);
-  const reason = guard ? `guarded by \`${guard.via}\` (${guard.file}:${guard.line}): ${found.reason}` : found.reason;
+  const reason = guard ? `guarded by ${codeSpan(guard.via)} (${guard.file}:${guard.line}): ${found.reason}` : found.reason;
   return { ...found, reason, evidence: [...found.evidence, ...uses] };
 }
 
@@ -515,9 +515,9 @@ function judgeRunner({ file, runner, storeFile, storeChoices, unseenStores = [] 
   if (storeChoices && storeChoices.length + unseenStores.length > 1) return judgeStoreChoices(at, runner.storeText ?? 'its store', storeChoices, unseenStores, context);
   const { store } = runner;
   const evidence = [{ file: context.relative(store ? (storeFile ?? file) : file), line: store?.line ?? runner.line, text: store?.text ?? runner.text }];
-  if (!store) return { rank: RANK.hidden, at, store: '', reason: `its runner (${at}) takes its store from \`${runner.storeText ?? 'elsewhere'}\`, which is not visible`, evidence };
+  if (!store) return { rank: RANK.hidden, at, store: '', reason: `its runner (${at}) takes its store from ${codeSpan(runner.storeText ?? 'elsewhere')}, which is not visible`, evidence };
   const made = storeFile ? ` (made at ${context.relative(storeFile)}:${store.line})` : '';
-  return judgeStore(at, { ...store, file: storeFile ?? file }, `\`${store.text}\`${made}`, context);
+  return judgeStore(at, { ...store, file: storeFile ?? file }, `${codeSpan(store.text)}${made}`, context);
 }
 
 /**
@@ -531,13 +531,13 @@ function judgeRunner({ file, runner, storeFile, storeChoices, unseenStores = [] 
 function judgeStoreChoices(at: string, storeText: string, stores: readonly StoreAt[], unseen: readonly UnseenStore[], context: JudgeContext): RunnerJudged {
   const place = (site: { readonly file: string; readonly line: number }): string => `${context.relative(site.file)}:${site.line}`;
   const judged = [
-    ...stores.map((store) => ({ text: store.text, site: place(store), judged: judgeStore(at, store, `\`${store.text}\` (${place(store)})`, context) })),
+    ...stores.map((store) => ({ text: store.text, site: place(store), judged: judgeStore(at, store, `${codeSpan(store.text)} (${place(store)})`, context) })),
     ...unseen.map((branch) => ({ text: branch.text, site: place(branch), judged: judgeUnseen(at, branch, place(branch), context) })),
   ].sort((a, b) => a.judged.rank - b.judged.rank);
   const [weakest] = judged;
   if (!weakest) throw new Error('unreachable: several stores were given');
-  const all = judged.map(({ text, site }) => `\`${text}\` at ${site}`).join(', ');
-  const chosen = `its runner (${at}) takes its store from \`${storeText}\`, which is one of ${judged.length} stores, ${howChosen([...stores, ...unseen], all, context)}: the weakest answers`;
+  const all = judged.map(({ text, site }) => `${codeSpan(text)} at ${site}`).join(', ');
+  const chosen = `its runner (${at}) takes its store from ${codeSpan(storeText)}, which is one of ${judged.length} stores, ${howChosen([...stores, ...unseen], all, context)}: the weakest answers`;
   const evidence = judged.flatMap(({ judged: choice }) => choice.evidence);
   if (weakest.judged.rank === RANK.durable) return { ...weakest.judged, reason: `${chosen}, and every one is durable`, evidence };
   return { ...weakest.judged, reason: `${chosen}; ${weakest.judged.reason.replace(/^its runner \([^)]*\) /, 'it ')}`, evidence };
@@ -549,7 +549,7 @@ function judgeStoreChoices(at: string, storeText: string, stores: readonly Store
  */
 function howChosen(choices: readonly { readonly chosenBy?: { readonly file: string; readonly line: number; readonly text: string } }[], all: string, context: JudgeContext): string {
   const conditionals = new Map<string, string>();
-  for (const { chosenBy } of choices) if (chosenBy) conditionals.set(`${chosenBy.file}:${chosenBy.line}:${chosenBy.text}`, `\`${chosenBy.text}\` (${context.relative(chosenBy.file)}:${chosenBy.line})`);
+  for (const { chosenBy } of choices) if (chosenBy) conditionals.set(`${chosenBy.file}:${chosenBy.line}:${chosenBy.text}`, `${codeSpan(chosenBy.text)} (${context.relative(chosenBy.file)}:${chosenBy.line})`);
   const by = [...conditionals.values()].join(' and ');
   if (conditionals.size === 0) return `each returned by a return of the function it comes from (${all}) and chosen at run time`;
   if (choices.every(({ chosenBy }) => chosenBy)) return `chosen at run time by ${by}, one for each branch (${all})`;
@@ -562,7 +562,7 @@ function judgeUnseen(at: string, branch: UnseenStore, place: string, context: Ju
     rank: RANK.hidden,
     at,
     store: '',
-    reason: `its runner (${at}) takes its store from \`${branch.text}\` (${place}), which is not visible`,
+    reason: `its runner (${at}) takes its store from ${codeSpan(branch.text)} (${place}), which is not visible`,
     evidence: [{ file: context.relative(branch.file), line: branch.line, text: branch.text }],
   };
 }
@@ -579,7 +579,7 @@ function judgeStore(at: string, store: StoreAt, named: string, context: JudgeCon
   }
   if (store.allowVolatile === 'unknown') {
     const shown = store.allowVolatileAt;
-    const given = shown ? (shown.text === 'allowVolatile' ? ` (line ${shown.line}, a variable)` : ` (\`${shown.text}\`, line ${shown.line})`) : '';
+    const given = shown ? (shown.text === 'allowVolatile' ? ` (line ${shown.line}, a variable)` : ` (${codeSpan(shown.text)}, line ${shown.line})`) : '';
     return {
       rank: RANK.unchecked,
       at,
@@ -610,7 +610,7 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
   // key, which does not answer for this tool's call (require-key-passthrough reports it).
   const foreign = passing.filter((call) => call.foreignKey !== undefined);
   if (foreign.length > 0) {
-    const calls = foreign.map((call) => `\`${call.text}\` (line ${call.line}) passes \`${call.foreignKey ?? ''}\``).join(', ');
+    const calls = foreign.map((call) => `${codeSpan(call.text)} (line ${call.line}) passes ${codeSpan(call.foreignKey ?? '')}`).join(', ');
     return answer(
       'unknown',
       `${calls}, which is not the tool's key: the provider keeps a record of that key, not of this tool's call (require-key-passthrough); ${tool.framework === 'retrysafe' ? 'and no runner call of this tool in the scanned source files, so its own store is not visible' : 'and no runner runs it'}`,
@@ -618,7 +618,7 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     );
   }
   if (passing.length > 0) {
-    const calls = passing.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
+    const calls = passing.map((call) => `${codeSpan(call.text)} (line ${call.line})`).join(', ');
     // A request to a provider's API host documented to dedupe by the header (Stripe's) keeps a record as its SDK does.
     const sentBy = (call: (typeof passing)[number]) => tool.effects?.operations.find((operation) => operation.sentKey && operation.line === call.line && operation.file === undefined);
     const retentionOf = (call: (typeof passing)[number]): string | undefined => KEEPS_KEYS[call.provider] ?? (sentBy(call)?.sentKey?.honouredBy === 'Stripe' ? KEEPS_KEYS.stripe : undefined);
@@ -633,7 +633,7 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     // not read an `Idempotency-Key` header at all (require-key-passthrough's doc).
     const keeping = passing.filter((call) => retentionOf(call) !== undefined);
     if (keeping.length > 0) {
-      const kept = keeping.map((call) => `\`${call.text}\` (line ${call.line})`).join(', ');
+      const kept = keeping.map((call) => `${codeSpan(call.text)} (line ${call.line})`).join(', ');
       const retention = [...new Set(keeping.map(retentionOf))].join('; ');
       return answer('yes', `the provider keeps its own record of the key: ${kept} passes it (${retention})`, keeping.map((call) => here(call.line, call.text)));
     }
@@ -641,7 +641,7 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     const sent = passing.map(sentBy);
     const shown = passing.map((call, index) => {
       const operation = sent[index];
-      return operation ? sentKeyText(operation) : `\`${call.text}\` (line ${call.line}) passes the key in an \`Idempotency-Key\` header`;
+      return operation ? sentKeyText(operation) : `${codeSpan(call.text)} (line ${call.line}) passes the key in an \`Idempotency-Key\` header`;
     }).join(', ');
     return answer('unknown', `${shown}; whether that server keeps a record of it is not in the code (the IETF Idempotency-Key draft leaves deduplication to the server; question 1)`, passing.map((call) => here(call.line, call.text)));
   }
@@ -651,7 +651,7 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     const where = `${context.relative(testUse.file)}:${testUse.use.line}`;
     return answer(
       'unknown',
-      `it is run through \`${testUse.use.text}\` (${where}${context.links.testUses.length > 1 ? ` and ${context.links.testUses.length - 1} more` : ''}), but only in files the audit reads as tests (named like a test, or importing a test runner or \`@retrysafe/spec/testing\`), whose runners are not the deployed one: the deployed runner's store is not visible`,
+      `it is run through ${codeSpan(testUse.use.text)} (${where}${context.links.testUses.length > 1 ? ` and ${context.links.testUses.length - 1} more` : ''}), but only in files the audit reads as tests (named like a test, or importing a test runner or \`@retrysafe/spec/testing\`), whose runners are not the deployed one: the deployed runner's store is not visible`,
       context.links.testUses.map(({ file, use }) => ({ file: context.relative(file), line: use.line, text: use.text })),
     );
   }
@@ -687,7 +687,7 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
     const assertion = first.test.assertionLine !== null && first.test.assertionLine !== first.test.line
       ? { file: context.relative(first.file), line: first.test.assertionLine, text: first.test.assertionText ?? '' }
       : undefined;
-    const named = assertion ? ` (\`${assertion.text}\`, line ${assertion.line})` : '';
+    const named = assertion ? ` (${codeSpan(assertion.text)}, line ${assertion.line})` : '';
     return answer('yes', `${describeTests(asserted, context)} calls it twice and asserts a single effect${named}`, [at(first), ...(assertion ? [assertion] : []), ...asserted.slice(1).map(at)]);
   }
   const conditional = tests.filter((test) => test.test.assertionLine !== null && test.test.reach?.kind === 'conditional');
@@ -710,7 +710,7 @@ export function judgeCalledTwiceTest(context: JudgeContext): Answer {
     return answer('unknown', unread ? `no test files among the files read; ${unread}, so a called-twice test there would not be seen` : 'no test files among the scanned files');
   }
   const candidates = context.unresolvedTests.filter((test) => mayBe(test, tool));
-  if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls \`${candidates[0]?.test.text}\` twice, which may be this tool (its target was not followed)`, candidates.map(at));
+  if (candidates.length > 0) return answer('unknown', `${describeTests(candidates, context)} calls ${codeSpan(candidates[0]?.test.text ?? '')} twice, which may be this tool (its target was not followed)`, candidates.map(at));
   if (unsafe) return no('warning', `${notRepeatable(tool.policy)}: no called-twice test can pass until it is made idempotent (an absolute write, or a key)`);
   const referenced = context.links.referencedBy.map(context.relative);
   const missing = referenced.length > 0
@@ -731,12 +731,12 @@ function reachReason(test: TestAt, all: readonly TestAt[], context: JudgeContext
   if (!reach) return `${where} calls it twice`;
   switch (reach.kind) {
     case 'skipped':
-      return `${where} calls it twice in a skipped test (\`${reach.text}\`, line ${reach.line}), which never runs`;
+      return `${where} calls it twice in a skipped test (${codeSpan(reach.text)}, line ${reach.line}), which never runs`;
     case 'conditional':
-      return `${where} calls it twice in a test that runs only under a condition (\`${reach.text}\`, line ${reach.line})`;
+      return `${where} calls it twice in a test that runs only under a condition (${codeSpan(reach.text)}, line ${reach.line})`;
     case 'swallowed': {
-      const assertion = test.test.assertionText ? `\`${test.test.assertionText}\`, line ${test.test.assertionLine ?? test.test.line}` : `line ${test.test.assertionLine ?? test.test.line}`;
-      return `${where} calls it twice, but its assertion (${assertion}) sits in a \`try\` whose \`${reach.text}\` (line ${reach.line}) swallows the failure (it neither rethrows nor fails the test), so the test cannot fail`;
+      const assertion = test.test.assertionText ? `${codeSpan(test.test.assertionText)}, line ${test.test.assertionLine ?? test.test.line}` : `line ${test.test.assertionLine ?? test.test.line}`;
+      return `${where} calls it twice, but its assertion (${assertion}) sits in a \`try\` whose ${codeSpan(reach.text)} (line ${reach.line}) swallows the failure (it neither rethrows nor fails the test), so the test cannot fail`;
     }
   }
 }

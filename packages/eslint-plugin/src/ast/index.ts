@@ -6,6 +6,7 @@
 // Import it from here only.
 export * from './bindings.js';
 export * from './classMembers.js';
+export * from './codeSpan.js';
 export * from './describeNode.js';
 export * from './expressionWalk.js';
 export * from './imports.js';

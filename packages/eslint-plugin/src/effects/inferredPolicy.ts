@@ -1,3 +1,4 @@
+import { codeSpan } from '../ast/index.js';
 import type { SideEffectClass } from './libraries/index.js';
 import type { HandlerEffects } from './analysis.js';
 import type { FoundEffect } from './effectsOfCall.js';
@@ -51,7 +52,7 @@ export function inferPolicy(handler: HandlerEffects, options: InferPolicyOptions
       withReason(effects.find((effect) => effect.kind === 'create' && effect.keyPassed === 'no'), 'creates without a key') ??
       findCreateWithNewKey(effects, options.newKeyOf);
   if (repeated) {
-    const reason = `\`${repeated.effect.text}\` (line ${repeated.effect.line}) ${repeated.does}`;
+    const reason = `${codeSpan(repeated.effect.text)} (line ${repeated.effect.line}) ${repeated.does}`;
     return { sideEffects: sideEffects === 'none' ? 'internal_write' : sideEffects, idempotent: false, retry: 'never', destructive, evidence: repeated.effect, reason };
   }
   if (!complete || effects.some((effect) => effect.kind === 'unknown' || effect.kind === 'write' || effect.kind === 'create')) return undefined;
@@ -59,15 +60,15 @@ export function inferPolicy(handler: HandlerEffects, options: InferPolicyOptions
   const [first] = effects;
   if (!first) return undefined;
   if (writes.length === 0) {
-    return { sideEffects: 'none', idempotent: true, retry: 'safe', destructive: false, evidence: first, reason: `it only reads: \`${first.text}\`, line ${first.line}` };
+    return { sideEffects: 'none', idempotent: true, retry: 'safe', destructive: false, evidence: first, reason: `it only reads: ${codeSpan(first.text)}, line ${first.line}` };
   }
   const [write] = writes;
   // A relative change its WHERE guards is not an absolute write: say what makes the repeat harmless
   // (new-user trial 6 read "absolute" of `completions = completions + 1 … WHERE status <> 'done'`).
   const guarded = writes.find((effect) => effect.guarded !== undefined);
   const reason = guarded
-    ? `its writes are absolute or guarded by their WHERE: \`${guarded.text}\`, line ${guarded.line}, changes \`${guarded.guarded ?? ''}\` relatively only in a row the WHERE no longer matches after the first run`
-    : `its writes are absolute: \`${write?.text ?? ''}\`, line ${write?.line ?? 0}`;
+    ? `its writes are absolute or guarded by their WHERE: ${codeSpan(guarded.text)}, line ${guarded.line}, changes ${codeSpan(guarded.guarded ?? '')} relatively only in a row the WHERE no longer matches after the first run`
+    : `its writes are absolute: ${codeSpan(write?.text ?? '')}, line ${write?.line ?? 0}`;
   return { sideEffects, idempotent: true, retry: 'safe', destructive, evidence: guarded ?? write, reason };
 }
 

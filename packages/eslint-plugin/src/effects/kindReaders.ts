@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { normalizeModuleName, resolveReference } from '../ast/index.js';
-import { findProperty } from '../ast/index.js';
+import { codeSpan, findProperty } from '../ast/index.js';
 import { matchOperation } from './callPatterns.js';
 import type { EffectChange, EffectCommand, EffectKind, EffectLibrary, KeySlot, KindSource } from './libraries/index.js';
 import { classifySql } from '../sql/index.js';
@@ -76,7 +76,7 @@ export function readSql(sourceCode: SourceCode, node: TSESTree.Node | undefined,
     kind: statement.kind,
     text: statement.summary,
     change: statement.change,
-    does: statement.kind === 'create' ? `inserts into \`${statement.table ?? 'a table'}\`` : undefined,
+    does: statement.kind === 'create' ? `inserts into ${statement.table === undefined ? '`a table`' : codeSpan(statement.table)}` : undefined,
     additive: statement.verb === 'CREATE',
     guarded: statement.guarded,
   }));
@@ -178,7 +178,7 @@ function readData(
   }
   const data = readUpdateData(sourceCode, target.node, target.env, style);
   if (!data) return undefined;
-  return { kind: data.kind, detail: data.shown === undefined ? undefined : `with \`${data.shown}\``, change: { column: data.column, operator: data.operator } };
+  return { kind: data.kind, detail: data.shown === undefined ? undefined : `with ${codeSpan(data.shown)}`, change: { column: data.column, operator: data.operator } };
 }
 
 function readUpsert(sourceCode: SourceCode, source: Extract<KindSource, { from: 'upsert' }>, args: readonly TSESTree.Node[], env: Env): Reading | undefined {

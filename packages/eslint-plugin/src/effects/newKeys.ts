@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { containsNode, isFunctionNode, walk } from '../ast/index.js';
+import { codeSpan, containsNode, isFunctionNode, walk } from '../ast/index.js';
 import { createKeyJudge, type KeyJudge } from '../keys/index.js';
 import type { FoundEffect } from './effectsOfCall.js';
 
@@ -26,7 +26,7 @@ function findNewKeySource(effect: FoundEffect, judge: KeyJudge, sourceCode: Read
   const sourceAt = (node: TSESTree.Node): string | undefined => {
     for (const position of judge.positionsAt(node)) {
       const verdict = judge.judge(position.value);
-      if (typeof verdict === 'object' && isMintedPerCall(verdict.node, effect.node)) return `\`${verdict.description}\` (line ${verdict.node.loc.start.line})`;
+      if (typeof verdict === 'object' && isMintedPerCall(verdict.node, effect.node)) return `${codeSpan(verdict.description)} (line ${verdict.node.loc.start.line})`;
     }
     return undefined;
   };

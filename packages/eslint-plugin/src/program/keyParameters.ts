@@ -3,6 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 import type ts from 'typescript';
 
 import {
+  codeSpan,
   type FunctionNode,
   getChildNodes,
   getStaticPropertyName,
@@ -269,13 +270,13 @@ function describePosition(position: KeyPosition): string {
   switch (position.kind) {
     case 'headerCall':
     case 'headerEntry':
-      return `sends it as the \`${position.keyName}\` header`;
+      return `sends it as the ${codeSpan(position.keyName)} header`;
     case 'specKey':
       return position.keyName === 'key' ? 'builds a `key` from it' : 'vouches for it with `vouchDurable(...)`';
     case 'toolKey':
       return "returns it from a tool's `key` function";
     default:
-      return `uses it as \`${position.keyName}\``;
+      return `uses it as ${codeSpan(position.keyName)}`;
   }
 }
 

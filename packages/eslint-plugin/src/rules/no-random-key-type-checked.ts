@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ESLintUtils } from '@typescript-eslint/utils';
 
 import {
+  codeSpan,
   describeNode,
   findVariableOf,
   getConstantInitializer,
@@ -26,7 +27,7 @@ export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.j
 
 export type MessageIds = 'clockKey' | 'constantFallbackArgument' | 'counterKey' | 'keyArgument' | 'mintedPerToolCallKey' | 'perAttemptKey' | 'randomKey';
 
-const FROM = '`{{source}}` in {{file}} line {{line}}, reached through `{{through}}`';
+const FROM = '{{source}} in {{file}} line {{line}}, reached through {{through}}';
 
 /** A report waiting for the end of the file, when every report of the syntactic rule is known. */
 interface Candidate {
@@ -42,10 +43,10 @@ export default createKeyRule<MessageIds>({
   sourceAt: FROM,
   messages: {
     keyArgument:
-      'Idempotency key built from `{{source}}` in {{file}} line {{line}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
+      'Idempotency key built from {{source}} in {{file}} line {{line}}: it is passed as {{parameter}} to {{callee}}, ' +
       `which {{role}} ({{roleFile}} line {{roleLine}}). A retry gets a new key. {{advice}}`,
     constantFallbackArgument:
-      'Idempotency key falls back to the constant `{{fallback}}`{{value}} when `{{primary}}` is missing{{at}}: it is passed as `{{parameter}}` to `{{callee}}`, ' +
+      'Idempotency key falls back to the constant {{fallback}}{{value}} when {{primary}} is missing{{at}}: it is passed as {{parameter}} to {{callee}}, ' +
       "which {{role}} ({{roleFile}} line {{roleLine}}). Every call without it sends that one key, so a later, different call gets the first one's result " +
       '(or the provider rejects the reused key). {{advice}}',
   },
@@ -93,7 +94,7 @@ export default createKeyRule<MessageIds>({
           context.report({
             node: position.value,
             messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
-            data: { ...describeSource(source), through: describeNode(through, sourceCode), advice: adviceAt(position.value) },
+            data: { ...describeSource(source), through: codeSpan(describeNode(through, sourceCode)), advice: adviceAt(position.value) },
           }),
       });
     }
@@ -148,8 +149,8 @@ export default createKeyRule<MessageIds>({
     function reportFallback(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter, fallback: ConstantFallback): void {
       const data = {
         ...describeParameter(call, argument, parameter),
-        fallback: describeNode(fallback.fallback, sourceCode),
-        primary: describeNode(fallback.primary, sourceCode),
+        fallback: codeSpan(describeNode(fallback.fallback, sourceCode)),
+        primary: codeSpan(describeNode(fallback.primary, sourceCode)),
         ...describeFallbackPlace(fallback, argument),
         advice: fallbackAdvice(fallback, toolAt(argument), sourceCode),
       };
@@ -159,8 +160,8 @@ export default createKeyRule<MessageIds>({
     /** The key parameter an argument is for, and what makes it a key, for a message. */
     function describeParameter(call: TSESTree.CallExpression, argument: TSESTree.Node, parameter: KeyParameter): Record<string, string | number> {
       return {
-        parameter: parameter.parameter,
-        callee: describeNode(call.callee, sourceCode),
+        parameter: codeSpan(parameter.parameter),
+        callee: codeSpan(describeNode(call.callee, sourceCode)),
         role: parameter.role,
         roleFile: displayFileName(parameter.fileName, fileName),
         roleLine: parameter.line,
@@ -174,7 +175,7 @@ export default createKeyRule<MessageIds>({
     }
 
     function describeSource(source: ProgramSource): { source: string; file: string; line: number } {
-      return { source: source.description, file: displayFileName(source.fileName, fileName), line: source.node.loc.start.line };
+      return { source: codeSpan(source.description), file: displayFileName(source.fileName, fileName), line: source.node.loc.start.line };
     }
 
     function check(node: TSESTree.Node): void {

@@ -3,7 +3,7 @@ import { builtinModules } from 'node:module';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { containsNode, describeNode, findVariableOf, type FunctionNode, getMemberChain, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
+import { codeSpan, containsNode, describeNode, findVariableOf, type FunctionNode, getMemberChain, getPropertyKeyName, isFunctionNode } from '../ast/index.js';
 import {
   type ConstantKey,
   createKeyJudge,
@@ -50,15 +50,15 @@ export default createKeyRule<MessageIds>({
   name: 'no-random-key',
   description: 'Disallow idempotency and deduplication keys built from random, clock or per-attempt values',
   hasSuggestions: true,
-  sourceAt: '`{{source}}` (line {{line}})',
+  sourceAt: '{{source}} (line {{line}})',
   messages: {
     constantFallbackKey:
-      'Idempotency key falls back to the constant `{{fallback}}`{{value}} when `{{primary}}` is missing{{at}}: every call without it sends ' +
+      'Idempotency key falls back to the constant {{fallback}}{{value}} when {{primary}} is missing{{at}}: every call without it sends ' +
       "that one key, so a later, different call gets the first one's result (or the provider rejects the reused key). {{advice}}",
     constantToolKey:
       "The tool's key function returns the constant {{constant}}: every call of the tool has that one key, so a later, different call " +
       "(another order, another amount) gets the first call's result instead of running. Derive it from durable fields such as the run id and the item id, " +
-      'as in `key`${run.id}:${input.orderId}:refund``.',
+      'as in `` key`${run.id}:${input.orderId}:refund` ``.',
     suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
   },
   create(context, [options]) {
@@ -82,7 +82,7 @@ export default createKeyRule<MessageIds>({
       context.report({
         node: position.value,
         messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
-        data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
+        data: { source: codeSpan(source.description), line: source.node.loc.start.line, advice: adviceAt(position.value) },
         suggest: buildSuggestions(position.value, source, sourceCode, toolAt),
       });
     }
@@ -100,7 +100,7 @@ export default createKeyRule<MessageIds>({
       context.report({
         node: position.value,
         messageId: 'mintedPerToolCallKey',
-        data: { source: source.description, line: source.node.loc.start.line, advice: adviceAt(position.value) },
+        data: { source: codeSpan(source.description), line: source.node.loc.start.line, advice: adviceAt(position.value) },
       });
     }
 
@@ -135,8 +135,8 @@ export default createKeyRule<MessageIds>({
         node: position.value,
         messageId: 'constantFallbackKey',
         data: {
-          fallback: describeNode(found.fallback, sourceCode),
-          primary: describeNode(found.primary, sourceCode),
+          fallback: codeSpan(describeNode(found.fallback, sourceCode)),
+          primary: codeSpan(describeNode(found.primary, sourceCode)),
           ...describeFallbackPlace(found, position.value),
           advice: fallbackAdvice(found, toolAt(position.value), sourceCode),
         },
@@ -161,8 +161,8 @@ export default createKeyRule<MessageIds>({
  */
 function describeConstantKey(constant: ConstantKey, value: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>): string {
   const written = constant.name ? getConstantExpression(constant.literal) : value;
-  const text = `\`${describeNode(written, sourceCode)}\``;
-  return constant.name ? `\`${constant.name.name}\` (${text}, line ${constant.literal.loc.start.line})` : text;
+  const text = codeSpan(describeNode(written, sourceCode));
+  return constant.name ? `${codeSpan(constant.name.name)} (${text}, line ${constant.literal.loc.start.line})` : text;
 }
 
 /** The constant as written: the spec's tagged template around a template with no part (`` key`refund` ``), else the literal. */
@@ -203,8 +203,8 @@ function buildSuggestions(
     {
       messageId: 'suggestDurableParameters',
       data: {
-        parameters: parameters.map((name) => `\`${name}\``).join(', '),
-        action: action ? `, ending with the action \`${action}\`` : '',
+        parameters: parameters.map(codeSpan).join(', '),
+        action: action ? `, ending with the action ${codeSpan(action)}` : '',
       },
       fix: (fixer) => [fixer.replaceText(sink, template), ...removeImportLeftUnused(sink, sourceCode, fixer)],
     },

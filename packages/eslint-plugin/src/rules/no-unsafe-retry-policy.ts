@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import {
+  codeSpan,
   findProperty,
   findPropertyThroughSpreads,
   findVariableOf,
@@ -56,11 +57,11 @@ export default createRule<Options, MessageIds>({
       policyContradiction:
         '{{tool}} declares a policy that contradicts itself, which `@retrysafe/spec` rejects (tsc with `Contradiction<...>`, the runtime with a ToolPolicyError): {{contradiction}}.',
       retriesNotRepeatable:
-        "{{tool}} is declared not safely repeatable (`idempotent: false`) but also declares automatic retries (`{{retry}}`): every transport or loop-level retry repeats its side effect. Declare `retry: 'never'` with one attempt, or make the tool idempotent with a deterministic key.",
+        "{{tool}} is declared not safely repeatable (`idempotent: false`) but also declares automatic retries ({{retry}}): every transport or loop-level retry repeats its side effect. Declare `retry: 'never'` with one attempt, or make the tool idempotent with a deterministic key.",
       readOnlyAndDestructive:
         '{{tool}} annotations claim both `readOnlyHint: true` and `destructiveHint: true`: a read-only tool destroys nothing, so one of them is wrong and a client cannot tell whether a retry is safe. Remove the one that is false.',
       withKeyUnused:
-        "{{tool}} is declared idempotent with a key (`'with_key'`), but `{{handler}}` never reads `key` from its context: the effect is not keyed downstream, so a repeat that slips past the dedup record (a crash between the call and the write) runs it twice. Pass `key` to the provider as its idempotency key; for a provider that takes no key, declare a `reconcile` hook that looks the effect up; or declare `idempotent: false`.",
+        "{{tool}} is declared idempotent with a key (`'with_key'`), but {{handler}} never reads `key` from its context: the effect is not keyed downstream, so a repeat that slips past the dedup record (a crash between the call and the write) runs it twice. Pass `key` to the provider as its idempotency key; for a provider that takes no key, declare a `reconcile` hook that looks the effect up; or declare `idempotent: false`.",
     },
     schema: [toolRuleOptionsSchema],
     defaultOptions: toolRuleDefaultOptions,
@@ -136,7 +137,7 @@ function checkPolicy(context: Context, policy: TSESTree.ObjectExpression, tool: 
   reported.add(offending);
   const text = sourceCode.getText(offending).replace(/\s+/g, ' ');
   const retryText = text.length > MAX_RETRY_TEXT_LENGTH ? `${text.slice(0, MAX_RETRY_TEXT_LENGTH - 3)}...` : text;
-  context.report({ node: offending, messageId: 'retriesNotRepeatable', data: { tool, retry: retryText } });
+  context.report({ node: offending, messageId: 'retriesNotRepeatable', data: { tool, retry: codeSpan(retryText) } });
   return true;
 }
 
@@ -202,7 +203,7 @@ function checkWithKey(
   const handler = handlerNames.map((name) => findProperty(config, name)).find(Boolean);
   const fn = handler && resolveConst(sourceCode, handler.value);
   if (!handler || !isFunctionNode(fn) || handlerReadsKey(sourceCode, fn) || mayDeclareReconcileHook(sourceCode, config)) return;
-  const data = { tool, handler: getText(sourceCode, handler.key) };
+  const data = { tool, handler: codeSpan(getText(sourceCode, handler.key)) };
   context.report({ node: handler.key, messageId: 'withKeyUnused', data });
 }
 

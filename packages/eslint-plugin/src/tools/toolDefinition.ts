@@ -1,7 +1,7 @@
 import type { JSONSchema, TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty } from '../ast/index.js';
+import { codeSpan, findProperty } from '../ast/index.js';
 import type { ToolFramework } from './frameworks/index.js';
 
 // What a recognised tool definition looks like, whatever framework wrote it; the recognisers in
@@ -124,5 +124,5 @@ export function getToolLocation(sourceCode: Readonly<TSESLint.SourceCode>, tool:
 
 /** "Tool `refund_order`", or "This tool" when the name is not static. */
 export function toolLabel(tool: Pick<ToolDefinition, 'name'>): string {
-  return tool.name === undefined ? 'This tool' : `Tool \`${tool.name}\``;
+  return tool.name === undefined ? 'This tool' : `Tool ${codeSpan(tool.name)}`;
 }

@@ -95,7 +95,7 @@ export function assertValidKey(value: string): Key {
     {
       name: '`type OrderKey = DeterministicKey` in another module',
       code: `${prelude}const k = raw as OrderKey;`,
-      errors: [{ messageId: 'forgedKey', line: 6, column: 11, data: { target: 'OrderKey' } }],
+      errors: [{ messageId: 'forgedKey', line: 6, column: 11, data: { target: '`OrderKey`' } }],
     },
     {
       name: 'a re-export under another name',
@@ -105,7 +105,7 @@ export function assertValidKey(value: string): Key {
     {
       name: 'a Durable alias in another module',
       code: `${prelude}const id = raw as DurableOrderId;`,
-      errors: [{ messageId: 'forgedDurable', line: 6, column: 12, data: { target: 'DurableOrderId' } }],
+      errors: [{ messageId: 'forgedDurable', line: 6, column: 12, data: { target: '`DurableOrderId`' } }],
     },
     {
       name: '`as unknown as OrderKey` is reported once, on the outer cast',
@@ -153,7 +153,7 @@ export function assertValidKey(value: string): Key {
     {
       name: "a type of @retrysafe/spec with a durable field: `as RunContext`",
       code: `${prelude}const run = { id: raw } as RunContext;`,
-      errors: [{ messageId: 'forgedDurable', line: 6, column: 13, data: { target: 'RunContext' } }],
+      errors: [{ messageId: 'forgedDurable', line: 6, column: 13, data: { target: '`RunContext`' } }],
     },
     {
       name: 'an array of an alias',
@@ -190,7 +190,7 @@ export function assertValidKey(value: string): Key {
     {
       name: '`as typeof` an existing key',
       code: `${prelude}const k = raw as typeof orderKey;`,
-      errors: [{ messageId: 'forgedKey', line: 6, column: 11, data: { target: 'typeof orderKey' } }],
+      errors: [{ messageId: 'forgedKey', line: 6, column: 11, data: { target: '`typeof orderKey`' } }],
     },
     {
       name: 'a type parameter constrained to a key',
@@ -207,7 +207,7 @@ export function assertValidKey(value: string): Key {
     {
       name: '`as any` assigned to a DeterministicKey',
       code: `${prelude}const k: DeterministicKey = raw as any;`,
-      errors: [{ messageId: 'forgedKey', line: 6, column: 29, data: { target: 'any' } }],
+      errors: [{ messageId: 'forgedKey', line: 6, column: 29, data: { target: '`any`' } }],
     },
     {
       name: '`as never` passed where a key is expected',

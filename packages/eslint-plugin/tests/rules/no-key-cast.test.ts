@@ -138,7 +138,16 @@ export function assertValidKey(value: string): DeterministicKey {
 ${importKey}
 const k = raw as DeterministicKey;
 `,
-      errors: [{ messageId: 'forgedKey', line: 3, column: 11, data: { target: 'DeterministicKey' } }],
+      errors: [{ messageId: 'forgedKey', line: 3, column: 11, data: { target: '`DeterministicKey`' } }],
+    },
+    {
+      // New-user trial: a target with a template literal type was quoted as `DeterministicKey & `order-${string}``.
+      name: 'a target holding backticks (a template literal type) is quoted as a longer code span',
+      code: `
+${importKey}
+const k = raw as DeterministicKey & \`order-\${string}\`;
+`,
+      errors: [{ messageId: 'forgedKey', line: 3, column: 11, data: { target: '`` DeterministicKey & `order-${string}` ``' } }],
     },
     {
       name: 'angle-bracket `<DeterministicKey>x`',
@@ -154,7 +163,7 @@ const k = <DeterministicKey>raw;
 ${importBrands}
 const orderId = raw as Durable<string>;
 `,
-      errors: [{ messageId: 'forgedDurable', line: 3, column: 17, data: { target: 'Durable<string>' } }],
+      errors: [{ messageId: 'forgedDurable', line: 3, column: 17, data: { target: '`Durable<string>`' } }],
     },
     {
       name: '`as unknown as DeterministicKey` is reported once, on the outer cast',
@@ -189,7 +198,7 @@ const k = randomUUID() as DeterministicKey;
 import { type DeterministicKey as K } from '@retrysafe/spec';
 const k = raw as K;
 `,
-      errors: [{ messageId: 'forgedKey', line: 3, column: 11, data: { target: 'K' } }],
+      errors: [{ messageId: 'forgedKey', line: 3, column: 11, data: { target: '`K`' } }],
     },
     {
       name: 'a namespace import: `rs.DeterministicKey`',
@@ -284,7 +293,7 @@ const boxed = raw as Box<DeterministicKey>;
 ${importKey}
 const row = JSON.parse(saved) as { key: DeterministicKey; attempts: number };
 `,
-      errors: [{ messageId: 'forgedKey', line: 3, column: 13, data: { target: '{ key: DeterministicKey; attempts: number }' } }],
+      errors: [{ messageId: 'forgedKey', line: 3, column: 13, data: { target: '`{ key: DeterministicKey; attempts: number }`' } }],
     },
     {
       name: 'an array: `as DeterministicKey[]`',
@@ -357,7 +366,7 @@ const row = raw as {
           messageId: 'forgedKey',
           line: 3,
           column: 13,
-          data: { target: '{ key: DeterministicKey; attemptsSoFar: number; firstAttemp…' },
+          data: { target: '`{ key: DeterministicKey; attemptsSoFar: number; firstAttemp…`' },
         },
       ],
     },

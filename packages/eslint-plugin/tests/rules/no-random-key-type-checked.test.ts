@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type InvalidTestCase, RuleTester } from '@typescript-eslint/rule-tester';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key-type-checked.js';
+import { codeSpan } from '../../src/ast/index.js';
 import { DURABLE_KEY_ADVICE } from '../../src/rules/no-random-key-utils/index.js';
 
 /** What to do about a constant fallback outside a tool's handler (no-random-key's `fallbackAdvice`). */
@@ -41,7 +42,7 @@ function keyFrom(
   [source, file, sourceLine]: [string, string, number],
   through: string,
 ): Expected {
-  return { messageId, line, column, data: { source, file, line: sourceLine, through, advice: DURABLE_KEY_ADVICE } };
+  return { messageId, line, column, data: { source: codeSpan(source), file, line: sourceLine, through: codeSpan(through), advice: DURABLE_KEY_ADVICE } };
 }
 
 /** An argument for a key parameter declared in another file. */
@@ -54,7 +55,7 @@ function argumentFrom(
     messageId: 'keyArgument',
     line,
     column,
-    data: { source, file, line: sourceLine, callee, parameter, role, roleFile, roleLine, advice: DURABLE_KEY_ADVICE },
+    data: { source: codeSpan(source), file, line: sourceLine, callee: codeSpan(callee), parameter: codeSpan(parameter), role, roleFile, roleLine, advice: DURABLE_KEY_ADVICE },
   };
 }
 
@@ -150,13 +151,13 @@ ruleTester.run('no-random-key-type-checked', rule, {
           messageId: 'constantFallbackArgument',
           line: 12,
           column: 36,
-          data: { fallback: "''", primary: 'body.key', at: '', value: '', parameter: 'key', callee: 'idempotencyHeaders', role: USES_IDEMPOTENCY_KEY, roleFile: 'headers.ts', roleLine: 3, advice: FALLBACK_ADVICE },
+          data: { fallback: "`''`", primary: '`body.key`', at: '', value: '', parameter: '`key`', callee: '`idempotencyHeaders`', role: USES_IDEMPOTENCY_KEY, roleFile: 'headers.ts', roleLine: 3, advice: FALLBACK_ADVICE },
         },
         {
           messageId: 'constantFallbackArgument',
           line: 14,
           column: 44,
-          data: { fallback: "'refund'", primary: 'body.idempotencyKey', at: ' (line 13)', value: '', parameter: 'idempotencyKey', callee: 'new PaymentsClient().refund', role: 'sends it as the `Idempotency-Key` header', roleFile: 'headers.ts', roleLine: 21, advice: FALLBACK_ADVICE },
+          data: { fallback: "`'refund'`", primary: '`body.idempotencyKey`', at: ' (line 13)', value: '', parameter: '`idempotencyKey`', callee: '`new PaymentsClient().refund`', role: 'sends it as the `Idempotency-Key` header', roleFile: 'headers.ts', roleLine: 21, advice: FALLBACK_ADVICE },
         },
       ],
     },

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 import rule, { type MessageIds, type Options } from '../../src/rules/no-random-key.js';
+import { codeSpan } from '../../src/ast/index.js';
 import { createKeyNameMatcher, getKeyPositionOf } from '../../src/keys/index.js';
 import { DURABLE_KEY_ADVICE } from '../../src/rules/no-random-key-utils/index.js';
 import { FRAMEWORK_BY_ID } from '../../src/tools/index.js';
@@ -28,9 +29,9 @@ function constantToolKeyReport(line: number, column: number, constant: string): 
   return { messageId: 'constantToolKey', line, column, data: { constant } };
 }
 
-/** One report: the sink's line and column, and the source and its line that the message names. */
+/** One report: the sink's line and column, and the source (as written; the message quotes it) and its line that the message names. */
 function report(messageId: MessageIds, line: number, column: number, source: string, sourceLine: number, advice = DURABLE_KEY_ADVICE): Expected {
-  return { messageId, line, column, data: { source, line: sourceLine, advice } };
+  return { messageId, line, column, data: { source: codeSpan(source), line: sourceLine, advice } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -530,7 +531,7 @@ function fallbackReport(line: number, column: number, fallback: string, primary:
     messageId: 'constantFallbackKey',
     line,
     column,
-    data: { fallback, primary, at: fallbackLine === line ? '' : ` (line ${fallbackLine})`, value: asWritten ? '' : ` (the key is then ${JSON.stringify(key)})`, advice },
+    data: { fallback: codeSpan(fallback), primary: codeSpan(primary), at: fallbackLine === line ? '' : ` (line ${fallbackLine})`, value: asWritten ? '' : ` (the key is then ${JSON.stringify(key)})`, advice },
   };
 }
 
@@ -709,10 +710,10 @@ export const c = defineTool({ name: 'c', ...POLICY, input, key: () => REFUND_KEY
 export const d = defineTool({ name: 'd', ...POLICY, input, key: ({ run }) => { return key\`refund\`; }, execute });
 `,
       errors: [
-        constantToolKeyReport(5, 71, '`key`refund``'),
+        constantToolKeyReport(5, 71, '`` key`refund` ``'),
         constantToolKeyReport(6, 71, "`'refund'`"),
-        constantToolKeyReport(7, 71, '`REFUND_KEY` (`key`refund``, line 3)'),
-        constantToolKeyReport(8, 87, '`key`refund``'),
+        constantToolKeyReport(7, 71, '`REFUND_KEY` (`` key`refund` ``, line 3)'),
+        constantToolKeyReport(8, 87, '`` key`refund` ``'),
       ],
     },
     {

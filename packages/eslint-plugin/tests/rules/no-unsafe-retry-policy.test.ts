@@ -195,7 +195,7 @@ declare const a: object; declare const b: object;
 const SEND = { side_effects: 'message_out', idempotent: false, retry: 'safe' } as const;
 export const ta = declarePolicy(a, { ...SEND });
 export const tb = declarePolicy(b, { ...SEND, max_attempts: 2 });`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 64, data: { tool: 'Tool `a`', retry: "retry: 'safe'" } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 64, data: { tool: 'Tool `a`', retry: "`retry: 'safe'`" } }],
     },
     {
       name: 'defineTool: fields spread from nested consts with satisfies',
@@ -203,7 +203,7 @@ export const tb = declarePolicy(b, { ...SEND, max_attempts: 2 });`,
 const BASE = { idempotent: false };
 const SEND = { ...BASE, sideEffects: 'message_out', retry: 'safe' } satisfies object;
 export const t = defineTool({ name: 'send_email', ...SEND, execute: async () => 1 });`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 53, data: { tool: 'Tool `send_email`', retry: "retry: 'safe'" } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 53, data: { tool: 'Tool `send_email`', retry: "`retry: 'safe'`" } }],
     },
     {
       name: 'MCP: readOnlyHint and destructiveHint both true through a const spread',
@@ -217,12 +217,12 @@ server.registerTool('wipe', { annotations: { ...HINTS, destructiveHint: true } }
     {
       name: 'B13.ts: placeholder DSL tool, not idempotent, with automatic retries (R2 on the retry line)',
       code: B13,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 16, column: 3, endLine: 16, endColumn: 44, data: { tool: 'Tool `send_email`', retry: 'retry: { maxAttempts: 3, backoffMs: 500 }' } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 16, column: 3, endLine: 16, endColumn: 44, data: { tool: 'Tool `send_email`', retry: '`retry: { maxAttempts: 3, backoffMs: 500 }`' } }],
     },
     {
       name: 'B13.ts (as @retrysafe/spec defineTool): the same contradiction',
       code: B13_SPEC,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 16, column: 3, data: { tool: 'Tool `send_email`', retry: "retry: 'safe'" } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 16, column: 3, data: { tool: 'Tool `send_email`', retry: "`retry: 'safe'`" } }],
     },
 
     // --- retries declared on a tool that is not safely repeatable ---
@@ -237,7 +237,7 @@ export const t = defineTool({
   maxAttempts: 3,
   execute: async () => 1,
 });`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 7, column: 3, data: { tool: 'Tool `append_note`', retry: 'maxAttempts: 3' } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 7, column: 3, data: { tool: 'Tool `append_note`', retry: '`maxAttempts: 3`' } }],
     },
     {
       name: 'placeholder DSL: retry: true, a retry count, and a retry object with defaults',
@@ -261,7 +261,7 @@ export const sendSms = declarePolicy(tool({ description: 'Send an SMS', inputSch
   idempotent: false,
   retry: 'safe',
 });`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 6, column: 3, data: { tool: 'Tool `sendSms`', retry: "retry: 'safe'" } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 6, column: 3, data: { tool: 'Tool `sendSms`', retry: "`retry: 'safe'`" } }],
     },
     {
       name: 'declarePolicy on a tool imported from elsewhere, policy held in a const',
@@ -269,7 +269,7 @@ export const sendSms = declarePolicy(tool({ description: 'Send an SMS', inputSch
 import { chargeCard } from './tools';
 const POLICY = { side_effects: 'money_out', idempotent: false, retry: 'never', max_attempts: 2 } as const;
 declarePolicy(chargeCard, POLICY);`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 80, data: { tool: 'Tool `chargeCard`', retry: 'max_attempts: 2' } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 80, data: { tool: 'Tool `chargeCard`', retry: '`max_attempts: 2`' } }],
     },
     {
       name: 'MCP _meta.retrysafe: not idempotent, retried',
@@ -296,14 +296,14 @@ export class PostTweet extends StructuredTool {
   name = 'post_tweet';
   metadata = { retrysafe: { side_effects: 'message_out', idempotent: false, retry: 'safe' } };
 }`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 4, column: 77, data: { tool: 'Tool `post_tweet`', retry: "retry: 'safe'" } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 4, column: 77, data: { tool: 'Tool `post_tweet`', retry: "`retry: 'safe'`" } }],
     },
     {
       name: 'FastMCP: _meta.retrysafe, not idempotent, retried',
       code: `import { FastMCP } from 'fastmcp';
 const server = new FastMCP({ name: 'pay', version: '1.0.0' });
 server.addTool({ name: 'charge_card', _meta: { retrysafe: { side_effects: 'money_out', idempotent: false, retry: 'safe' } }, execute: charge });`,
-      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 107, data: { tool: 'Tool `charge_card`', retry: "retry: 'safe'" } }],
+      errors: [{ messageId: 'retriesNotRepeatable', line: 3, column: 107, data: { tool: 'Tool `charge_card`', retry: "`retry: 'safe'`" } }],
     },
     {
       name: 'toolFactories: a custom factory with defineTool fields',
@@ -346,7 +346,7 @@ server.tool('create_note', Schema.shape, { readOnlyHint: true, destructiveHint: 
     {
       name: 'with_key: execute takes no context',
       code: withKeyTool('execute: async (input) => payments.refund(input),'),
-      errors: [{ messageId: 'withKeyUnused', line: 8, column: 3, endColumn: 10, data: { tool: 'Tool `issue_refund`', handler: 'execute' } }],
+      errors: [{ messageId: 'withKeyUnused', line: 8, column: 3, endColumn: 10, data: { tool: 'Tool `issue_refund`', handler: '`execute`' } }],
     },
     {
       name: 'with_key: execute destructures only run',

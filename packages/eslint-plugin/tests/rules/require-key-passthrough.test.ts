@@ -895,7 +895,7 @@ export const refund = defineTool({
       (code) => [
         {
           ...constant(7, 128, [useToolKey(edit(code, ['idempotencyKey: k2`refund`', 'idempotencyKey: key']))]),
-          data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '``refund``' },
+          data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '`` `refund` ``' },
         },
       ],
     ),
@@ -909,7 +909,7 @@ const ALIAS = KEY;
 `),
       () => [
         { ...constant(10, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`'fixed'`" } },
-        { ...constant(11, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '``fixed``' } },
+        { ...constant(11, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: '`` `fixed` ``' } },
         { ...constant(12, 100), data: { tool: 'Tool `refund`', call: 'the POST request `fetch(...)`', where: 'the `Idempotency-Key` header', constant: "`'static'`" } },
         // The name the key reads, and where the constant is.
         { ...constant(13, 79), data: { tool: 'Tool `refund`', call: '`stripe.refunds.create(...)`', where: 'the `idempotencyKey` request option', constant: "`ALIAS` (`'refund-key'`, line 6)" } },

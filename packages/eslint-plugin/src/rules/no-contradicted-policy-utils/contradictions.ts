@@ -1,5 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
+import { codeSpan } from '../../ast/index.js';
 import type { HandlerEffects } from '../../effects/index.js';
 import type { FoundEffect } from '../../effects/index.js';
 import type { ToolDefinition } from '../../tools/index.js';
@@ -86,7 +87,7 @@ function reportOf(
     node: claim.node,
     effect,
     data: {
-      tool: tool.name === undefined ? 'This tool' : `\`${tool.name}\``,
+      tool: tool.name === undefined ? 'This tool' : codeSpan(tool.name),
       claim: quoteClaim(claim, fileLabel),
       ...operationAndDoes(messageId, describeOperation(sourceCode, effect, fileLabel), effect),
       consequence: consequence(effect),
@@ -102,9 +103,9 @@ function reportOf(
 function describeOperation(sourceCode: SourceCode, effect: FoundEffect, fileLabel: FileLabel): DescribedOperation {
   const detail = effect.detail && !effect.detail.startsWith('(') ? ` ${effect.detail}` : '';
   const [first] = effect.through;
-  const via = first ? `, through \`${sourceCode.getText(calleeOf(first)).replace(/\s+/g, '')}(…)\` at line ${first.loc.start.line}` : '';
+  const via = first ? `, through ${codeSpan(`${sourceCode.getText(calleeOf(first)).replace(/\s+/g, '')}(…)`)} at line ${first.loc.start.line}` : '';
   const where = effect.fileName === undefined ? `line ${effect.line}` : `${fileLabel(effect.fileName)} line ${effect.line}`;
-  return { text: `\`${effect.text}\`${detail} (${where}${via})`, key: keyClause(effect) };
+  return { text: `${codeSpan(effect.text)}${detail} (${where}${via})`, key: keyClause(effect) };
 }
 
 /** A described operation: its text, and what it says of the key a create passes. */
@@ -142,7 +143,7 @@ function calleeOf(node: TSESTree.Node): TSESTree.Node {
 function consequence(effect: FoundEffect): string {
   if (effect.kind === 'create') return `a second call ${effect.does ?? 'creates another one'} again`;
   const column = effect.change?.column;
-  const target = column === undefined ? 'it' : `\`${column}\``;
+  const target = column === undefined ? 'it' : codeSpan(column);
   switch (effect.change?.operator) {
     case '+':
     case 'increment':
@@ -182,8 +183,8 @@ function idempotentFix(claim: Claim): string {
 function keyFix(effect: FoundEffect): string {
   const where =
     effect.keySlot === undefined || effect.keySlot === 'none' ? ''
-    : 'header' in effect.keySlot ? ` (the \`${effect.keySlot.header}\` header)`
-    : ` (\`${typeof effect.keySlot.property === 'string' ? effect.keySlot.property : effect.keySlot.property.join('` or `')}\`)`;
+    : 'header' in effect.keySlot ? ` (the ${codeSpan(effect.keySlot.header)} header)`
+    : ` (${(typeof effect.keySlot.property === 'string' ? [effect.keySlot.property] : effect.keySlot.property).map(codeSpan).join(' or ')})`;
   const pass = effect.keySlot === 'none' || effect.keySlot === undefined ? '' : `pass the key to it${where}, `;
   return `Make the key do its work: ${pass}look up a dedup record by the key before the call and return its result, or define the tool with \`defineTool\` and run it through the runner, which keeps that record.`;
 }

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { POLICY_FIELDS, type PolicyField } from '../../tools/index.js';
-import { type FoundProperty, findPropertyThroughSpreads, getStaticValueOf, type ObjectResolver, resolveVisibleObject, type VisibleObject } from '../../ast/index.js';
+import { codeSpan, type FoundProperty, findPropertyThroughSpreads, getStaticValueOf, type ObjectResolver, resolveVisibleObject, type VisibleObject } from '../../ast/index.js';
 import type { ToolDefinition } from '../../tools/index.js';
 
 // What a tool's declaration claims about a second call, wherever the framework writes it: the
@@ -96,12 +96,12 @@ function claimOf(found: FoundProperty, via: Claim['via'], declared: TSESTree.Obj
  * file (`policies.ts line 3`) when it is another file, named with `fileLabel`.
  */
 export function quoteClaim(claim: Claim, fileLabel: (fileName: string) => string = (fileName) => fileName): string {
-  const text = `\`${claim.source.sourceCode.getText(claim.property).replace(/\s+/g, ' ')}\``;
+  const text = codeSpan(claim.source.sourceCode.getText(claim.property).replace(/\s+/g, ' '));
   if (claim.node === claim.property) return text;
   const constant = constantName(claim.property);
   const line = claim.property.loc.start.line;
   const where = claim.source.fileName === undefined ? `line ${line}` : `${fileLabel(claim.source.fileName)} line ${line}`;
-  return constant ? `${text} (in \`${constant}\`, ${where})` : `${text} (${where})`;
+  return constant ? `${text} (in ${codeSpan(constant)}, ${where})` : `${text} (${where})`;
 }
 
 /** The name of the `const` whose initialiser holds `node`, if any. */

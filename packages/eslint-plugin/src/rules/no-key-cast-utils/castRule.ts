@@ -1,6 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
+import { codeSpan } from '../../ast/index.js';
 import { type BrandName, findBrandInTypeNode } from '../../brands/index.js';
 import { isInSpecPackage } from '../../program/index.js';
 import { createTwinRule } from '../utils/index.js';
@@ -18,17 +19,17 @@ export type Cast = TSESTree.TSAsExpression | TSESTree.TSTypeAssertion;
 /** The messages every brand-cast report uses, so the syntactic and the type-aware rule say the same. */
 export const FORGED_BRAND_MESSAGES = {
   forgedKey:
-    'Cast to `{{ target }}` forges the `DeterministicKey` brand: a key made this way is not checked to be ' +
+    'Cast to {{ target }} forges the `DeterministicKey` brand: a key made this way is not checked to be ' +
     'deterministic, so a loop retry or a resumed run can get a new key and repeat the effect. Build it with ' +
-    'the key`...` template from durable parts (the run id, validated input fields, or values passed through ' +
+    'the `` key`...` `` template from durable parts (the run id, validated input fields, or values passed through ' +
     '`vouchDurable(...)`).',
   forgedDurable:
-    'Cast to `{{ target }}` forges the `Durable` brand: a value made durable this way is not checked to ' +
+    'Cast to {{ target }} forges the `Durable` brand: a value made durable this way is not checked to ' +
     'survive a retry or a resume unchanged, so a key built from it can change between attempts. Take it from ' +
     'the run (`run.id`) or the validated input, or pass a value read back from durable storage through ' +
     '`vouchDurable(...)`.',
   forgedBrand:
-    'Cast to `{{ target }}` forges the `{{ brand }}` brand of @retrysafe/spec, which only that package may ' +
+    'Cast to {{ target }} forges the `{{ brand }}` brand of @retrysafe/spec, which only that package may ' +
     'construct. Use the function it exports to build the value.',
 } as const;
 
@@ -82,6 +83,6 @@ export function reportForgedCast(context: CastContext<ForgedBrandMessageId>, nod
   context.report({
     node,
     messageId: getForgedBrandMessageId(brand),
-    data: { target: getCastTargetText(context.sourceCode, node.typeAnnotation), brand },
+    data: { target: codeSpan(getCastTargetText(context.sourceCode, node.typeAnnotation)), brand },
   });
 }

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { type ConstantKey, createKeyNameMatcher, findConstantKey } from '../../keys/index.js';
-import { getPropertyKeyName, isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
+import { codeSpan, getPropertyKeyName, isFunctionNode, type ObjectResolver, resolveConst } from '../../ast/index.js';
 import {
   createToolRecogniser,
   FRAMEWORKS,
@@ -101,13 +101,13 @@ const MESSAGES: Record<MessageIds, string> = {
   constantKey:
     "{{tool}} is idempotent with a key, but {{call}} passes the constant {{constant}} as its key: every call sends that one key, so the provider answers each later, different call with the first call's result (or rejects it for its other parameters). Pass the tool's key, or a key built from it.",
   foreignKey:
-    "{{tool}} is idempotent with a key, but {{call}} passes a key that is not the tool's key (`{{value}}`): the provider then dedupes on something other than the tool's record, so a retried tool call can repeat the effect, or two different calls can be merged. Pass the tool's key, or a key built from it.",
+    "{{tool}} is idempotent with a key, but {{call}} passes a key that is not the tool's key ({{value}}): the provider then dedupes on something other than the tool's record, so a retried tool call can repeat the effect, or two different calls can be merged. Pass the tool's key, or a key built from it.",
   undeclaredMissingKey:
     '{{tool}} declares no retry policy, and {{call}} passes no idempotency key: a repeated tool call (transport retry, loop retry, resumed run) repeats the effect, and the provider cannot tell it from a new one. Pass a key derived from {{runId}} as {{where}}, and declare the tool `idempotent: \'with_key\'`.',
-  passKey: "Pass the tool's key `{{key}}` as {{where}}.",
-  bindAndPassKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it as {{where}}.",
-  useToolKey: "Pass the tool's key `{{key}}` instead.",
-  bindAndUseToolKey: "Take the tool's key as `{{key}}` in the handler's parameters and pass it instead.",
+  passKey: "Pass the tool's key {{key}} as {{where}}.",
+  bindAndPassKey: "Take the tool's key as {{key}} in the handler's parameters and pass it as {{where}}.",
+  useToolKey: "Pass the tool's key {{key}} instead.",
+  bindAndUseToolKey: "Take the tool's key as {{key}} in the handler's parameters and pass it instead.",
 };
 
 /** Creates `require-key-passthrough` or `require-key-passthrough-type-checked`. */
@@ -135,7 +135,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
         const access = getKeyAccess(handler, value, sourceCode, matchKeyName);
         if (!access) return [];
         const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, value, access.text)];
-        return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: access.text }, fix }];
+        return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: codeSpan(access.text) }, fix }];
       }
 
       function check(call: KeyedProviderCall, handler: KeyedHandler): void {
@@ -150,13 +150,13 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           const unbound = handler.key.kind === 'named' && !findNamedKeyVariable(call.node, handler, sourceCode, matchKeyName);
           const guard = unbound ? guardOf(handler.tool.framework) : undefined;
           const remedy =
-            guard ? `Pass the key this tool is idempotent with as ${data.where}: run through \`${guard}\`, it is \`currentCall()?.key\` (\`currentCall\` from \`@retrysafe/spec\`). The handler has no variable for it yet, so there is no suggestion.`
+            guard ? `Pass the key this tool is idempotent with as ${data.where}: run through ${codeSpan(guard)}, it is \`currentCall()?.key\` (\`currentCall\` from \`@retrysafe/spec\`). The handler has no variable for it yet, so there is no suggestion.`
             : unbound ? `Pass the key this tool is idempotent with as ${data.where}; the handler has no variable for it yet (such as \`idempotencyKey\`), so there is no suggestion.`
             : `Pass the tool's key as ${data.where}.`;
           const suggest: TSESLint.ReportSuggestionArray<MessageIds> = [];
           if (insertion && access) {
             const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), insertKey(fixer, call, insertion, access.text, sourceCode)];
-            suggest.push({ messageId: access.bind ? 'bindAndPassKey' : 'passKey', data: { key: access.text, where: data.where }, fix });
+            suggest.push({ messageId: access.bind ? 'bindAndPassKey' : 'passKey', data: { key: codeSpan(access.text), where: data.where }, fix });
           }
           const loc = { start: call.node.loc.start, end: call.node.callee.loc.end };
           context.report({ loc, messageId: 'missingKey', data: { ...data, remedy }, suggest });
@@ -169,7 +169,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           context.report({ node: passed.value, messageId: 'constantKey', data: { ...data, constant: describeConstant(constant, sourceCode) }, suggest });
           return;
         }
-        context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: shorten(sourceCode.getText(passed.value)) }, suggest });
+        context.report({ node: passed.value, messageId: 'foreignKey', data: { ...data, value: codeSpan(shorten(sourceCode.getText(passed.value))) }, suggest });
       }
 
       /**
@@ -190,7 +190,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
             const value = property.value as TSESTree.Expression;
             const constant = findConstantKey(value, sourceCode);
             if (!constant) continue;
-            const data = { tool: toolLabel(handler.tool), call: `\`${describeCallee({ node }, sourceCode)}(...)\``, constant: describeConstant(constant, sourceCode) };
+            const data = { tool: toolLabel(handler.tool), call: codeSpan(`${describeCallee({ node }, sourceCode)}(...)`), constant: describeConstant(constant, sourceCode) };
             context.report({ node: value, messageId: 'constantKey', data, suggest: useToolKeyInstead(handler, value) });
           }
         }
@@ -286,19 +286,19 @@ function shorten(text: string): string {
 
 /** `` `'refund'` ``, or `` `KEY` (`'refund-key'`, line 7) `` for a name bound to the constant. */
 function describeConstant(constant: ConstantKey, sourceCode: SourceCode): string {
-  const literal = `\`${shorten(sourceCode.getText(constant.literal))}\``;
-  return constant.name ? `\`${constant.name.name}\` (${literal}, line ${constant.literal.loc.start.line})` : literal;
+  const literal = codeSpan(shorten(sourceCode.getText(constant.literal)));
+  return constant.name ? `${codeSpan(constant.name.name)} (${literal}, line ${constant.literal.loc.start.line})` : literal;
 }
 
 function describeCall(call: KeyedProviderCall, sourceCode: SourceCode): string {
-  const callee = `\`${describeCallee(call, sourceCode)}(...)\``;
+  const callee = codeSpan(`${describeCallee(call, sourceCode)}(...)`);
   return call.carrier.kind === 'header' && call.provider !== 'custom' ? `the ${call.carrier.method} request ${callee}` : callee;
 }
 
 function describeWhere(call: KeyedProviderCall): string {
   const { carrier } = call;
-  if (carrier.kind === 'header') return `the \`${carrier.header}\` header`;
-  if (call.provider === 'stripe') return `the \`${carrier.property}\` request option`;
-  return `the \`${carrier.property}\` option (argument ${call.argument + 1})`;
+  if (carrier.kind === 'header') return `the ${codeSpan(carrier.header)} header`;
+  if (call.provider === 'stripe') return `the ${codeSpan(carrier.property)} request option`;
+  return `the ${codeSpan(carrier.property)} option (argument ${call.argument + 1})`;
 }
 

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { findProperty, hasSpread } from '../../ast/index.js';
+import { codeSpan, findProperty, hasSpread } from '../../ast/index.js';
 import {
   declaresPolicyInConfig,
   findPolicyProperty,
@@ -103,7 +103,7 @@ function missingPolicyFields(sourceCode: Readonly<TSESLint.SourceCode>, tool: To
   const via = tool.framework === 'custom' && policy.via === 'defineTool' ? undefined : policy.via;
   return (['sideEffects', 'idempotent', 'retry'] as const)
     .filter((field) => !findPolicyProperty(object, field, via))
-    .map((field) => `\`${policyKey(field, policy.via)}\``);
+    .map((field) => codeSpan(policyKey(field, policy.via)));
 }
 
 /**
@@ -118,7 +118,7 @@ function missingAnnotations(tool: ToolDefinition): string[] {
   if (readOnly && !(readOnly.type === AST_NODE_TYPES.Literal && readOnly.value === false)) return [];
   return ['destructiveHint', 'idempotentHint']
     .filter((hint) => !findProperty(annotations, hint))
-    .map((hint) => `\`${hint}\``);
+    .map(codeSpan);
 }
 
 function formatList(items: readonly string[]): string {

@@ -1,5 +1,6 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
+import { codeSpan } from '../../ast/index.js';
 import { createEffectsAnalyser, createNewKeyFinder, type EffectLibrary, effectLibrariesSchema, inferPolicy } from '../../effects/index.js';
 import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
@@ -76,7 +77,7 @@ export function createInferredPolicySuggester(
     const policy = effects && inferPolicy(effects, { newKeyOf });
     const suggestion = policy && suggestPolicy(sourceCode, tool, policy);
     if (!policy || !suggestion) return [];
-    return [{ messageId: 'declareInferred', data: { declaration: `\`${suggestion.declaration}\``, reason: policy.reason }, fix: suggestion.fix }];
+    return [{ messageId: 'declareInferred', data: { declaration: codeSpan(suggestion.declaration), reason: policy.reason }, fix: suggestion.fix }];
   };
 }
 
