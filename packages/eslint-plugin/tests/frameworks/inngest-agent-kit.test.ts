@@ -120,7 +120,7 @@ export const refund = declarePolicy(createTool({
   name: 'refund_order',
   handler: async ({ orderId, idempotencyKey }) => stripe.refunds.create({ payment_intent: orderId }),
 }), ${POLICY});`,
-      errors: [{ messageId: 'missingKey', line: 7, column: 51, suggestions: [{ messageId: 'passKey', data: { key: 'idempotencyKey', where: 'the `idempotencyKey` request option' }, output: `import { createTool } from '@inngest/agent-kit';
+      errors: [{ messageId: 'missingKey', line: 7, column: 51, suggestions: [{ messageId: 'passKey', data: { key: '`idempotencyKey`', where: 'the `idempotencyKey` request option' }, output: `import { createTool } from '@inngest/agent-kit';
 import { declarePolicy } from '@retrysafe/spec';
 import Stripe from 'stripe';
 declare const stripe: Stripe;

@@ -177,7 +177,7 @@ export const refund = createTool({
           messageId: 'perAttemptKey',
           line: 8,
           column: 74,
-          data: { source: 'context.agent.toolCallId', line: 8, advice: MASTRA_ADVICE },
+          data: { source: '`context.agent.toolCallId`', line: 8, advice: MASTRA_ADVICE },
           // One id: `${orderId}:refund-order` would be one key for every refund of the order, the tool's
           // id at its end only keeps it apart from other tools. Not offered (new-user trial); the
           // advice says where Mastra's run id comes from.
@@ -196,7 +196,7 @@ export const refund = createTool({
   description: 'Refund an order',
   execute: async ({ orderId }) => stripe.refunds.create({ payment_intent: orderId }, { idempotencyKey: randomUUID() }),
 });`,
-      errors: [{ messageId: 'randomKey', line: 8, data: { source: 'randomUUID()', line: 8, advice: MASTRA_ADVICE }, suggestions: [] }],
+      errors: [{ messageId: 'randomKey', line: 8, data: { source: '`randomUUID()`', line: 8, advice: MASTRA_ADVICE }, suggestions: [] }],
     },
     {
       name: 'a random key beside a run id and an order id: the suggestion ends with the tool id as the action',
@@ -213,7 +213,7 @@ export const refund = createTool({
         {
           messageId: 'randomKey',
           line: 8,
-          data: { source: 'randomUUID()', line: 8, advice: MASTRA_ADVICE },
+          data: { source: '`randomUUID()`', line: 8, advice: MASTRA_ADVICE },
           suggestions: [
             {
               messageId: 'suggestDurableParameters',
@@ -240,7 +240,7 @@ export const send = createTool({
   description: 'Send an email',
   execute: async ({ to }) => fetch('https://mail.example.com/send', { method: 'POST', headers: { 'Idempotency-Key': randomUUID() }, body: to }),
 });`,
-      errors: [{ messageId: 'randomKey', line: 6, column: 117, data: { source: 'randomUUID()', line: 6, advice: MASTRA_ADVICE } }],
+      errors: [{ messageId: 'randomKey', line: 6, column: 117, data: { source: '`randomUUID()`', line: 6, advice: MASTRA_ADVICE } }],
     },
   ],
 });
@@ -280,7 +280,7 @@ export const refund = declarePolicy(createTool({
           suggestions: [
             {
               messageId: 'passKey',
-              data: { key: 'idempotencyKey', where: 'the `idempotencyKey` request option' },
+              data: { key: '`idempotencyKey`', where: 'the `idempotencyKey` request option' },
               output: `import { createTool } from '@mastra/core/tools';
 import { declarePolicy } from '@retrysafe/spec';
 import Stripe from 'stripe';
