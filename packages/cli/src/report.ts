@@ -110,8 +110,10 @@ export interface DeclaredPolicy {
    * `no-unsafe-retry-policy` finding on it, a combination `@retrysafe/spec` rejects that no finding
    * covers (the spec's table of contradictions, `findPolicyContradiction`), or question 1's handler
    * effects against it. The reason names the finding and its line. A loop must not act on such a policy.
+   * `invalid`: the declaration states a value `@retrysafe/spec` does not know (`sideEffects:
+   * 'moneyout'`), which the spec rejects: the questions judge the tool as one that declares nothing.
    */
-  readonly contradicted?: { readonly reason: string; readonly evidence: Evidence };
+  readonly contradicted?: { readonly reason: string; readonly evidence: Evidence; readonly invalid?: true };
 }
 
 /** The kinds of effect the effects analysis (issue 10) tells apart. */

@@ -231,7 +231,7 @@ class FileCollector {
       framework: tool.framework,
       aliases: aliasesOf(tool.node),
       policy: policy
-        ? { ...this.site(policy.node), endLine: policy.node.loc.end.line, side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, statesMaxAttempts: statesMaxAttempts(policy.node), via: policy.via }
+        ? { ...this.site(policy.node), endLine: policy.node.loc.end.line, side_effects: policy.side_effects, idempotent: policy.idempotent, retry: policy.retry, max_attempts: policy.max_attempts, statesMaxAttempts: statesMaxAttempts(policy.node), via: policy.via, ...(policy.unknownValue ? { unknownValue: policy.unknownValue } : {}) }
         : null,
       key: this.keyFact(tool, keyOptions),
       replay: { kind: replay.kind, site: replay.kind === 'unknown' ? null : this.site(replay.node) },

@@ -3,7 +3,7 @@
 // facts across files afterwards (a tool defined in one file, its runner in another, its test in a
 // third).
 
-import type { PolicyConst, PolicyLayer as PluginPolicyLayer, SymbolicValue } from './analysis.js';
+import type { PolicyConst, PolicyLayer as PluginPolicyLayer, PolicyUnknownValue, SymbolicValue } from './analysis.js';
 
 /** A value as the linker follows it across files (the plugin's symbolic values). */
 export type Value = SymbolicValue;
@@ -100,6 +100,8 @@ export interface PolicyFact {
   readonly endLine: number;
   /** The declaration, in a few words of code. */
   readonly text: string;
+  /** A stated value `@retrysafe/spec` does not know (the plugin's `readPolicyData`): the spec rejects the policy. */
+  readonly unknownValue?: PolicyUnknownValue;
 }
 
 export interface KeyFact {

@@ -64,7 +64,7 @@ export function verdictEmoji(answer: Answer): string {
  * they do not state nor the MCP defaults of the hints left out. `undeclared` for neither.
  */
 export function describePolicy(policy: DeclaredPolicy | null, hints?: McpHints): string {
-  const contradicted = policy?.contradicted ? ' (contradicted)' : '';
+  const contradicted = policy?.contradicted ? (policy.contradicted.invalid ? ' (invalid)' : ' (contradicted)') : '';
   if (!policy || policy.via === 'annotations') {
     const stated = HINT_ORDER.filter((name) => hints?.[name] !== undefined).map((name) => (hints?.[name] === true ? name : `${name}: ${hints?.[name] === false ? 'false' : '?'}`));
     return stated.length > 0 ? `hints: ${stated.join(' · ')}${contradicted}` : policy ? `hints${contradicted}` : 'undeclared';

@@ -77,13 +77,16 @@ function withoutTypes(input: ReportInput, audited: readonly ToolAt[], tools: rea
 }
 
 function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => string, findings: readonly RuleFinding[], unparsed: readonly string[]): ToolAudit {
-  const facts = { at, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, unparsed, relative, findings };
+  const { tool } = at;
+  const file = relative(at.file);
+  const invalid = tool.policy && invalidPolicy(tool.policy, file);
+  // A policy the spec rejects declares nothing a loop can act on: the questions judge the tool without it.
+  const judgedAt = invalid ? { ...at, tool: { ...tool, policy: null } } : at;
+  const facts = { at: judgedAt, links: links.linksOf(at), unresolvedTests: links.unresolvedTests, testFiles: links.testFiles, unparsed, relative, findings };
   const contradiction = findEffectsContradiction(facts);
   const context = { ...facts, contradiction };
   const judged = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
-  const { tool } = at;
-  const file = relative(at.file);
-  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, contradictionOfPolicy(tool.policy, file, findings, contradiction, judged)) : null;
+  const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, invalid ?? contradictionOfPolicy(tool.policy, file, findings, contradiction, judged)) : null;
   const questions = { ...judged, q1: contradictedQ1(judged.q1, policy?.contradicted) };
   return {
     id: `${file}:${tool.line}:${tool.column}`,
@@ -136,6 +139,22 @@ function toDeclaredPolicy(policy: PolicyFact, file: string, contradicted: Declar
   };
 }
 
+/**
+ * A declaration that states a value `@retrysafe/spec` does not know (the plugin's `readPolicyData`,
+ * as `no-unsafe-retry-policy` reports it): the spec rejects it, so it is invalid, not declared.
+ */
+function invalidPolicy(policy: PolicyFact, file: string): DeclaredPolicy['contradicted'] {
+  const unknown = policy.unknownValue;
+  if (!unknown) return undefined;
+  const known = unknown.known.map(codeSpan);
+  const nearMiss = unknown.nearMiss === undefined ? '' : `; did you mean ${codeSpan(unknown.nearMiss)}?`;
+  return {
+    reason: `the policy at ${file}:${policy.line} is invalid: ${codeSpan(unknown.text)} (line ${unknown.line}) is not one of \`@retrysafe/spec\`'s values for ${codeSpan(unknown.field)} (${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}${nearMiss}), so the spec rejects it (a ToolPolicyError when the tool is defined) and the tool is judged as declaring nothing`,
+    evidence: { file, line: unknown.line, text: unknown.text },
+    invalid: true,
+  };
+}
+
 /** The rules whose finding on a declaration says the declaration is not true. */
 const CONTRADICTING_RULES = /\/(no-contradicted-policy(-type-checked)?|no-unsafe-retry-policy)$/;
 
@@ -180,7 +199,7 @@ function contradictedQ1(q1: Answer, contradicted: DeclaredPolicy['contradicted']
   // Said once: a yes that already quotes question 2's reason (one key for every call) points to it
   // instead of quoting it again (new-user trial 6: a constant key's Q1 held Q2's reason twice).
   const why = contradicted.reason.startsWith('question 2: ') && q1.reason.includes(contradicted.reason.slice('question 2: '.length)) ? 'question 2, below' : contradicted.reason;
-  return { verdict: 'no', severity: 'error', reason: `its declared policy is not true (${why}), so a loop or client that acts on it is misled; a second call itself is safe: ${q1.reason}`, evidence: [...q1.evidence, contradicted.evidence] };
+  return { verdict: 'no', severity: 'error', reason: `its declared policy is ${contradicted.invalid ? 'invalid' : 'not true'} (${why}), so a loop or client that acts on it is misled; a second call itself is safe: ${q1.reason}`, evidence: [...q1.evidence, contradicted.evidence] };
 }
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };

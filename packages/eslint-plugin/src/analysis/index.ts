@@ -60,7 +60,7 @@ export type { CrossFileResolver } from '../effects/index.js';
 export { BUILT_IN_LIBRARIES, classifySql, createEffectsAnalyser, type EffectKind, type EffectLibrary, type FoundEffect, fromKeyedProviders, type HandlerEffects, createNewKeyFinder, inferPolicy } from '../effects/index.js';
 export { describeKeyDerivation, findProviderKeys, type KeyDerivation, type KeyDerivationOptions, type KeyPart, type ProviderKey } from './keyDerivation.js';
 export { type CalledFunction, describeFactoryArgument, type FactoryArgument, getCalledFunction, getOpenedRun, type KeyPartOrigin } from './keyOrigins.js';
-export { type DeclaredIdempotency, type McpHints, type PolicyData, type PolicyConst, type PolicyLayer, readExportedPolicyConsts, readMcpHints, readPolicyData, readPolicyLayers } from './policyData.js';
+export { type DeclaredIdempotency, type McpHints, type PolicyData, type PolicyConst, type PolicyLayer, type PolicyUnknownValue, readExportedPolicyConsts, readMcpHints, readPolicyData, readPolicyLayers } from './policyData.js';
 export {
   type CalledTwiceTarget,
   type CalledTwiceTest,

@@ -2,7 +2,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { getPropertyKeyName, getStaticValueOf, resolveConst, resolveReference, skipWrappers } from '../ast/index.js';
-import { POLICY_FIELDS, type PolicyDeclaration, type ToolDefinition } from '../tools/index.js';
+import { findPolicyPropertyThroughSpreads, POLICY_FIELDS, type PolicyDeclaration, type PolicyField, type ToolDefinition } from '../tools/index.js';
+import { findUnknownPolicyValue, formatPolicyValue } from '../rules/utils/policyValues.js';
 import { describeTool } from './tools.js';
 
 // A tool's declared retry policy in the seed's shape, field by field, for `retrysafe audit` (its
@@ -25,6 +26,26 @@ export interface PolicyData {
   readonly via: PolicyDeclaration['via'] | 'annotations';
   /** The declaration: the policy object or the annotations. */
   readonly node: TSESTree.Node;
+  /**
+   * A stated value that is not one of `@retrysafe/spec`'s values for its field (`sideEffects:
+   * 'moneyout'`), as `no-unsafe-retry-policy` reports it: the spec rejects such a policy, so it is
+   * not a declaration a loop can act on. Only for a policy the spec reads (not a home-grown
+   * factory's own config fields).
+   */
+  readonly unknownValue?: PolicyUnknownValue;
+}
+
+/** A policy value `@retrysafe/spec` does not know, for {@link PolicyData}. */
+export interface PolicyUnknownValue {
+  /** The property as written, on one line: `sideEffects: 'moneyout'`. */
+  readonly text: string;
+  readonly line: number;
+  /** The field as the code spells it: `sideEffects`, `side_effects`. */
+  readonly field: string;
+  /** The spec's values for the field, as code: `'none'`, `true`. */
+  readonly known: readonly string[];
+  /** The one known value the stated one is a near miss of, as code: `'money_out'`. */
+  readonly nearMiss?: string;
 }
 
 /**
@@ -50,6 +71,7 @@ export function readPolicyData(sourceCode: SourceCode, tool: ToolDefinition): Po
       max_attempts: fields.max_attempts !== undefined && Number.isInteger(fields.max_attempts) && fields.max_attempts > 0 ? fields.max_attempts : null,
       via: policy.via,
       node: tool.policy.node,
+      ...readUnknownValue(sourceCode, tool),
     };
   }
   const hints = described.annotations;
@@ -245,4 +267,25 @@ function layersOf(sourceCode: SourceCode, expression: TSESTree.Node, depth: numb
   flush();
   if (layers.length === 0) layers.push({ k: 'fields', fields: {} });
   return layers;
+}
+
+/** The first stated value of the tool's policy that the spec does not know, as {@link PolicyData} holds it. */
+function readUnknownValue(sourceCode: SourceCode, tool: ToolDefinition): { unknownValue?: PolicyUnknownValue } {
+  const object = tool.policy?.object;
+  // A home-grown factory's config fields are its own; its `declarePolicy` is the spec's.
+  if (!object || (tool.framework === 'custom' && tool.policy?.via !== 'declarePolicy')) return {};
+  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, object, name);
+  const value = (name: PolicyField): unknown => getStaticValueOf(sourceCode, field(name)?.value);
+  const unknown = findUnknownPolicyValue({ sideEffects: value('sideEffects'), idempotent: value('idempotent'), retry: value('retry') });
+  const property = unknown && field(unknown.field);
+  if (!unknown || !property) return {};
+  return {
+    unknownValue: {
+      text: sourceCode.getText(property).replace(/\s+/g, ' '),
+      line: property.loc.start.line,
+      field: getPropertyKeyName(property) ?? unknown.field,
+      known: unknown.known.map(formatPolicyValue),
+      ...(unknown.nearMiss === undefined ? {} : { nearMiss: formatPolicyValue(unknown.nearMiss) }),
+    },
+  };
 }

@@ -6,6 +6,7 @@ import {
   findProperty,
   findPropertyThroughSpreads,
   findVariableOf,
+  getPropertyKeyName,
   type FunctionNode,
   getStaticPropertyName,
   getStaticValueOf,
@@ -32,9 +33,10 @@ import {
   toolRuleOptionsSchema,
 } from '../tools/index.js';
 import { createRule } from './utils/index.js';
+import { findUnknownPolicyValue, formatPolicyValue } from './utils/policyValues.js';
 
 export type Options = [ToolRuleOptions];
-export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'withKeyUnused';
+export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'unknownPolicyValue' | 'withKeyUnused';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Context = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
@@ -58,6 +60,8 @@ export default createRule<Options, MessageIds>({
         '{{tool}} declares a policy that contradicts itself, which `@retrysafe/spec` rejects (tsc with `Contradiction<...>`, the runtime with a ToolPolicyError): {{contradiction}}.',
       retriesNotRepeatable:
         "{{tool}} is declared not safely repeatable (`idempotent: false`) but also declares automatic retries ({{retry}}): every transport or loop-level retry repeats its side effect. Declare `retry: 'never'` with one attempt, or make the tool idempotent with a deterministic key.",
+      unknownPolicyValue:
+        "{{tool}} declares {{declared}}, which is not one of `@retrysafe/spec`'s values for {{field}}: {{known}}{{nearMiss}}. The spec rejects it (a ToolPolicyError when the tool is defined; tsc only in typed TypeScript), and a loop or a review reading the policy cannot tell what the tool does. Declare one of those values.",
       readOnlyAndDestructive:
         '{{tool}} annotations claim both `readOnlyHint: true` and `destructiveHint: true`: a read-only tool destroys nothing, so one of them is wrong and a client cannot tell whether a retry is safe. Remove the one that is false.',
       withKeyUnused:
@@ -79,15 +83,20 @@ export default createRule<Options, MessageIds>({
     const checkedPolicies = new Set<TSESTree.ObjectExpression>();
     const reported = new Set<TSESTree.Node>();
     // `keyedConfig`: a `defineTool` config, whose `key` function (or its absence) is part of the policy.
-    const checkPolicyOnce = (policy: TSESTree.ObjectExpression | undefined, tool: string, keyedConfig?: TSESTree.ObjectExpression): void => {
+    // `spec`: the policy is one `@retrysafe/spec` reads (not a home-grown DSL's, whose values are its own).
+    const checkPolicyOnce = (policy: TSESTree.ObjectExpression | undefined, tool: string, spec: boolean, keyedConfig?: TSESTree.ObjectExpression): void => {
       if (!policy || checkedPolicies.has(policy)) return;
       checkedPolicies.add(policy);
+      // A value the spec does not know is the fault; what it would contradict is not known.
+      if (spec && checkUnknownValue(context, policy, tool, reported)) return;
       if (!checkPolicy(context, policy, tool, reported)) checkContradiction(context, policy, tool, reported, keyedConfig);
     };
 
     function checkTool(tool: ToolDefinition): void {
       const keyedConfig = tool.framework === 'retrysafe' && tool.policy?.object === tool.config ? tool.config : undefined;
-      checkPolicyOnce(tool.policy?.object, toolLabel(tool), keyedConfig);
+      // A home-grown factory's config fields are its own; its `declarePolicy` is the spec's.
+      const spec = tool.framework !== 'custom' || tool.policy?.via === 'declarePolicy';
+      checkPolicyOnce(tool.policy?.object, toolLabel(tool), spec, keyedConfig);
       checkAnnotations(context, tool);
       if (tool.framework === 'retrysafe' || tool.framework === 'custom') {
         checkWithKey(context, tool.config, toolLabel(tool), ['execute']);
@@ -102,12 +111,12 @@ export default createRule<Options, MessageIds>({
           // A placeholder or home-grown DSL with defineTool's shape: judged the same way.
           const config = resolveObject(sourceCode, node.arguments[0]);
           const label = toolLabel({ name: staticString(sourceCode, findProperty(config, 'name')?.value) });
-          checkPolicyOnce(config, label);
+          checkPolicyOnce(config, label, false);
           checkWithKey(context, config, label, ['execute', 'run', 'handler']);
         }
         if (isDeclarePolicyCall(sourceCode, node)) {
           const [tool, policy] = node.arguments;
-          checkPolicyOnce(resolveObject(sourceCode, policy), declaredToolLabel(sourceCode, recogniser, tool));
+          checkPolicyOnce(resolveObject(sourceCode, policy), declaredToolLabel(sourceCode, recogniser, tool), true);
         }
       },
       NewExpression(node): void {
@@ -172,6 +181,35 @@ function checkContradiction(
   if (!node || reported.has(node)) return;
   reported.add(node);
   context.report({ node, messageId: 'policyContradiction', data: { tool, contradiction: contradiction.message } });
+}
+
+/**
+ * A stated static value of `sideEffects`, `idempotent` or `retry` (either spelling, through visible
+ * spreads) that is not one of the spec's values (`'moneyout'`, `retry: 'always'`, also behind `as
+ * any` or in plain JavaScript), with the values it knows and the near miss among them. Whether it reported.
+ */
+function checkUnknownValue(context: Context, policy: TSESTree.ObjectExpression, tool: string, reported: Set<TSESTree.Node>): boolean {
+  const sourceCode = context.sourceCode;
+  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, policy, name);
+  const value = (name: PolicyField): unknown => getStaticValueOf(sourceCode, field(name)?.value);
+  const unknown = findUnknownPolicyValue({ sideEffects: value('sideEffects'), idempotent: value('idempotent'), retry: value('retry') });
+  const property = unknown && field(unknown.field);
+  if (!unknown || !property) return false;
+  if (reported.has(property)) return true;
+  reported.add(property);
+  const known = unknown.known.map((entry) => codeSpan(formatPolicyValue(entry)));
+  context.report({
+    node: property,
+    messageId: 'unknownPolicyValue',
+    data: {
+      tool,
+      declared: codeSpan(sourceCode.getText(property).replace(/\s+/g, ' ')),
+      field: codeSpan(getPropertyKeyName(property) ?? unknown.field),
+      known: `${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}`,
+      nearMiss: unknown.nearMiss === undefined ? '' : `. Did you mean ${codeSpan(formatPolicyValue(unknown.nearMiss))}?`,
+    },
+  });
+  return true;
 }
 
 /** MCP annotations that claim both `readOnlyHint: true` and `destructiveHint: true`. */

@@ -94,8 +94,11 @@ export const POLICY_CONTRADICTIONS: readonly PolicyContradiction[] = [
   },
 ];
 
-/** Field values the spec accepts; a policy with any other stated value is not judged here (a typo is tsc's). */
-const ACCEPTED: Readonly<Record<'sideEffects' | 'idempotent' | 'retry', readonly unknown[]>> = {
+/**
+ * Field values the spec accepts (its `SIDE_EFFECTS`, `IDEMPOTENCY` and retry modes): a policy with
+ * any other stated value is not judged here; `findUnknownPolicyValue` names such a value.
+ */
+export const ACCEPTED: Readonly<Record<'sideEffects' | 'idempotent' | 'retry', readonly unknown[]>> = {
   sideEffects: ['none', 'internal_write', 'external_write', 'money_out', 'message_out'],
   idempotent: [true, 'with_key', false],
   retry: ['safe', 'safe_with_same_key', 'never'],

@@ -135,7 +135,7 @@ export const t = defineTool({ name: 'issue_refund', sideEffects: 'money_out', id
 module.exports = defineTool({ name: 'get_order', sideEffects: 'none', idempotent: true, retry: 'safe', execute: async (input) => input });`,
     },
     {
-      name: "contradiction look-alikes: the spec's accepted pairs, a policy a hidden spread completes, a declarePolicy with_key (its key is the caller's), values no spec uses",
+      name: "contradiction look-alikes: the spec's accepted pairs, a policy a hidden spread completes, a declarePolicy with_key (its key is the caller's), values not static",
       code: `import { declarePolicy, defineTool, key } from '@retrysafe/spec';
 import { SHARED } from './policies';
 export const a = defineTool({ name: 'a', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', key: ({ run }) => key\`\${run.id}\`, execute });
@@ -143,7 +143,6 @@ export const b = defineTool({ name: 'b', sideEffects: 'none', idempotent: true, 
 export const c = defineTool({ name: 'c', sideEffects: 'message_out', idempotent: false, retry: 'never', maxAttempts: 1, execute });
 export const d = defineTool({ name: 'd', sideEffects: 'money_out', idempotent: 'with_key', retry: 'never', ...SHARED, execute });
 export const e = declarePolicy(refund, { side_effects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key' });
-export const f = defineTool({ name: 'f', sideEffects: 'external', idempotent: 'maybe', retry: 'safe_with_same_key', execute });
 export const g = defineTool({ name: 'g', sideEffects: 'none', idempotent: true, retry: process.env.RETRY, maxAttempts: 0n ? 1 : 2, execute });`,
     },
   ],
@@ -408,6 +407,58 @@ ruleTester.run('no-unsafe-retry-policy: a reconcile hook answers the crash windo
       name: 'a spread const without a hook',
       code: `const EXTRA = { description: 'send a receipt' };\n${withKeyTool('execute: async ({ to, orderId }) => smtpSend(to, orderId),\n  ...EXTRA,')}`,
       errors: [{ messageId: 'withKeyUnused', line: 9, column: 3 }],
+    },
+  ],
+});
+
+// New-user trial: `sideEffects: 'moneyout'` and `retry: 'always'` (in JavaScript, or past `as any`)
+// were reported by no rule and read by the audit as declared. The values are the spec's (ACCEPTED).
+const SIDE_EFFECT_VALUES = "`'none'`, `'internal_write'`, `'external_write'`, `'money_out'` or `'message_out'`";
+const RETRY_VALUES = "`'safe'`, `'safe_with_same_key'` or `'never'`";
+const unknownValue = (tool: string, declared: string, field: string, known: string, nearMiss: string, line: number, column: number) =>
+  ({ messageId: 'unknownPolicyValue', line, column, data: { tool, declared, field, known, nearMiss } }) as const;
+
+ruleTester.run('no-unsafe-retry-policy: a value the spec does not know', rule, {
+  valid: [
+    {
+      name: "a home-grown defineTool DSL's own values are its own",
+      code: `import { defineTool } from '@idem/dsl';
+export const t = defineTool({ name: 'refund', sideEffects: 'moneyout', idempotent: 'yes', retry: 'always', run: async () => 1 });`,
+    },
+    {
+      name: 'a value that is not static is not judged',
+      code: `import { defineTool } from '@retrysafe/spec';
+declare const mode: any;
+export const t = defineTool({ name: 'refund', sideEffects: mode, idempotent: true, retry: 'safe', execute: async () => 1 });`,
+    },
+  ],
+  invalid: [
+    {
+      name: "defineTool past `as any`: 'moneyout', with the near miss 'money_out'",
+      code: `import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({ name: 'refund', sideEffects: 'moneyout' as any, idempotent: true, retry: 'safe', execute: async () => 1 });`,
+      errors: [unknownValue('Tool `refund`', "`sideEffects: 'moneyout' as any`", '`sideEffects`', SIDE_EFFECT_VALUES, ". Did you mean `'money_out'`?", 2, 47)],
+    },
+    {
+      name: "JavaScript: retry: 'always' on a tool not safely repeatable is reported once, as the unknown value (no near miss)",
+      code: `import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({ name: 'send', sideEffects: 'message_out', idempotent: false, retry: 'always', execute: async () => 1 });`,
+      errors: [unknownValue('Tool `send`', "`retry: 'always'`", '`retry`', RETRY_VALUES, '', 2, 92)],
+    },
+    {
+      // Was a valid case ("values no spec uses": not judged as a contradiction); the first unknown value is the report.
+      name: "defineTool with sideEffects: 'external' and idempotent: 'maybe': the first unknown value, no contradiction judged",
+      code: `import { defineTool } from '@retrysafe/spec';
+export const f = defineTool({ name: 'f', sideEffects: 'external', idempotent: 'maybe', retry: 'safe_with_same_key', execute });`,
+      errors: [unknownValue('Tool `f`', "`sideEffects: 'external'`", '`sideEffects`', SIDE_EFFECT_VALUES, '', 2, 42)],
+    },
+    {
+      name: "declarePolicy with idempotent: 'true' (a string), through a spread const",
+      code: `import { declarePolicy } from '@retrysafe/spec';
+declare const t: object;
+const BASE = { side_effects: 'none', idempotent: 'true' } as const;
+export const d = declarePolicy(t, { ...BASE, retry: 'safe' });`,
+      errors: [unknownValue('Tool `t`', "`idempotent: 'true'`", '`idempotent`', "`true`, `'with_key'` or `false`", '. Did you mean `true`?', 3, 38)],
     },
   ],
 });
