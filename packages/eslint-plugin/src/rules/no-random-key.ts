@@ -15,6 +15,8 @@ import {
   PER_ATTEMPT_NAMES,
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
+import { getKeyedHandler } from '../effects/index.js';
+import { getKeyAccess, replaceKey } from './require-key-passthrough-utils/keySuggestions.js';
 import { createHandlerToolFinder, createKeyAdvice, createKeyRule, describeFallbackPlace, fallbackAdvice, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
@@ -27,7 +29,9 @@ export type MessageIds =
   | 'mintedPerToolCallKey'
   | 'perAttemptKey'
   | 'randomKey'
-  | 'suggestDurableParameters';
+  | 'suggestDurableParameters'
+  | 'useToolKey'
+  | 'bindAndUseToolKey';
 
 /** Parameter names that look like durable identifiers of the work: `orderId`, `run_id`, `id`. */
 const DURABLE_PARAMETER_NAME = /^(id|[a-z][A-Za-z0-9]*Id|[a-z][a-z0-9]*_id)$/;
@@ -60,6 +64,8 @@ export default createKeyRule<MessageIds>({
       "(another order, another amount) gets the first call's result instead of running. Derive it from durable fields such as the run id and the item id, " +
       'as in `` key`${run.id}:${input.orderId}:refund` ``.',
     suggestDurableParameters: 'Build the key from {{parameters}}{{action}} instead.',
+    useToolKey: "Pass the tool's key {{key}} instead.",
+    bindAndUseToolKey: "Take the tool's key as {{key}} in the handler's parameters and pass it instead.",
   },
   create(context, [options]) {
     const sourceCode = context.sourceCode;
@@ -72,6 +78,23 @@ export default createKeyRule<MessageIds>({
     /** Sinks already reported per constant fallback, so a sink nested in another is reported once. */
     const reportedFallbacks = new Map<TSESTree.Node, TSESTree.Node[]>();
 
+    /**
+     * In the handler of a tool declared `idempotent: 'with_key'`, the suggestion to pass the tool's
+     * key instead (binding it in the handler's parameters first where needed): require-key-passthrough's
+     * suggestion for a key that is not the tool's, which leaves a key this rule reports to it.
+     */
+    function useToolKeyInstead(value: TSESTree.Node): TSESLint.ReportSuggestionArray<MessageIds> {
+      // The whole key of a property (`idempotencyKey: randomUUID()`), not a part of one.
+      if (value.parent?.type !== AST_NODE_TYPES.Property || value.parent.value !== value) return [];
+      const tool = toolAt(value);
+      const handler = tool && getKeyedHandler(tool, sourceCode);
+      const access = handler && getKeyAccess(handler, value, sourceCode, judge.matchKeyName);
+      if (!access) return [];
+      const expression = value as TSESTree.Expression;
+      const fix = (fixer: TSESLint.RuleFixer): TSESLint.RuleFix[] => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, expression, access.text)];
+      return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: codeSpan(access.text) }, fix }];
+    }
+
     function checkPosition(position: KeyPosition): void {
       const verdict = judge.judge(position.value);
       if (verdict === 'mintedOnce') return checkMintedOnce(position);
@@ -83,7 +106,7 @@ export default createKeyRule<MessageIds>({
         node: position.value,
         messageId: MESSAGE_ID_BY_SOURCE_KIND[source.kind],
         data: { source: codeSpan(source.description), line: source.node.loc.start.line, advice: adviceAt(position.value) },
-        suggest: buildSuggestions(position.value, source, sourceCode, toolAt),
+        suggest: [...useToolKeyInstead(position.value), ...buildSuggestions(position.value, source, sourceCode, toolAt)],
       });
     }
 
@@ -101,6 +124,7 @@ export default createKeyRule<MessageIds>({
         node: position.value,
         messageId: 'mintedPerToolCallKey',
         data: { source: codeSpan(source.description), line: source.node.loc.start.line, advice: adviceAt(position.value) },
+        suggest: useToolKeyInstead(position.value),
       });
     }
 

@@ -34,6 +34,7 @@ import {
 } from '../tools/index.js';
 import { createRule } from './utils/index.js';
 import { findUnknownPolicyValue, formatPolicyValue } from './utils/policyValues.js';
+import { createRandomKeyCheck } from './utils/randomKeys.js';
 
 export type Options = [ToolRuleOptions];
 export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'unknownPolicyValue' | 'withKeyUnused';
@@ -241,6 +242,9 @@ function checkWithKey(
   const handler = handlerNames.map((name) => findProperty(config, name)).find(Boolean);
   const fn = handler && resolveConst(sourceCode, handler.value);
   if (!handler || !isFunctionNode(fn) || handlerReadsKey(sourceCode, fn) || mayDeclareReconcileHook(sourceCode, config)) return;
+  // A handler that gives a provider a random key instead of its own: no-random-key reports that key,
+  // and says to pass the tool's key (one fault, one report).
+  if (createRandomKeyCheck(sourceCode).passesReportedKey(fn)) return;
   const data = { tool, handler: codeSpan(getText(sourceCode, handler.key)) };
   context.report({ node: handler.key, messageId: 'withKeyUnused', data });
 }

@@ -77,6 +77,12 @@ export function createKeyRule<MessageIds extends string>(
   return createTwin<MessageIds>({ ...rest, messages: { ...keySourceMessages(sourceAt), ...messages } as Record<MessageIds, string> });
 }
 
+/** The advice in the handler of a tool declared `idempotent: 'with_key'`: a `defineTool`'s, or a framework tool's. */
+const WITH_KEY_ADVICE = {
+  retrysafe: "Pass the tool's key instead (`execute`'s second parameter: `{ key }`): it is the same on every retry of the call, which is what the tool is declared idempotent with.",
+  framework: "Pass the tool's key instead (under a guard, `currentCall()?.key`): it is the same on every retry of the call, which is what the tool is declared idempotent with.",
+} as const;
+
 /** What every key rule tells the user to do instead (where the key is in no recognised tool's handler). */
 export const DURABLE_KEY_ADVICE = 'Derive it from durable fields such as the run id and the item id.';
 
@@ -92,6 +98,9 @@ export function createKeyAdvice(
   const toolAt = createHandlerToolFinder(sourceCode, toolFactories);
   return (node) => {
     const tool = toolAt(node);
+    // In a with_key tool's handler the fix is the tool's own key, which require-key-passthrough
+    // would ask for too: it leaves a key this rule reports to this rule, so the advice says it.
+    if (tool && getKeyedHandler(tool, sourceCode)) return WITH_KEY_ADVICE[tool.framework === 'retrysafe' ? 'retrysafe' : 'framework'];
     const runId = tool && getRunIdSource(tool.framework);
     const title = tool && getFrameworkTitle(tool.framework);
     return runId && title ? `Derive it from durable fields: the run id and the item id. In this ${title} tool, the run id is ${runId}.` : DURABLE_KEY_ADVICE;

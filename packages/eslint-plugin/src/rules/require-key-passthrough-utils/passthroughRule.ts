@@ -30,6 +30,7 @@ import {
 } from '../../effects/index.js';
 import { getGuardOfAdapter } from '../../usage/index.js';
 import { createTwinRule } from '../utils/index.js';
+import { createRandomKeyCheck } from '../utils/randomKeys.js';
 import { getKeyAccess, insertionSite, insertKey, replaceKey } from './keySuggestions.js';
 
 // What `require-key-passthrough` and its type-aware twin share: the options, the messages, the
@@ -129,6 +130,8 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
       /** The handlers of tools that declare nothing: a keyed provider's create call there with no key is reported. */
       const undeclared = new Map<TSESTree.Node, ToolDefinition>();
       const callNodes: TSESTree.CallExpression[] = [];
+      // What no-random-key reports here is its fault to name (one fault, one report); its message says to pass the tool's key.
+      const randomKeys = createRandomKeyCheck(sourceCode);
 
       /** The suggestion to pass the tool's key instead of `value` (binding it in the handler's parameters first where needed). */
       function useToolKeyInstead(handler: KeyedHandler, value: TSESTree.Expression): TSESLint.ReportSuggestionArray<MessageIds> {
@@ -162,7 +165,7 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
           context.report({ loc, messageId: 'missingKey', data: { ...data, remedy }, suggest });
           return;
         }
-        if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler, sourceCode, matchKeyName)) return;
+        if (passed.kind !== 'passed' || !isForeignKey(passed.value, handler, sourceCode, matchKeyName) || randomKeys.isReported(passed.value, handler.fn)) return;
         const suggest = useToolKeyInstead(handler, passed.value);
         const constant = findConstantKey(passed.value, sourceCode);
         if (constant) {
