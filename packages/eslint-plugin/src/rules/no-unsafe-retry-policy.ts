@@ -37,7 +37,7 @@ import { findUnknownPolicyValue, formatPolicyValue } from './utils/policyValues.
 import { createRandomKeyCheck } from './utils/randomKeys.js';
 
 export type Options = [ToolRuleOptions];
-export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'unknownPolicyValue' | 'withKeyUnused';
+export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'unknownPolicyValue' | 'useKnownValue' | 'withKeyUnused';
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
 type Context = Readonly<TSESLint.RuleContext<MessageIds, Options>>;
@@ -63,11 +63,13 @@ export default createRule<Options, MessageIds>({
         "{{tool}} is declared not safely repeatable (`idempotent: false`) but also declares automatic retries ({{retry}}): every transport or loop-level retry repeats its side effect. Declare `retry: 'never'` with one attempt, or make the tool idempotent with a deterministic key.",
       unknownPolicyValue:
         "{{tool}} declares {{declared}}, which is not one of `@retrysafe/spec`'s values for {{field}}: {{known}}{{nearMiss}}. The spec rejects it (a ToolPolicyError when the tool is defined; tsc only in typed TypeScript), and a loop or a review reading the policy cannot tell what the tool does. Declare one of those values.",
+      useKnownValue: 'Declare {{value}}.',
       readOnlyAndDestructive:
         '{{tool}} annotations claim both `readOnlyHint: true` and `destructiveHint: true`: a read-only tool destroys nothing, so one of them is wrong and a client cannot tell whether a retry is safe. Remove the one that is false.',
       withKeyUnused:
         "{{tool}} is declared idempotent with a key (`'with_key'`), but {{handler}} never reads `key` from its context: the effect is not keyed downstream, so a repeat that slips past the dedup record (a crash between the call and the write) runs it twice. Pass `key` to the provider as its idempotency key; for a provider that takes no key, declare a `reconcile` hook that looks the effect up; or declare `idempotent: false`.",
     },
+    hasSuggestions: true,
     schema: [toolRuleOptionsSchema],
     defaultOptions: toolRuleDefaultOptions,
   },
@@ -209,8 +211,24 @@ function checkUnknownValue(context: Context, policy: TSESTree.ObjectExpression, 
       known: `${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}`,
       nearMiss: unknown.nearMiss === undefined ? '' : `. Did you mean ${codeSpan(formatPolicyValue(unknown.nearMiss))}?`,
     },
+    suggest: suggestNearMiss(property, unknown.nearMiss),
   });
   return true;
+}
+
+/**
+ * The near miss written in place of the literal as the property states it (`'moneyout' as any` →
+ * `'money_out' as any`): a suggestion, since the value the author meant is a guess from spelling.
+ * None where the value is not a literal in the property itself (a `const` elsewhere, a spread).
+ */
+function suggestNearMiss(property: TSESTree.Property, nearMiss: unknown): TSESLint.ReportSuggestionArray<MessageIds> {
+  if (nearMiss === undefined) return [];
+  let literal: TSESTree.Node = property.value;
+  while (literal.type === AST_NODE_TYPES.TSAsExpression || literal.type === AST_NODE_TYPES.TSSatisfiesExpression || literal.type === AST_NODE_TYPES.TSNonNullExpression) literal = literal.expression;
+  if (literal.type !== AST_NODE_TYPES.Literal) return [];
+  const target = literal;
+  const text = typeof nearMiss === 'string' ? `'${nearMiss}'` : String(nearMiss);
+  return [{ messageId: 'useKnownValue', data: { value: codeSpan(text) }, fix: (fixer) => fixer.replaceText(target, text) }];
 }
 
 /** MCP annotations that claim both `readOnlyHint: true` and `destructiveHint: true`. */

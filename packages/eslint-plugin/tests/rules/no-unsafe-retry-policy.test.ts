@@ -437,7 +437,19 @@ export const t = defineTool({ name: 'refund', sideEffects: mode, idempotent: tru
       name: "defineTool past `as any`: 'moneyout', with the near miss 'money_out'",
       code: `import { defineTool } from '@retrysafe/spec';
 export const t = defineTool({ name: 'refund', sideEffects: 'moneyout' as any, idempotent: true, retry: 'safe', execute: async () => 1 });`,
-      errors: [unknownValue('Tool `refund`', "`sideEffects: 'moneyout' as any`", '`sideEffects`', SIDE_EFFECT_VALUES, ". Did you mean `'money_out'`?", 2, 47)],
+      errors: [
+        {
+          ...unknownValue('Tool `refund`', "`sideEffects: 'moneyout' as any`", '`sideEffects`', SIDE_EFFECT_VALUES, ". Did you mean `'money_out'`?", 2, 47),
+          suggestions: [
+            {
+              messageId: 'useKnownValue',
+              data: { value: "`'money_out'`" },
+              output: `import { defineTool } from '@retrysafe/spec';
+export const t = defineTool({ name: 'refund', sideEffects: 'money_out' as any, idempotent: true, retry: 'safe', execute: async () => 1 });`,
+            },
+          ],
+        },
+      ],
     },
     {
       name: "JavaScript: retry: 'always' on a tool not safely repeatable is reported once, as the unknown value (no near miss)",
@@ -458,7 +470,21 @@ export const f = defineTool({ name: 'f', sideEffects: 'external', idempotent: 'm
 declare const t: object;
 const BASE = { side_effects: 'none', idempotent: 'true' } as const;
 export const d = declarePolicy(t, { ...BASE, retry: 'safe' });`,
-      errors: [unknownValue('Tool `t`', "`idempotent: 'true'`", '`idempotent`', "`true`, `'with_key'` or `false`", '. Did you mean `true`?', 3, 38)],
+      errors: [
+        {
+          ...unknownValue('Tool `t`', "`idempotent: 'true'`", '`idempotent`', "`true`, `'with_key'` or `false`", '. Did you mean `true`?', 3, 38),
+          suggestions: [
+            {
+              messageId: 'useKnownValue',
+              data: { value: '`true`' },
+              output: `import { declarePolicy } from '@retrysafe/spec';
+declare const t: object;
+const BASE = { side_effects: 'none', idempotent: true } as const;
+export const d = declarePolicy(t, { ...BASE, retry: 'safe' });`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });
