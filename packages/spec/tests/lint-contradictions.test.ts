@@ -1,4 +1,4 @@
-import { findPolicyContradiction, POLICY_CONTRADICTIONS } from '@retrysafe/eslint-plugin/analysis';
+import { findPolicyContradiction, findUnknownPolicyValue, POLICY_CONTRADICTIONS } from '@retrysafe/eslint-plugin/analysis';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -59,5 +59,21 @@ describe("the plugin's policy contradictions are the spec's", () => {
       return found === undefined || !rejection.includes(found.message);
     });
     expect(disagreements).toEqual([]);
+  });
+});
+
+// no-unsafe-retry-policy's unknownPolicyValue and the audit list the values the plugin knows
+// (`findUnknownPolicyValue`): they must be the spec's own, in its order, for each field.
+describe("the plugin's values of each policy field are the spec's", () => {
+  it.each([
+    ['side_effects', 'sideEffects', 'side effects must be one of '],
+    ['idempotent', 'idempotent', 'idempotent must be one of '],
+    ['retry', 'retry', 'retry must be one of '],
+  ] as const)('%s', (seedField, pluginField, prefix) => {
+    const policy: Record<string, unknown> = { side_effects: 'none', idempotent: true, retry: 'safe', [seedField]: 'not_a_value' };
+    const rejection = specRejection(policy, undefined) ?? '';
+    const listed = rejection.slice(rejection.indexOf(prefix) + prefix.length, rejection.indexOf('; got'));
+    const unknown = findUnknownPolicyValue({ [pluginField]: 'not_a_value' });
+    expect(unknown?.known.map((value) => (typeof value === 'string' ? `'${value}'` : String(value))).join(', ')).toBe(listed);
   });
 });
