@@ -121,7 +121,9 @@ describe('Q2 reads a constant key as one key for every call', () => {
     const { q1, q2 } = (await tool('refund_constant_key_fn')).questions;
     expect(q1.verdict).toBe('no');
     expect(q1.reason.split(q2.reason).length - 1).toBe(1);
-    expect(q1.reason).toMatch(/^its declared policy is not true \(question 2, below\)/);
+    // Led by the contradiction, question 2's reason quoted there; the yes after it points to question 2.
+    expect(q1.reason.startsWith(`its declared policy is not true (question 2: ${q2.reason}), so a loop or client that acts on it is misled; a second call itself is safe: `)).toBe(true);
+    expect(q1.reason).toContain('a repeat carries the same key, as every other call of the tool does: question 2');
   });
 
   it('the look-alike: a key from a business id is derived from the work, not a constant', async () => {

@@ -196,10 +196,9 @@ function contradictionOfPolicy(policy: PolicyFact, file: string, findings: reado
  */
 function contradictedQ1(q1: Answer, contradicted: DeclaredPolicy['contradicted']): Answer {
   if (!contradicted || q1.verdict !== 'yes') return q1;
-  // Said once: a yes that already quotes question 2's reason (one key for every call) points to it
-  // instead of quoting it again (new-user trial 6: a constant key's Q1 held Q2's reason twice).
-  const why = contradicted.reason.startsWith('question 2: ') && q1.reason.includes(contradicted.reason.slice('question 2: '.length)) ? 'question 2, below' : contradicted.reason;
-  return { verdict: 'no', severity: 'error', reason: `its declared policy is ${contradicted.invalid ? 'invalid' : 'not true'} (${why}), so a loop or client that acts on it is misled; a second call itself is safe: ${q1.reason}`, evidence: [...q1.evidence, contradicted.evidence] };
+  // The contradiction is quoted here once; the yes after it only points to question 2 (new-user
+  // trials 6 and 7: a constant key's Q1 held Q2's reason twice, then pointed "below" and quoted it).
+  return { verdict: 'no', severity: 'error', reason: `its declared policy is ${contradicted.invalid ? 'invalid' : 'not true'} (${contradicted.reason}), so a loop or client that acts on it is misled; a second call itself is safe: ${q1.reason}`, evidence: [...q1.evidence, contradicted.evidence] };
 }
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };

@@ -75,7 +75,7 @@ export function judgeCalledTwiceEffect(context: JudgeContext): Answer {
     const key = judgeKey(context);
     if (key.verdict === 'yes') return answer('yes', `${replays} (a deterministic key, question 2), so the handler runs once`, [here(site.line, site.text)]);
     // One key for every call: a repeat carries it too, and is replayed (different calls sharing it is question 2's fault).
-    if (key.verdict === 'no' && key.severity === 'error' && isOneKeyForEveryCall(context)) return answer('yes', `${replays} (a repeat carries the same key; question 2: ${key.reason}), so the handler runs once`, [here(site.line, site.text)]);
+    if (key.verdict === 'no' && key.severity === 'error' && isOneKeyForEveryCall(context)) return answer('yes', `${replays} (a repeat carries the same key, as every other call of the tool does: question 2), so the handler runs once`, [here(site.line, site.text)]);
     if (key.verdict === 'no' && key.severity === 'error') return no('error', `a second call runs the handler again: ${replays}, but the key is not the same on a repeat (question 2: ${key.reason})`, [here(site.line, site.text), ...key.evidence]);
     return answer('unknown', `${replays}, but whether the key is the same on a repeat is not known (question 2: ${key.reason})`, [here(site.line, site.text), ...key.evidence]);
   }
