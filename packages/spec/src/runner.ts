@@ -261,8 +261,7 @@ export function createRunner(options: RunnerOptions): Runner {
       ttlMs,
       maxAttempts: tool.policy.max_attempts,
     };
-    const claimGuarded = (claimRequest: ClaimRequest) => claimOnce(claimRequest, tool.name);
-    let claim: ClaimResult = await claimGuarded(request);
+    let claim: ClaimResult = await claimOnce(request, tool.name);
     let sentAt = request.now;
     let retryAfterMs: number | undefined;
     const waitMs = callOptions.waitForInFlightMs ?? waitForInFlightMs;
@@ -270,7 +269,7 @@ export function createRunner(options: RunnerOptions): Runner {
       const poll = () => {
         const again = { ...request, now: now() };
         sentAt = again.now;
-        return claimGuarded(again);
+        return claimOnce(again, tool.name);
       };
       const waited = await waitWhileInFlight(claim, poll, waitMs);
       claim = waited.claim;
@@ -399,13 +398,16 @@ export function createRunner(options: RunnerOptions): Runner {
     const resultError = copy === NOT_PLAIN ? findNonJson(value, { allowDates: false }) : undefined;
     const result = resultError === undefined && value !== undefined ? JSON.stringify(value) : undefined;
     // The effect ran: whatever the store says now, the caller gets the truth.
-    const unrecorded = await store.complete(held, { now: now(), ttlMs, result, resultError }).then(
-      (completed): UnrecordedOutcome | undefined => (completed === undefined ? { reason: 'lock_lost', detail: warnLockLost(tool.name, key) } : undefined),
-      (storeError: unknown): UnrecordedOutcome => ({
+    // (An await in a try rather than .then with two closures: no closure or derived promise per call.)
+    let unrecorded: UnrecordedOutcome | undefined;
+    try {
+      if ((await store.complete(held, { now: now(), ttlMs, result, resultError })) === undefined) unrecorded = { reason: 'lock_lost', detail: warnLockLost(tool.name, key) };
+    } catch (storeError) {
+      unrecorded = {
         reason: 'store_unavailable',
         detail: warn(`the effect of ${tool.name} key ${key} ran but its result could not be recorded (${errorMessage(storeError)}); ${afterLostResult(tool.policy.max_attempts)}`),
-      }),
-    );
+      };
+    }
     if (resultError !== undefined) {
       throw new UnserializableResultError({ namespace: held.namespace, tool: tool.name, key, reason: resultError, replayed, result: value });
     }
