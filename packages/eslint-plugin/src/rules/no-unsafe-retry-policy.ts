@@ -34,6 +34,7 @@ import {
 } from '../tools/index.js';
 import { createRule } from './utils/index.js';
 import { findUnknownPolicyValue, formatPolicyValue } from './utils/policyValues.js';
+import { passesNoKeyToProvider } from './utils/providerKeys.js';
 import { createRandomKeyCheck } from './utils/randomKeys.js';
 
 export type Options = [ToolRuleOptions];
@@ -263,6 +264,9 @@ function checkWithKey(
   // A handler that gives a provider a random key instead of its own: no-random-key reports that key,
   // and says to pass the tool's key (one fault, one report).
   if (createRandomKeyCheck(sourceCode).passesReportedKey(fn)) return;
+  // A keyed provider given no key or a constant one: require-key-passthrough names that call and
+  // where the tool's key goes (one fault, one report).
+  if (passesNoKeyToProvider(sourceCode, fn)) return;
   const data = { tool, handler: codeSpan(getText(sourceCode, handler.key)) };
   context.report({ node: handler.key, messageId: 'withKeyUnused', data });
 }

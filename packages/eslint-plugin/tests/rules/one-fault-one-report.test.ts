@@ -83,12 +83,33 @@ ruleTester.run('require-key-passthrough: silent on the key no-random-key reports
   ],
 });
 
-ruleTester.run('no-unsafe-retry-policy: silent on a handler whose random key no-random-key reports', noUnsafeRetryPolicy, {
-  valid: [{ name: 'the trial tool', code: TRIAL }],
+// New-user trial 7: a keyed provider given no key in a with_key handler got require-key-passthrough's
+// missingKey (the call, where the key goes, a suggestion) and no-unsafe-retry-policy's withKeyUnused.
+const NO_KEY = TRIAL.replace(", { idempotencyKey: crypto.randomUUID() }", '');
+
+describe('the recommended config on a with_key tool that gives Stripe no key', () => {
+  it('reports it once, as require-key-passthrough', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const lint = (code: string) =>
+      linter.verify(code, [
+        { files: ['**/*.ts'], languageOptions: { parser: parser as unknown as Linter.Parser } },
+        { ...(plugin.configs.recommended as Linter.Config), files: ['**/*.ts'] },
+      ], 'tool.ts').map((message) => [message.ruleId, message.line, message.messageId]);
+    expect(lint(NO_KEY)).toEqual([['@retrysafe/require-key-passthrough', 6, 'missingKey']]);
+    expect(lint(TRIAL.replace('crypto.randomUUID()', "'refund'"))).toEqual([['@retrysafe/require-key-passthrough', 6, 'constantKey']]);
+  });
+});
+
+ruleTester.run('no-unsafe-retry-policy: silent where no-random-key or require-key-passthrough names the fault', noUnsafeRetryPolicy, {
+  valid: [
+    { name: 'the trial tool', code: TRIAL },
+    { name: 'Stripe given no key: require-key-passthrough reports the call', code: NO_KEY },
+    { name: 'Stripe given a constant key: require-key-passthrough reports the constant', code: TRIAL.replace('crypto.randomUUID()', "'refund'") },
+  ],
   invalid: [
     {
-      name: 'a handler that passes no key at all is still withKeyUnused',
-      code: TRIAL.replace(", { idempotencyKey: crypto.randomUUID() }", ''),
+      name: 'a handler that calls no keyed provider and never reads its key is still withKeyUnused',
+      code: TRIAL.replace('declare const stripe: Stripe;', 'declare const stripe: Stripe; declare const ledger: { refund(id: string): Promise<void> };').replace("stripe.refunds.create({ charge: chargeId }, { idempotencyKey: crypto.randomUUID() })", 'ledger.refund(chargeId)'),
       errors: [{ messageId: 'withKeyUnused', line: 6 }],
     },
   ],
