@@ -97,6 +97,57 @@ export function walkFile(sourceCode: SourceCode, visit: (node: TSESTree.Node) =>
   }
 }
 
+/** A call, a `new` or a class: the nodes at which a tool can be defined. */
+export type CallOrClassNode = TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+const callsAndClassesByFile = new WeakMap<SourceCode, readonly CallOrClassNode[]>();
+
+/**
+ * Every call, `new` and class (declaration or expression) of the file, in the order {@link walkFile}
+ * visits them (source order), found once per file and shared by every rule: the tool recogniser
+ * and the low-level MCP handler reader look at no other node, and read this list instead of each
+ * walking the file with a callback per node (docs/performance.md).
+ */
+export function getCallsAndClasses(sourceCode: SourceCode): readonly CallOrClassNode[] {
+  let nodes = callsAndClassesByFile.get(sourceCode);
+  if (nodes === undefined) {
+    nodes = collectCallsAndClasses(sourceCode);
+    callsAndClassesByFile.set(sourceCode, nodes);
+  }
+  return nodes;
+}
+
+function collectCallsAndClasses(sourceCode: SourceCode): CallOrClassNode[] {
+  const nodes: CallOrClassNode[] = [];
+  const traverse = (sourceCode as { traverse?: () => Iterable<TraversalStep> }).traverse;
+  const steps = typeof traverse === 'function' && !ownSourceCodes.has(sourceCode) ? traverse.call(sourceCode) : undefined;
+  if (!Array.isArray(steps)) {
+    walkFile(sourceCode, (node) => {
+      if (isCallOrClass(node)) nodes.push(node);
+    });
+    return nodes;
+  }
+  // ESLint's steps (an array, cached per file: walkFile reads the same), by index: no iterator and
+  // no callback per node. Only nodes entered (phase 1) count, as in walkFile; the root is a Program.
+  for (let i = 0; i < steps.length; i += 1) {
+    const step = steps[i] as TraversalStep;
+    if (step.kind !== 1 || step.phase !== 1) continue;
+    const node = step.target as TSESTree.Node;
+    if (isCallOrClass(node)) nodes.push(node);
+  }
+  return nodes;
+}
+
+function isCallOrClass(node: TSESTree.Node): node is CallOrClassNode {
+  const type = node.type;
+  return (
+    type === AST_NODE_TYPES.CallExpression ||
+    type === AST_NODE_TYPES.NewExpression ||
+    type === AST_NODE_TYPES.ClassDeclaration ||
+    type === AST_NODE_TYPES.ClassExpression
+  );
+}
+
 /** Visits `root`'s descendants depth first, in source order; `visit` returns false to skip a node's children. */
 export function walk(root: TSESTree.Node, sourceCode: SourceCode, visit: (node: TSESTree.Node) => boolean): void {
   const { visitorKeys } = sourceCode;

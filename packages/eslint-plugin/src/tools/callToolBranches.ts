@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
-import { getStaticPropertyName, isFunctionNode, resolveConst, resolveReference, skipWrappers, walk, walkFile } from '../ast/index.js';
+import { getCallsAndClasses, getStaticPropertyName, isFunctionNode, resolveConst, resolveReference, skipWrappers, walk } from '../ast/index.js';
 import { isMcpModule } from './mcpTools.js';
 
 // The handler of one tool of a low-level MCP `Server`: the branch of the
@@ -27,10 +27,11 @@ export function findCallToolBranch(sourceCode: SourceCode, name: string): TSESTr
 function collectBranches(sourceCode: SourceCode): Map<string, TSESTree.Node> {
   const branches = new Map<string, TSESTree.Node>();
   if (!sourceCode.text.includes('CallToolRequestSchema') && !sourceCode.text.includes('tools/call')) return branches;
-  walkFile(sourceCode, (node) => {
+  // The file's calls in source order, from the list the tool recogniser reads too.
+  for (const node of getCallsAndClasses(sourceCode)) {
     const handler = node.type === AST_NODE_TYPES.CallExpression ? callToolHandler(sourceCode, node) : undefined;
     if (handler) collectFrom(sourceCode, handler, branches);
-  });
+  }
   return branches;
 }
 

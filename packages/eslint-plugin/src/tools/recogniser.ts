@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getImportedModules, isNodeOfFile, walkFile } from '../ast/index.js';
+import { type FunctionNode, getCallsAndClasses, getImportedModules, isNodeOfFile } from '../ast/index.js';
 import { findFactory, fromFactory, getToolFactories, type KnownFactory } from './factories.js';
 import { fromAddTool, fromAddTools, importsFastMcp, isFastMcpCall } from './fastMcpTools.js';
 import { mcpLowLevel } from './frameworks/index.js';
@@ -206,7 +206,11 @@ class FileToolRecogniser implements ToolRecogniser {
     const asked: ToolSiteNode[] = [];
     const othersMayDefine = this.fastMcpFile || this.mayListTools;
     const toolClassFile = this.toolClassFile;
-    walkFile(this.sourceCode, (node) => {
+    // The file's calls, `new`s and classes, in source order, shared with the other readers of the
+    // file (getCallsAndClasses): no walk of every node here.
+    const candidates = getCallsAndClasses(this.sourceCode);
+    for (let i = 0; i < candidates.length; i += 1) {
+      const node = candidates[i]!;
       if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.NewExpression) {
         if (this.recogniseDirectCall(node)) {
           asked.push(node);
@@ -214,10 +218,10 @@ class FileToolRecogniser implements ToolRecogniser {
         } else if (node.type === AST_NODE_TYPES.CallExpression && (node.callee.type === AST_NODE_TYPES.Identifier || (othersMayDefine && node.callee.type === AST_NODE_TYPES.MemberExpression))) {
           asked.push(node);
         }
-      } else if (toolClassFile && (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression)) {
+      } else if (toolClassFile) {
         asked.push(node);
       }
-    });
+    }
     answers.wrapperCandidates = found;
     const sites = new Map<ToolSiteNode, readonly ToolDefinition[]>();
     answers.sites = sites;
