@@ -5,7 +5,7 @@ import { createEffectsAnalyser, createNewKeyFinder, type EffectLibrary, effectLi
 import { hasPolicyField, type SpreadResolver, type ToolDefinition, toolRuleDefaultOptions, type ToolRuleOptions, toolRuleOptionsSchema } from '../../tools/index.js';
 import { createTwinRule, type TwinSpec } from '../utils/index.js';
 import { judgePolicyDeclaration, type PolicyProblem } from './policyJudgement.js';
-import { suggestPolicy } from './policySuggestion.js';
+import { planPolicySuggestion } from './policySuggestion.js';
 
 // What `require-retry-policy` and its type-aware twin share besides the judgement: the messages (a
 // tool reads the same whichever rule found it) and the report. The twin adds only the tools that
@@ -71,12 +71,16 @@ export function createInferredPolicySuggester(
     const declaresNothing =
       problem.messageId === 'missingPolicy' || (problem.messageId === 'incompletePolicy' && tool.policy?.via === 'defineTool' && !hasPolicyField(tool.policy.object));
     if (!declaresNothing || !tool.handler) return [];
+    // Where the declaration would go is decided by the tool alone: a tool with no place for one
+    // needs no analysis of its handler (docs/performance.md).
+    const write = planPolicySuggestion(sourceCode, tool);
+    if (!write) return [];
     analyser ??= createEffectsAnalyser(sourceCode, { libraries });
     const effects = analyser.analyseHandler(tool.handler, tool.name);
     newKeyOf ??= createNewKeyFinder(sourceCode);
     const policy = effects && inferPolicy(effects, { newKeyOf });
-    const suggestion = policy && suggestPolicy(sourceCode, tool, policy);
-    if (!policy || !suggestion) return [];
+    if (!policy) return [];
+    const suggestion = write(policy);
     return [{ messageId: 'declareInferred', data: { declaration: codeSpan(suggestion.declaration), reason: policy.reason }, fix: suggestion.fix }];
   };
 }

@@ -21,22 +21,39 @@ export interface PolicySuggestion {
 
 const SPEC_MODULE = '@retrysafe/spec';
 
+/**
+ * The declaration `policy` stands for in `tool`'s framework, or `undefined` when the tool has no
+ * place to write one (see {@link planPolicySuggestion}).
+ */
 export function suggestPolicy(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
+  return planPolicySuggestion(sourceCode, tool)?.(policy);
+}
+
+/** Writes the suggestion for a policy, once {@link planPolicySuggestion} found where it goes. */
+export type PolicySuggestionWriter = (policy: InferredPolicy) => PolicySuggestion;
+
+/**
+ * Where `tool` can take a declaration, decided from the tool alone: `undefined` when it cannot
+ * (a config a wrapper rebuilds, a LangChain config with its own `metadata`, MCP annotations already
+ * written or a config with a spread, ...), whatever the policy would be. A caller can then skip
+ * inferring the policy, which only decides the text.
+ */
+export function planPolicySuggestion(sourceCode: SourceCode, tool: ToolDefinition): PolicySuggestionWriter | undefined {
   // A config a wrapper rebuilds is written nowhere as one object (ToolDefinition.configRebuilt):
   // which of the call's fields the wrapper would pass on is the author's to choose.
   const config = tool.configRebuilt ? undefined : tool.config;
   switch (tool.framework) {
     case 'mcp':
     case 'mcp-low-level':
-      return tool.configRebuilt ? undefined : suggestAnnotations(sourceCode, tool, policy);
+      return tool.configRebuilt ? undefined : planAnnotations(sourceCode, tool);
     case 'retrysafe':
     case 'custom':
-      return config && addTo(sourceCode, config, defineToolFields(policy));
+      return config && ((policy) => addTo(sourceCode, config, defineToolFields(policy)));
     case 'langchain':
       if (!config || findProperty(config, 'metadata')) return undefined;
-      return addTo(sourceCode, config, `metadata: { retrysafe: ${policyData(policy)} }`);
+      return (policy) => addTo(sourceCode, config, `metadata: { retrysafe: ${policyData(policy)} }`);
     default:
-      return wrapInDeclarePolicy(sourceCode, tool, policy);
+      return planDeclarePolicy(sourceCode, tool);
   }
 }
 
@@ -53,19 +70,22 @@ function annotationsFor(policy: InferredPolicy): string {
   return `readOnlyHint: false, destructiveHint: ${policy.destructive}, idempotentHint: ${policy.idempotent}`;
 }
 
-function suggestAnnotations(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
-  const hints = annotationsFor(policy);
+function planAnnotations(sourceCode: SourceCode, tool: ToolDefinition): PolicySuggestionWriter | undefined {
   const config = tool.config ?? (tool.node.type === AST_NODE_TYPES.ObjectExpression ? tool.node : undefined);
   if (!config || hasSpread(config) || findProperty(config, 'annotations')) return undefined;
   // `server.registerTool(name, config, cb)`, a listed tool object, FastMCP's `addTool({...})`.
-  if (config.properties.length > 0 || tool.configNode) return addTo(sourceCode, config, `annotations: { ${hints} }`);
+  if (config.properties.length > 0 || tool.configNode) return (policy) => addTo(sourceCode, config, `annotations: { ${annotationsFor(policy)} }`);
   return undefined;
 }
 
 /** Wraps the tool's call in `declarePolicy(…, policy)`, importing `declarePolicy` when the file does not. */
-function wrapInDeclarePolicy(sourceCode: SourceCode, tool: ToolDefinition, policy: InferredPolicy): PolicySuggestion | undefined {
+function planDeclarePolicy(sourceCode: SourceCode, tool: ToolDefinition): PolicySuggestionWriter | undefined {
   const node = tool.node;
   if (node.type !== AST_NODE_TYPES.CallExpression && node.type !== AST_NODE_TYPES.NewExpression) return undefined;
+  return (policy) => wrapInDeclarePolicy(sourceCode, node, policy);
+}
+
+function wrapInDeclarePolicy(sourceCode: SourceCode, node: TSESTree.CallExpression | TSESTree.NewExpression, policy: InferredPolicy): PolicySuggestion {
   const local = importedName(sourceCode, 'declarePolicy');
   const name = local ?? 'declarePolicy';
   const fix: Fix = (fixer) => {
