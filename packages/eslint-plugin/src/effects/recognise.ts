@@ -74,10 +74,22 @@ function fromClient(start: ClientStart): Recognised | undefined {
   if (match && invocation) {
     return { kind: 'operation', library, operation: match.operation, node: invocation.node, env: invocation.env, modifiers: steps.slice(match.length) };
   }
-  const neutral = library.neutral && matchOperation({ ...library, operations: library.neutral.map((call) => ({ call })) }, path);
+  const neutral = library.neutral && matchOperation(neutralCalls(library, library.neutral), path);
   if (neutral || (path.length === 0 && !clientInvocation(links))) return { kind: 'neutral', library };
   // A global or a module whose exports are called directly says nothing about an unlisted call.
   return moduleAsClient ? undefined : { kind: 'unlisted', library };
+}
+
+const neutralByLibrary = new WeakMap<EffectLibrary, EffectLibrary>();
+
+/**
+ * The library with its `neutral` calls as its operations, for matching a path against them: built
+ * once per library, so that its patterns are compiled once (callPatterns.ts keeps them per library).
+ */
+function neutralCalls(library: EffectLibrary, neutral: readonly string[]): EffectLibrary {
+  let found = neutralByLibrary.get(library);
+  if (!found) neutralByLibrary.set(library, (found = { ...library, operations: neutral.map((call) => ({ call })) }));
+  return found;
 }
 
 interface ClientStart {
