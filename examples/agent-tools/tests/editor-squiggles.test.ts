@@ -82,7 +82,7 @@ const CAST_TO_ALIASED_KEY: ExpectedSquiggle = {
   message:
     'Cast to `OrderKey` forges the `DeterministicKey` brand: a key made this way is not checked to be ' +
     'deterministic, so a loop retry or a resumed run can get a new key and repeat the effect. Build it with ' +
-    'the key`...` template from durable parts (the run id, validated input fields, or values passed through ' +
+    'the `` key`...` `` template from durable parts (the run id, validated input fields, or values passed through ' +
     '`vouchDurable(...)`).',
 };
 

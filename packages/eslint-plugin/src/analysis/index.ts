@@ -53,7 +53,7 @@ export {
 } from './tools.js';
 export type { AllowedSource, ConstantFallback, KeyPositionKind, SourceKind } from '../keys/index.js';
 export { findPolicyContradiction, POLICY_CONTRADICTIONS, type PolicyContradiction, type StaticPolicy } from '../tools/index.js';
-export { findUnknownPolicyValue, type UnknownPolicyValue } from '../rules/utils/policyValues.js';
+export { findUnknownPolicyValue, type UnknownPolicyValue } from '../tools/index.js';
 export { FRAMEWORKS, type ToolDefinition, type ToolFactory, type ToolFramework } from '../tools/index.js';
 export { analyseToolEffects, type ToolEffects } from './effects.js';
 export { createCrossFileEffects, createImportedWrappers, type EffectsProgramContext, type ImportedWrappers, type ImportedWrapperTool } from '../program/index.js';

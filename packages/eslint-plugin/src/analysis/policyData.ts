@@ -3,7 +3,7 @@ import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { getPropertyKeyName, getStaticValueOf, resolveConst, resolveReference, skipWrappers } from '../ast/index.js';
 import { findPolicyPropertyThroughSpreads, POLICY_FIELDS, type PolicyDeclaration, type PolicyField, type ToolDefinition } from '../tools/index.js';
-import { findUnknownPolicyValue, formatPolicyValue } from '../rules/utils/policyValues.js';
+import { findUnknownPolicyValue, formatPolicyValue } from '../tools/index.js';
 import { describeTool } from './tools.js';
 
 // A tool's declared retry policy in the seed's shape, field by field, for `retrysafe audit` (its

@@ -16,7 +16,7 @@ import {
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
 import { getKeyedHandler } from '../effects/index.js';
-import { getKeyAccess, replaceKey } from './require-key-passthrough-utils/keySuggestions.js';
+import { getKeyAccess, replaceKey } from './require-key-passthrough-utils/index.js';
 import { createHandlerToolFinder, createKeyAdvice, createKeyRule, describeFallbackPlace, fallbackAdvice, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';

@@ -32,10 +32,8 @@ import {
   type ToolRuleOptions,
   toolRuleOptionsSchema,
 } from '../tools/index.js';
-import { createRule } from './utils/index.js';
-import { findUnknownPolicyValue, formatPolicyValue } from './utils/policyValues.js';
-import { passesNoKeyToProvider } from './utils/providerKeys.js';
-import { createRandomKeyCheck } from './utils/randomKeys.js';
+import { createRandomKeyCheck, createRule, passesNoKeyToProvider } from './utils/index.js';
+import { findUnknownPolicyValue, formatPolicyValue } from '../tools/index.js';
 
 export type Options = [ToolRuleOptions];
 export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'unknownPolicyValue' | 'useKnownValue' | 'withKeyUnused';

@@ -15,6 +15,7 @@ export * from './mcpLowLevelTools.js';
 export * from './mcpTools.js';
 export * from './policyContradictions.js';
 export * from './policyFields.js';
+export * from './policyValues.js';
 export * from './recogniser.js';
 export * from './toolDefinition.js';
 export * from './toolVerbs.js';

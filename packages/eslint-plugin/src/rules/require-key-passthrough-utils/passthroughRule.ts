@@ -29,8 +29,7 @@ import {
   providersSchema,
 } from '../../effects/index.js';
 import { getGuardOfAdapter } from '../../usage/index.js';
-import { createTwinRule } from '../utils/index.js';
-import { createRandomKeyCheck } from '../utils/randomKeys.js';
+import { createRandomKeyCheck, createTwinRule } from '../utils/index.js';
 import { getKeyAccess, insertionSite, insertKey, replaceKey } from './keySuggestions.js';
 
 // What `require-key-passthrough` and its type-aware twin share: the options, the messages, the

@@ -1,4 +1,4 @@
-import { ACCEPTED } from '../../tools/index.js';
+import { ACCEPTED } from './policyContradictions.js';
 
 /** A policy field whose values `@retrysafe/spec` lists. */
 export type ListedPolicyField = keyof typeof ACCEPTED;
