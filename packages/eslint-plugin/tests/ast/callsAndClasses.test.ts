@@ -1,9 +1,8 @@
-import * as parser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
+import type { TSESTree } from '@typescript-eslint/utils';
 import { describe, expect, it } from 'vitest';
 
 import { getCallsAndClasses } from '../../src/ast/index.js';
+import { lintWithProbe } from '../support/probe.js';
 
 // getCallsAndClasses is the list the tool recogniser and the low-level MCP handler reader read
 // instead of each walking the file (docs/performance.md): it must hold every call, `new` and class
@@ -23,33 +22,15 @@ function lint(code: string): { visited: TSESTree.Node[]; listed: readonly TSESTr
   const record = (node: TSESTree.Node): void => {
     visited.push(node);
   };
-  const linter = new Linter({ configType: 'flat' });
-  const messages = linter.verify(code, [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser: parser as unknown as Linter.Parser },
-      plugins: {
-        probe: {
-          rules: {
-            probe: {
-              create(context) {
-                return {
-                  Program() {
-                    listed = getCallsAndClasses(context.sourceCode as unknown as Readonly<TSESLint.SourceCode>);
-                  },
-                  CallExpression: record,
-                  NewExpression: record,
-                  ClassDeclaration: record,
-                  ClassExpression: record,
-                };
-              },
-            },
-          },
-        },
-      },
-      rules: { 'probe/probe': 'error' },
+  const messages = lintWithProbe(code, (sourceCode) => ({
+    Program() {
+      listed = getCallsAndClasses(sourceCode);
     },
-  ], 'file.ts');
+    CallExpression: record,
+    NewExpression: record,
+    ClassDeclaration: record,
+    ClassExpression: record,
+  }));
   expect(messages).toEqual([]);
   return { visited, listed };
 }

@@ -1,9 +1,8 @@
-import * as parser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { getChainRootName, getImportBoundNames, getImportedModules, getMemberChain, GLOBAL_SOURCE, resolveReference } from '../../src/ast/index.js';
+import { lintWithProbe } from '../support/probe.js';
 
 // getMemberChain and resolveReference run on every callee of every file for every rule, so they
 // were rewritten for speed (an iterative chain, one answer per node; see docs/performance.md).
@@ -11,33 +10,15 @@ import { getChainRootName, getImportBoundNames, getImportedModules, getMemberCha
 
 /** Parses `code` and hands the callee of its last statement-level call, and the file, to `inspect`. */
 function withLastCallee(code: string, inspect: (callee: TSESTree.Node, sourceCode: Readonly<TSESLint.SourceCode>) => void): void {
-  const linter = new Linter({ configType: 'flat' });
   let last: TSESTree.CallExpression | undefined;
-  const messages = linter.verify(code, [
-    {
-      files: ['**/*.ts'],
-      languageOptions: { parser: parser as unknown as Linter.Parser },
-      plugins: {
-        probe: {
-          rules: {
-            probe: {
-              create(context) {
-                return {
-                  CallExpression(node: TSESTree.CallExpression) {
-                    if (['ExpressionStatement', 'ReturnStatement', 'ChainExpression'].includes(node.parent.type)) last = node;
-                  },
-                  'Program:exit'() {
-                    if (last) inspect(last.callee, context.sourceCode as unknown as Readonly<TSESLint.SourceCode>);
-                  },
-                };
-              },
-            },
-          },
-        },
-      },
-      rules: { 'probe/probe': 'error' },
+  const messages = lintWithProbe(code, (sourceCode) => ({
+    CallExpression(node: TSESTree.CallExpression) {
+      if (['ExpressionStatement', 'ReturnStatement', 'ChainExpression'].includes(node.parent.type)) last = node;
     },
-  ], 'file.ts');
+    'Program:exit'() {
+      if (last) inspect(last.callee, sourceCode);
+    },
+  }));
   expect(messages.filter((m) => m.fatal)).toEqual([]);
 }
 

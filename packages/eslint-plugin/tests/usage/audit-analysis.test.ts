@@ -1,6 +1,4 @@
-import * as parser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -24,6 +22,7 @@ import {
   readPolicyLayers,
   type ToolDefinition,
 } from '../../src/analysis/index.js';
+import { lintWithProbe } from '../support/probe.js';
 
 // The analysis entry point (`@retrysafe/eslint-plugin/analysis`) that `retrysafe audit` reads code
 // through, tested directly, one row per shape: declared policies as data, key derivations, replay
@@ -33,35 +32,19 @@ type SourceCode = Readonly<TSESLint.SourceCode>;
 
 /** Parses `code` as `filename` and hands the file and every node of the given types to `inspect` at the end. */
 function inspectFile<T>(code: string, inspect: (sourceCode: SourceCode, nodes: TSESTree.Node[]) => T, filename = 'file.ts'): T {
-  const linter = new Linter({ configType: 'flat' });
   let answer: T | undefined;
   const nodes: TSESTree.Node[] = [];
   const visit = (node: TSESTree.Node): void => void nodes.push(node);
-  const messages = linter.verify(
+  const messages = lintWithProbe(
     code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: parser as unknown as Linter.Parser },
-        plugins: {
-          probe: {
-            rules: {
-              probe: {
-                create: (context) => ({
-                  CallExpression: visit,
-                  NewExpression: visit,
-                  ClassDeclaration: visit,
-                  'Program:exit': () => {
-                    answer = inspect(context.sourceCode as unknown as SourceCode, nodes);
-                  },
-                }),
-              },
-            },
-          },
-        },
-        rules: { 'probe/probe': 'error' },
+    (sourceCode) => ({
+      CallExpression: visit,
+      NewExpression: visit,
+      ClassDeclaration: visit,
+      'Program:exit': () => {
+        answer = inspect(sourceCode, nodes);
       },
-    ],
+    }),
     filename,
   );
   expect(messages.filter((m) => m.fatal)).toEqual([]);
