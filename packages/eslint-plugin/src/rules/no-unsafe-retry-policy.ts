@@ -208,7 +208,7 @@ function checkUnknownValue(context: Context, policy: TSESTree.ObjectExpression, 
       declared: codeSpan(sourceCode.getText(property).replace(/\s+/g, ' ')),
       field: codeSpan(getPropertyKeyName(property) ?? unknown.field),
       known: `${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}`,
-      nearMiss: unknown.nearMiss === undefined ? '' : `. Did you mean ${codeSpan(formatPolicyValue(unknown.nearMiss))}?`,
+      nearMiss: unknown.nearMiss === undefined ? '' : ` (did you mean ${codeSpan(formatPolicyValue(unknown.nearMiss))}?)`,
     },
     suggest: suggestNearMiss(property, unknown.nearMiss),
   });

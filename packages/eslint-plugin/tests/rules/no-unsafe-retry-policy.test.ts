@@ -439,7 +439,7 @@ export const t = defineTool({ name: 'refund', sideEffects: mode, idempotent: tru
 export const t = defineTool({ name: 'refund', sideEffects: 'moneyout' as any, idempotent: true, retry: 'safe', execute: async () => 1 });`,
       errors: [
         {
-          ...unknownValue('Tool `refund`', "`sideEffects: 'moneyout' as any`", '`sideEffects`', SIDE_EFFECT_VALUES, ". Did you mean `'money_out'`?", 2, 47),
+          ...unknownValue('Tool `refund`', "`sideEffects: 'moneyout' as any`", '`sideEffects`', SIDE_EFFECT_VALUES, " (did you mean `'money_out'`?)", 2, 47),
           suggestions: [
             {
               messageId: 'useKnownValue',
@@ -472,7 +472,7 @@ const BASE = { side_effects: 'none', idempotent: 'true' } as const;
 export const d = declarePolicy(t, { ...BASE, retry: 'safe' });`,
       errors: [
         {
-          ...unknownValue('Tool `t`', "`idempotent: 'true'`", '`idempotent`', "`true`, `'with_key'` or `false`", '. Did you mean `true`?', 3, 38),
+          ...unknownValue('Tool `t`', "`idempotent: 'true'`", '`idempotent`', "`true`, `'with_key'` or `false`", ' (did you mean `true`?)', 3, 38),
           suggestions: [
             {
               messageId: 'useKnownValue',
