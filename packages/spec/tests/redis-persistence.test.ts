@@ -18,6 +18,7 @@ import { createRedisStore } from '../src/stores/redis.js';
 import { memoryProvider } from './helpers/provider.js';
 import { freePort } from './helpers/servers.js';
 import { freshRun, refundTool } from './helpers/tools.js';
+import { spawnFixture } from './helpers/tsChild.js';
 
 interface OwnRedis {
   readonly url: string;
@@ -89,6 +90,22 @@ describe('the Redis store on a server of its own', () => {
       await store.close();
     }
   });
+
+  it('lets its own client go on the refusal: a script that catches it and never calls close() ends by itself (new-user trial 8 hung)', async () => {
+    const server = await startRedis(['--save', '', '--appendonly', 'no']);
+    const child = spawnFixture('redis-refused-child.ts', { url: server.url });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const timeout = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    try {
+      const code = await exited;
+      expect(stdout.trim()).toBe(JSON.stringify({ outcome: 'volatile_store' }));
+      expect(code).toBe(0); // a SIGKILL at the timeout gives null
+    } finally {
+      clearTimeout(timeout);
+    }
+  }, 30_000);
 
   it('accepts that server when the caller opts in with allowVolatile: true', async () => {
     const server = await startRedis(['--save', '', '--appendonly', 'no']);

@@ -198,7 +198,9 @@ const SCOPE_CACHE = 256;
  *
  * On first use the store checks that the server persists its data (`CONFIG GET save` and
  * `appendonly`, or `INFO persistence` where CONFIG is renamed) and refuses one that does not with
- * `DurabilityConfigError` (code `durability_config`, reason `volatile_store`): nothing runs.
+ * `DurabilityConfigError` (code `durability_config`, reason `volatile_store`): nothing runs, every
+ * later call of the store fails the same way, and a client the store created is disconnected then
+ * (`close()` is still safe to call; a client you passed is left as it is).
  * Pass `allowVolatile: true` to accept it.
  */
 export function createRedisStore(options: RedisStoreOptions): DedupStore {
@@ -228,7 +230,10 @@ function redisBackend(options: RedisStoreOptions): DedupStoreBackend {
     checkHint: `Check that Redis is running and reachable at ${describeTarget(options)}. For durable records the server needs appendonly yes and maxmemory-policy noeviction.`,
   };
   // Every command waits for the persistence check once (one round trip on first use), then not at all.
-  const persistence = options.allowVolatile === true ? undefined : persistenceGate(client, connection.run, info);
+  // A refusal is final for this store (every later call gets the same error), so a client the
+  // store created is let go at once: a process that catches the error and never calls close() is
+  // not kept alive by the connection (new-user trial 8: such a script hung until killed).
+  const persistence = options.allowVolatile === true ? undefined : persistenceGate(client, connection.run, info, ownClient ? () => disconnectNow(client) : undefined);
   const run = <T>(op: () => Promise<T>): Promise<T> =>
     persistence === undefined || persistence.passed ? connection.run(op) : persistence.check().then(() => connection.run(op));
   const script = scriptRunner(client);
@@ -509,7 +514,7 @@ function corker(client: Redis): () => void {
  * confirmed durable and is refused too. A failed check (server unreachable) is retried on the
  * next command; a refusal is remembered.
  */
-function persistenceGate(client: Redis | Cluster, run: <T>(op: () => Promise<T>) => Promise<T>, info: StoreInfo) {
+function persistenceGate(client: Redis | Cluster, run: <T>(op: () => Promise<T>) => Promise<T>, info: StoreInfo, onRefused?: () => void) {
   let checking: Promise<void> | undefined;
   const gate = {
     passed: false,
@@ -520,6 +525,7 @@ function persistenceGate(client: Redis | Cluster, run: <T>(op: () => Promise<T>)
             gate.passed = true;
             return;
           }
+          onRefused?.();
           throw new DurabilityConfigError(
             'volatile_store',
             `The Redis server at ${info.location} keeps no records across a restart (${found.evidence}): a restart would forget every ` +
