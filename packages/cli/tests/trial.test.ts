@@ -122,7 +122,7 @@ describe('Q2 reads a constant key as one key for every call', () => {
     expect(q1.verdict).toBe('no');
     expect(q1.reason.split(q2.reason).length - 1).toBe(1);
     // Led by the contradiction, question 2's reason quoted there; the yes after it points to question 2.
-    expect(q1.reason.startsWith(`its declared policy is not true (question 2: ${q2.reason}), so a loop or client that acts on it is misled; a second call itself is safe: `)).toBe(true);
+    expect(q1.reason.startsWith(`its declared policy is not true (question 2: ${q2.reason}), so a loop or client that acts on it is misled (what a repeat does, whatever the policy says: `)).toBe(true);
     expect(q1.reason).toContain('a repeat carries the same key, as every other call of the tool does: question 2');
   });
 
@@ -371,7 +371,7 @@ describe('Q1 says when the effect contradicts the declared policy', () => {
     const q1 = report.tools.find((candidate) => candidate.name === 'add_note')?.questions.q1;
     expect(q1).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringContaining('its declared policy is not true (`@retrysafe/no-unsafe-retry-policy` reports it at src/notes.ts:14') });
     // The verdict's reason leads (new-user trial 5 read 'runs once; but …' as contradicting the no).
-    expect(q1?.reason).toMatch(/^its declared policy is not true .*; a second call itself is safe: /);
+    expect(q1?.reason).toMatch(/^its declared policy is not true .*, so a loop or client that acts on it is misled \(what a repeat does, whatever the policy says: .*\)$/);
     expect(q1?.evidence).toContainEqual({ file: 'src/notes.ts', line: 14, text: expect.stringContaining('add_note') });
   });
 });

@@ -191,14 +191,15 @@ function contradictionOfPolicy(policy: PolicyFact, file: string, findings: reado
  * Q1 of a tool whose declaration the run contradicts is never a green `yes`: whatever a second call
  * does, a loop or client acting on the declared policy acts on a claim that is not true. Its `yes`
  * becomes a `no` (error) that leads with the contradiction and its evidence (so the summary and SARIF count
- * it), then says why a second call itself is safe: the `yes` reason after it, not before (new-user trial 5
+ * it), then what a repeat does whatever the policy says: the `yes` reason after it, in brackets, not
+ * a sentence that calls it safe beside the ✗ (new-user trial 8), and not before it (new-user trial 5
  * read "the handler runs once; but its declared policy is not true" as a contradiction of the verdict).
  */
 function contradictedQ1(q1: Answer, contradicted: DeclaredPolicy['contradicted']): Answer {
   if (!contradicted || q1.verdict !== 'yes') return q1;
   // The contradiction is quoted here once; the yes after it only points to question 2 (new-user
   // trials 6 and 7: a constant key's Q1 held Q2's reason twice, then pointed "below" and quoted it).
-  return { verdict: 'no', severity: 'error', reason: `its declared policy is ${contradicted.invalid ? 'invalid' : 'not true'} (${contradicted.reason}), so a loop or client that acts on it is misled; a second call itself is safe: ${q1.reason}`, evidence: [...q1.evidence, contradicted.evidence] };
+  return { verdict: 'no', severity: 'error', reason: `its declared policy is ${contradicted.invalid ? 'invalid' : 'not true'} (${contradicted.reason}), so a loop or client that acts on it is misled (what a repeat does, whatever the policy says: ${q1.reason})`, evidence: [...q1.evidence, contradicted.evidence] };
 }
 
 const VERDICT_WORDS: Readonly<Record<Verdict, string>> = { yes: 'yes', no: 'no', unknown: 'unknown', 'n/a': 'n/a' };
