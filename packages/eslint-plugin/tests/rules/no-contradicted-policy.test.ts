@@ -510,6 +510,7 @@ server.registerTool(
 const READ_ONLY_FIX = 'Set `readOnlyHint: false` and state `destructiveHint` and `idempotentHint` for what it does.';
 const readOnlyStripe = mcpTool('get_refund', 'readOnlyHint: true', '  await stripe.refunds.create({ charge: id, amount });', STRIPE);
 const idempotentInsert = mcpTool('add_note', 'readOnlyHint: false, destructiveHint: false, idempotentHint: true', "  await pool.query('INSERT INTO notes (id, n) VALUES ($1, $2)', [id, amount]);");
+const idempotentPost = mcpTool('create_ticket', 'readOnlyHint: false, destructiveHint: false, idempotentHint: true', "  await fetch('https://tickets.example/api/tickets', { method: 'POST', body: id });");
 
 ruleTester.run('no-contradicted-policy: the operation and what it does, in one sentence', rule, {
   valid: [],
@@ -560,6 +561,23 @@ ruleTester.run('no-contradicted-policy: the operation and what it does, in one s
             claim: '`idempotentHint: true`',
             operation: '`INSERT INTO notes` (line 11), which takes no deduplication key',
             consequence: 'a second call inserts into `notes` again',
+            fix: 'Set `idempotentHint: false`, or make it idempotent with a key the caller passes.',
+          },
+        },
+      ],
+    },
+    {
+      name: "naturally idempotent over a POST to an API the catalogue cannot name: the consequence says what is created again (new-user trial 8: 'creates another one again')",
+      code: idempotentPost,
+      errors: [
+        {
+          messageId: 'notIdempotent',
+          ...at(idempotentPost, 'idempotentHint: true'),
+          data: {
+            tool: '`create_ticket`',
+            claim: '`idempotentHint: true`',
+            operation: '`fetch` (line 11) with no deduplication key',
+            consequence: 'a second call creates a second copy of what the first one created',
             fix: 'Set `idempotentHint: false`, or make it idempotent with a key the caller passes.',
           },
         },

@@ -141,7 +141,9 @@ function calleeOf(node: TSESTree.Node): TSESTree.Node {
 
 /** What a second call does: "a second call adds to `points` again". */
 function consequence(effect: FoundEffect): string {
-  if (effect.kind === 'create') return `a second call ${effect.does ?? 'creates another one'} again`;
+  // Without a name for what it creates (a `fetch` POST to an unknown API), the first call's result
+  // is the thing (new-user trial 8 read 'creates another one again' as: another what?).
+  if (effect.kind === 'create') return effect.does === undefined ? 'a second call creates a second copy of what the first one created' : `a second call ${effect.does} again`;
   const column = effect.change?.column;
   const target = column === undefined ? 'it' : codeSpan(column);
   switch (effect.change?.operator) {
