@@ -175,6 +175,8 @@ describe('Q1 with a type-aware config', () => {
     const charge = report.tools.find((candidate) => candidate.name === 'charge_customer');
     expect(charge?.questions.q1).toMatchObject({ verdict: 'no', reason: expect.stringContaining('`stripe.paymentIntents.create` (src/helpers.ts:4)'), evidence: [{ file: 'src/helpers.ts', line: 4, text: 'stripe.paymentIntents.create' }, expect.objectContaining({ file: 'src/server.ts' })] });
     expect(charge?.effects.operations).toMatchObject([{ kind: 'create', evidence: { file: 'src/helpers.ts', line: 4 } }]);
+    // The human format's effects line names the helper's file too (new-user trial 8: 'line 3' of another file).
+    expect(formatReport(report, 'table')).toContain('effects  create `stripe.paymentIntents.create` (src/helpers.ts:4)');
   });
 
   it('without types the same handler stays unknown: the client is constructed in another file', async () => {

@@ -41,10 +41,15 @@ export function formatTable(report: AuditReport, { palette = PLAIN, details = tr
   return `${lines.join('\n')}\n`;
 }
 
+/** Where an effect is: its line in the tool's file, or file and line when the analysis followed a helper into another (new-user trial 8: 'line 3' of another file read as the tool file's). */
+function effectPlace(tool: ToolAudit, evidence: { readonly file: string; readonly line: number }): string {
+  return evidence.file === tool.file ? `line ${evidence.line}` : `${evidence.file}:${evidence.line}`;
+}
+
 function toolBlock(tool: ToolAudit, palette: Palette): string[] {
   const name = toolLabel(tool);
   const effects = tool.effects.available
-    ? tool.effects.operations.map((effect) => `${effect.kind} ${codeSpan(effect.operation)} (line ${effect.evidence.line})`).join('; ') || 'none found'
+    ? tool.effects.operations.map((effect) => `${effect.kind} ${codeSpan(effect.operation)} (${effectPlace(tool, effect.evidence)})`).join('; ') || 'none found'
     : palette.dim('not analysed (the handler is not in this file)');
   const lines = [
     `${palette.bold(name)}  ${tool.file}:${tool.line}  ${palette.dim(tool.framework)}`,
