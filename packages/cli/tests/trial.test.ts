@@ -237,8 +237,15 @@ describe('a provider record answers only a repeat that carries the same key', ()
     });
   });
 
-  it('the key the runner passes downstream keeps its yes', async () => {
-    expect((await tool('refundOrder')).questions.q4).toMatchObject({ verdict: 'yes', reason: expect.stringContaining('the provider keeps its own record') });
+  // New-user trial: Q4 said "yes, the provider keeps its own record of the key" beside Q2's "called
+  // outside one, the key is undefined and the provider gets none".
+  it('the runner\'s key (`currentCall()?.key`) with nothing scanned running the tool: Q4 unknown, pointing to question 2, not "the provider keeps its own record"', async () => {
+    expect((await tool('refundOrder')).questions.q4).toMatchObject({
+      verdict: 'unknown',
+      reason:
+        "`stripe.refunds.create(…)` (line 14) passes the key to a provider that keeps a record of the key it is given (Stripe keeps keys for at least 24 hours), but the key is `currentCall()?.key` (line 14), which is `undefined` outside a call a guard or `enableIdempotency` runs, and none runs this tool in the scanned code (question 2): without a key the provider keeps no record, so whether a repeat is answered from one is not known",
+      evidence: [{ file: 'src/runner-key.ts', line: 14, text: 'stripe.refunds.create(…)' }, { file: 'src/runner-key.ts', line: 14, text: 'currentCall()?.key' }],
+    });
   });
 
   it('a key sent to a plain fetch POST is unknown: the server may not read an Idempotency-Key header at all', async () => {

@@ -357,6 +357,22 @@ function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text:
   return { text: `; but \`currentCall()\` is set only inside a call one of ${setters} runs, and none of them runs this tool in the scanned code: called outside one, the key is \`undefined\` and the provider gets none`, unset: true };
 }
 
+/**
+ * The part of a deterministic key that is `currentCall()?.key` where nothing scanned sets it
+ * ({@link runnerKeyCaveat}'s `unset`: question 2's unknown, "the key is `undefined`"), for a key
+ * without a constant fallback (one key for every call is question 2's no, and is never undefined).
+ */
+function unsetRunnerKey(context: JudgeContext): KeyFact['parts'][number] | undefined {
+  const { key } = context.at.tool;
+  if (key.status !== 'deterministic' || key.parts.some((part) => part.fallback || part.constant)) return undefined;
+  const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
+  const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
+  // Question 2 answers from the key's origins first (a factory's parameter): only its caveat's unknown is this one.
+  const origins = judgeKeyOrigins(context, shown)?.verdict;
+  if (origins === 'no' || origins === 'unknown' || !runnerKeyCaveat(context, shown).unset) return undefined;
+  return shown.find((part) => /^currentCall\(\)/.test(part.text));
+}
+
 /** Q3: the runner's `replayed`, or a replay flag in what the handler returns. */
 export function judgeReplayFlag(context: JudgeContext): Answer {
   const { tool } = context.at;
@@ -635,6 +651,16 @@ function judgeProviderRecord(tool: ToolFact, context: JudgeContext): Answer {
     if (keeping.length > 0) {
       const kept = keeping.map((call) => `${codeSpan(call.text)} (line ${call.line})`).join(', ');
       const retention = [...new Set(keeping.map(retentionOf))].join('; ');
+      // `currentCall()?.key` with nothing scanned running the tool (question 2's unknown): called
+      // outside a guard the key is `undefined`, so the provider gets none and keeps no record of it.
+      const unset = unsetRunnerKey(context);
+      if (unset) {
+        return answer(
+          'unknown',
+          `${kept} passes the key to a provider that keeps a record of the key it is given (${retention}), but the key is ${codeSpan(unset.text)} (line ${unset.line}), which is \`undefined\` outside a call a guard or \`enableIdempotency\` runs, and none runs this tool in the scanned code (question 2): without a key the provider keeps no record, so whether a repeat is answered from one is not known`,
+          [...keeping.map((call) => here(call.line, call.text)), here(unset.line, unset.text)],
+        );
+      }
       return answer('yes', `the provider keeps its own record of the key: ${kept} passes it (${retention})`, keeping.map((call) => here(call.line, call.text)));
     }
     // In question 1's words where the effects analysis saw the request (the header and the URL).
