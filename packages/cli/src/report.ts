@@ -112,8 +112,10 @@ export interface DeclaredPolicy {
    * effects against it. The reason names the finding and its line. A loop must not act on such a policy.
    * `invalid`: the declaration states a value `@retrysafe/spec` does not know (`sideEffects:
    * 'moneyout'`), which the spec rejects: the questions judge the tool as one that declares nothing.
+   * `field`: for an invalid declaration, the field (in the seed's words) whose value the spec rejects;
+   * the policies file (`--format yaml`) leaves its value out.
    */
-  readonly contradicted?: { readonly reason: string; readonly evidence: Evidence; readonly invalid?: true };
+  readonly contradicted?: { readonly reason: string; readonly evidence: Evidence; readonly invalid?: true; readonly field?: 'side_effects' | 'idempotent' | 'retry' };
 }
 
 /** The kinds of effect the effects analysis (issue 10) tells apart. */

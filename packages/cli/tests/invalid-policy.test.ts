@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
+import { parse } from 'yaml';
+
 import { formatReport } from '../src/index.js';
-import { auditedTool, auditFixture } from './support.js';
+import { auditedTool, auditFixture, REPORT_SCHEMA_FILE, validator } from './support.js';
 
 // A policy value that is not one of @retrysafe/spec's (tests/fixtures/invalid-policy, plain
 // JavaScript): the audit says the declaration is invalid, and judges the tool as declaring nothing.
@@ -23,7 +25,7 @@ describe('a declared policy with a value the spec does not know', () => {
     expect((await auditedTool('invalid-policy', 'fine')).policy?.contradicted).toBeUndefined();
     // The lint finding says the same, once per policy.
     const unknown = report.findings.filter((finding) => finding.ruleId === '@retrysafe/no-unsafe-retry-policy');
-    expect(unknown.map((finding) => finding.line)).toEqual([8, 18, 24]);
+    expect(unknown.filter((finding) => finding.file === 'src/tools.js').map((finding) => finding.line)).toEqual([8, 18, 24]);
   });
 
   it('the questions judge it as declaring nothing: a declared naturally idempotent class is not taken from an invalid policy', async () => {
@@ -31,5 +33,39 @@ describe('a declared policy with a value the spec does not know', () => {
     // With its policy read as declared, Q2 would be "n/a: declared naturally idempotent".
     expect(refund.questions.q2.reason).not.toContain('declared naturally idempotent');
     expect(formatReport(await auditFixture('invalid-policy'), 'markdown')).toContain('(invalid)');
+  });
+
+  // New-user trial: with a deterministic key passed to Stripe (src/refund-card.js), Q2 to Q4 said yes
+  // (runner replay, "Stripe keeps keys") and Q5 "it declares no policy", for a tool defineTool never defines.
+  it('questions 2 to 5 of a tool defineTool or declarePolicy rejects say it is never defined (n/a), not what it would do at run time', async () => {
+    const card = await auditedTool('invalid-policy', 'refund_card');
+    const never = {
+      verdict: 'n/a',
+      reason: "`defineTool` throws a ToolPolicyError for this policy (`sideEffects: 'moneyout'`, line 11), so the tool is never defined: fix the value first (question 1)",
+      evidence: [{ file: 'src/refund-card.js', line: 11, text: "sideEffects: 'moneyout'" }],
+    };
+    for (const id of ['q2', 'q3', 'q4', 'q5'] as const) expect(card.questions[id]).toEqual(never);
+    // Q1 keeps its invalid wording, and counts the fault once.
+    expect(card.questions.q1).toMatchObject({ verdict: 'no', severity: 'error', reason: expect.stringMatching(/^its declared policy is invalid \(/) });
+    expect(card.summary).toContain('Q1 no, Q2 n/a, Q3 n/a, Q4 n/a, Q5 n/a');
+    expect((await auditedTool('invalid-policy', 'lookup')).questions.q4.reason).toBe(
+      "`declarePolicy` throws a ToolPolicyError for this policy (`idempotent: 'yes'`, line 24), so the tool is never defined: fix the value first (question 1)",
+    );
+    expect((await auditedTool('invalid-policy', 'fine')).questions.q2.reason).not.toContain('never defined');
+  });
+
+  it('the policies file (--format yaml) does not write a value the spec rejects; the JSON report names the field', async () => {
+    const report = await auditFixture('invalid-policy');
+    expect(report.tools.find((tool) => tool.name === 'refund_card')?.policy?.contradicted).toMatchObject({ invalid: true, field: 'side_effects' });
+    const validate = validator(REPORT_SCHEMA_FILE);
+    expect(validate(JSON.parse(formatReport(report, 'json'))), JSON.stringify(validate.errors)).toBe(true);
+    const policies = parse(formatReport(report, 'yaml')) as Record<string, Record<string, unknown>>;
+    expect(policies.refund_card).not.toHaveProperty('side_effects');
+    expect(policies.refund_card).toMatchObject({ idempotent: 'with_key', retry: 'safe_with_same_key', declared: true, contradicted: true, reason: expect.stringContaining('(its side_effects is left out here)') });
+    expect(policies.send_email).not.toHaveProperty('retry');
+    expect(policies.send_email).toMatchObject({ side_effects: 'message_out', idempotent: false });
+    // idempotent: 'yes' is left out as rejected, not listed as a field not stated statically.
+    expect(policies.lookup).not.toHaveProperty('unknown');
+    expect(policies.fine).toMatchObject({ side_effects: 'none', idempotent: true, retry: 'safe' });
   });
 });

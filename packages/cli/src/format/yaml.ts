@@ -14,7 +14,8 @@ import type { AuditReport, ToolAudit } from '../report.js';
 // No field is ever `null`: a field the code does not state is left out, and a declared policy with
 // a required field left out lists it under `unknown` with the `reason`; a declaration the same run
 // contradicts (a rule finding on it, a combination tsc rejects) is marked `contradicted: true` with
-// the `reason`. A loop should treat a tool without `retry`, or contradicted, as not safe to retry.
+// the `reason`; a value the spec rejects (an invalid declaration, `sideEffects: 'moneyout'`) is left
+// out too. A loop should treat a tool without `retry`, or contradicted, as not safe to retry.
 
 /** The seed's required policy fields: a declared policy that does not state one lists it under `unknown`. */
 const REQUIRED = ['side_effects', 'idempotent', 'retry'] as const;
@@ -69,11 +70,14 @@ export function formatYaml(report: AuditReport): string {
 
 function toEntry(tool: ToolAudit): PolicyEntry {
   const policy = tool.policy;
-  const unknown = policy ? REQUIRED.filter((field) => policy[field] === null) : [];
+  // A value the spec rejects (an invalid declaration's field) is not written: a loop must not read it as a policy.
+  const rejected = policy?.contradicted?.invalid ? policy.contradicted.field : undefined;
+  const stated = (field: (typeof REQUIRED)[number]): boolean => policy?.[field] != null && field !== rejected;
+  const unknown = policy ? REQUIRED.filter((field) => policy[field] === null && field !== rejected) : [];
   return {
-    ...(policy?.side_effects != null ? { side_effects: policy.side_effects } : {}),
-    ...(policy?.idempotent != null ? { idempotent: policy.idempotent } : {}),
-    ...(policy?.retry != null ? { retry: policy.retry } : {}),
+    ...(policy?.side_effects != null && stated('side_effects') ? { side_effects: policy.side_effects } : {}),
+    ...(policy?.idempotent != null && stated('idempotent') ? { idempotent: policy.idempotent } : {}),
+    ...(policy?.retry != null && stated('retry') ? { retry: policy.retry } : {}),
     ...(policy?.max_attempts != null ? { max_attempts: policy.max_attempts } : {}),
     ...(policy?.max_attempts_default ? { max_attempts_default: true as const } : {}),
     declared: policy !== null,
@@ -98,7 +102,7 @@ function reasonOf(tool: ToolAudit, unknown: boolean): { reason: string } | undef
   const harmless = !policy?.contradicted && (tool.hints?.readOnlyHint === true || tool.hints?.idempotentHint === true);
   const hintsReason = `${HINTS_REASON}; ${harmless ? TRUSTED_HINTS_REASON : 'treat the tool as not safe to retry'}`;
   const reasons = [
-    ...(policy?.contradicted ? [`${CONTRADICTED_REASON}: ${policy.contradicted.reason.replace(/\.$/, '')}`] : []),
+    ...(policy?.contradicted ? [`${CONTRADICTED_REASON}: ${policy.contradicted.reason.replace(/\.$/, '')}${policy.contradicted.invalid && policy.contradicted.field ? ` (its ${policy.contradicted.field} is left out here)` : ''}`] : []),
     ...(unknown ? [policy?.via === 'annotations' ? hintsReason : UNKNOWN_REASON] : []),
   ];
   return reasons.length > 0 ? { reason: reasons.join('; ') } : undefined;

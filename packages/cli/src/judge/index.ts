@@ -87,7 +87,7 @@ function auditTool(at: ToolAt, links: ProjectLinks, relative: (file: string) => 
   const context = { ...facts, contradiction };
   const judged = Object.fromEntries(QUESTIONS.map((id) => [id, JUDGES[id](context)])) as Record<QuestionId, Answer>;
   const policy = tool.policy ? toDeclaredPolicy(tool.policy, file, invalid ?? contradictionOfPolicy(tool.policy, file, findings, contradiction, judged)) : null;
-  const questions = { ...judged, q1: contradictedQ1(judged.q1, policy?.contradicted) };
+  const questions = { ...judged, ...neverDefined(tool.policy, policy?.contradicted), q1: contradictedQ1(judged.q1, policy?.contradicted) };
   return {
     id: `${file}:${tool.line}:${tool.column}`,
     name: tool.name,
@@ -148,11 +148,42 @@ function invalidPolicy(policy: PolicyFact, file: string): DeclaredPolicy['contra
   if (!unknown) return undefined;
   const known = unknown.known.map(codeSpan);
   const nearMiss = unknown.nearMiss === undefined ? '' : `; did you mean ${codeSpan(unknown.nearMiss)}?`;
+  const field = SEED_FIELDS[unknown.field];
   return {
     reason: `the policy at ${file}:${policy.line} is invalid: ${codeSpan(unknown.text)} (line ${unknown.line}) is not one of \`@retrysafe/spec\`'s values for ${codeSpan(unknown.field)} (${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}${nearMiss}), so the spec rejects it (a ToolPolicyError when the tool is defined) and the tool is judged as declaring nothing`,
     evidence: { file, line: unknown.line, text: unknown.text },
     invalid: true,
+    ...(field ? { field } : {}),
   };
+}
+
+/** A policy field as the code spells it (`sideEffects`, `side_effects`), in the seed's words. */
+const SEED_FIELDS: Readonly<Record<string, NonNullable<DeclaredPolicy['contradicted']>['field']>> = {
+  sideEffects: 'side_effects',
+  side_effects: 'side_effects',
+  idempotent: 'idempotent',
+  retry: 'retry',
+};
+
+/**
+ * The declarations `@retrysafe/spec` checks when the tool is defined: `defineTool` and `declarePolicy`
+ * throw a ToolPolicyError for an invalid value, so the tool never exists (the module that defines
+ * it throws when it is loaded). A LangChain `metadata.retrysafe` or an MCP `_meta` policy is read
+ * later, by whatever runs the tool.
+ */
+const CHECKED_AT_DEFINITION: ReadonlySet<PolicyFact['via']> = new Set(['defineTool', 'declarePolicy']);
+
+/**
+ * Questions 2 to 5 of a tool whose declaration the spec rejects when the tool is defined: they ask
+ * what the tool does at run time (its key, its replay flag, its record, a test of it), and a tool
+ * that is never defined does none of that, so each is `n/a`, saying why. The fault itself is
+ * question 1's (its invalid wording) and the rule's finding: it is not counted again per question.
+ */
+function neverDefined(policy: PolicyFact | null, contradicted: DeclaredPolicy['contradicted']): Partial<Record<QuestionId, Answer>> {
+  if (!policy || !contradicted?.invalid || !CHECKED_AT_DEFINITION.has(policy.via)) return {};
+  const reason = `${codeSpan(policy.via)} throws a ToolPolicyError for this policy (${codeSpan(contradicted.evidence.text)}, line ${contradicted.evidence.line}), so the tool is never defined: fix the value first (question 1)`;
+  const never: Answer = { verdict: 'n/a', reason, evidence: [contradicted.evidence] };
+  return { q2: never, q3: never, q4: never, q5: never };
 }
 
 /** The rules whose finding on a declaration says the declaration is not true. */
