@@ -192,7 +192,10 @@ describe('Q2 and Q4 with a type-aware config', () => {
     expect(report.findings).toContainEqual(expect.objectContaining({ ruleId: '@retrysafe/no-random-key-type-checked', file: 'src/server.ts', line: 39 }));
     expect(tip?.questions.q2).toMatchObject({ verdict: 'no', severity: 'error', evidence: [{ file: 'src/server.ts', line: 39, text: 'newRequestKey()' }] });
     expect(tip?.questions.q2.reason).toContain('`@retrysafe/no-random-key-type-checked` traces to a value new on every attempt');
-    expect(tip?.questions.q4).toMatchObject({ verdict: 'no', severity: 'error' });
+    // Q4's provider record reads the file's own imports (keyedProviders.ts): `stripe` imported from
+    // ./clients.js is not known there to be Stripe's client, whatever its name, so no provider record
+    // is claimed (Q1 and Q2 above carry the no, from the type-aware effects analysis and key trace).
+    expect(tip?.questions.q4).toMatchObject({ verdict: 'unknown' });
     expect(tip?.policy).toMatchObject({ idempotent: 'with_key', contradicted: { reason: expect.stringContaining('question 2') } });
   });
 

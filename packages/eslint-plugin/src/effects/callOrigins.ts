@@ -1,12 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { STRIPE_CLIENT_NAME } from './libraries/index.js';
 
 import {
   findVariableOf,
   getMemberChain,
   getRequiredModule,
-  GLOBAL_SOURCE,
   resolveReference,
   resolveTypeReference,
   skipWrappers,
@@ -16,8 +14,6 @@ import {
 // client made from an import (`new Stripe(...)`, `axios.create()`, `stripe: Stripe`).
 
 type SourceCode = Readonly<TSESLint.SourceCode>;
-
-/** Names an imported Stripe client goes by when the module that creates it is the app's own. */
 
 /** A value produced by a constructor or factory: `new Stripe(...)`, `axios.create()`, `x: Stripe`. */
 export interface Instance {
@@ -39,14 +35,11 @@ export type Origin =
  * `require('m')(...)`, or declared with a type imported from a module (`stripe: Stripe`).
  */
 export function resolveOrigin(sourceCode: SourceCode, callee: TSESTree.Node): Origin | undefined {
-  const chain = getMemberChain(callee);
+  // An import is what it names, whatever the binding is called: `import { stripe } from './clients.js'`
+  // is the project's own module, whose client this file cannot see (no evidence it is Stripe's).
   const imported = resolveReference(sourceCode, callee);
-  if (imported) {
-    // `import { stripe } from './lib/stripe'`: the app's own client module, known by its name alone.
-    const [root, ...members] = chain ?? [];
-    const isStripeClient = imported.source !== GLOBAL_SOURCE && imported.source !== 'stripe' && STRIPE_CLIENT_NAME.test(root?.name ?? '');
-    return isStripeClient ? { kind: 'instance', source: 'stripe', factory: '', members } : { kind: 'import', ...imported };
-  }
+  if (imported) return { kind: 'import', ...imported };
+  const chain = getMemberChain(callee);
   if (!chain) return undefined;
   const [root, ...members] = chain;
   const variable = findVariableOf(root, sourceCode);

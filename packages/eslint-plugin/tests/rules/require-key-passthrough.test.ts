@@ -275,16 +275,64 @@ export const t = defineTool({
       (code) => [missing(7, 43, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: key })']))])],
     ),
     invalid(
-      "the app's own client module: import { stripe } from './lib/stripe'",
+      // The pair of the valid local-client case below: the same call on a client this file makes from 'stripe'.
+      "a client made from 'stripe' in the file: import Stripe from 'stripe'",
       `
 import { defineTool } from '@retrysafe/spec';
-import { stripe } from './lib/stripe';
+import Stripe from 'stripe';
+const stripe = new Stripe('sk_test');
 export const t = defineTool({
   name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
-  execute: async ({ invoiceId }, { key }) => stripe.invoices.pay(invoiceId, {}),
+  execute: async ({ charge }, { key }) => stripe.refunds.create({ charge }),
 });
 `,
-      (code) => [missing(6, 46, [pass(edit(code, ['pay(invoiceId, {})', 'pay(invoiceId, {}, { idempotencyKey: key })']))])],
+      (code) => [missing(7, 43, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: key })']))])],
+    ),
+  ],
+});
+
+// New-user trial: a client imported from the project's own module was read as Stripe's SDK by its
+// name alone (`stripe`, `stripeClient`), and renaming the import made the rule silent. The name is
+// no evidence: only a client that traces to the 'stripe' package in this file is Stripe's.
+ruleTester.run('require-key-passthrough: a local client named stripe', rule, {
+  valid: [
+    {
+      name: "import { stripe } from './clients.js': the project's own module, not known to be Stripe",
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { stripe } from './clients.js';
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key }) => stripe.refunds.create({ charge }),
+});
+`,
+    },
+    {
+      name: "import { stripeClient } from './lib/stripe': the module's path names Stripe, but is the project's own",
+      code: `
+import { defineTool } from '@retrysafe/spec';
+import { stripeClient } from './lib/stripe';
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ invoiceId }, { key }) => stripeClient.invoices.pay(invoiceId, {}),
+});
+`,
+    },
+  ],
+  invalid: [
+    invalid(
+      "the same import given the type Stripe from 'stripe' where it is used (the docs' remedy)",
+      `
+import { defineTool } from '@retrysafe/spec';
+import type Stripe from 'stripe';
+import { stripe } from './clients.js';
+const client: Stripe = stripe;
+export const t = defineTool({
+  name: 't', sideEffects: 'money_out', idempotent: 'with_key', retry: 'safe_with_same_key', input, key: k,
+  execute: async ({ charge }, { key }) => client.refunds.create({ charge }),
+});
+`,
+      (code) => [missing(8, 43, [pass(edit(code, ['create({ charge })', 'create({ charge }, { idempotencyKey: key })']))])],
     ),
   ],
 });

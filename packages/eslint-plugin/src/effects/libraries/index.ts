@@ -18,7 +18,7 @@ import { ioredis, nodeRedis, upstashRedis } from './storage.js';
 
 export { SQL_FRAGMENT_MODULES, SQL_TAGS, SQL_TEXT_METHODS } from '../../sql/index.js';
 export { IDEMPOTENCY_HEADER, KEY_HONOURING_HOSTS } from './http.js';
-export { NO_ID as STRIPE_NO_ID, STRIPE_CLIENT_NAME, STRIPE_OPTION_KEYS, STRIPE_POST_METHODS, TWO_IDS as STRIPE_TWO_IDS } from './payments.js';
+export { NO_ID as STRIPE_NO_ID, STRIPE_OPTION_KEYS, STRIPE_POST_METHODS, TWO_IDS as STRIPE_TWO_IDS } from './payments.js';
 
 /** The built-in catalogue, one entry per library (docs/effects.md lists them). */
 export const BUILT_IN_LIBRARIES: readonly EffectLibrary[] = [

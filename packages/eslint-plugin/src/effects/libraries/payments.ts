@@ -38,8 +38,6 @@ export const STRIPE_OPTION_KEYS: ReadonlySet<string> = new Set([
   'apiKey', 'idempotencyKey', 'stripeAccount', 'apiVersion', 'maxNetworkRetries', 'timeout', 'apiBase', 'host', 'authenticator',
   'stripeContext', 'headers', 'additionalHeaders', 'streaming',
 ]);
-/** Names an imported Stripe client goes by when the module that creates it is the app's own (require-key-passthrough only). */
-export const STRIPE_CLIENT_NAME = /^stripe(Client)?$/i;
 
 const key = (ids: number): KeySlot => ({ property: 'idempotencyKey', argument: ids + 1, optionsAnywhere: true });
 
