@@ -2,8 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { getPropertyKeyName, getStaticValueOf, resolveConst, resolveReference, skipWrappers } from '../ast/index.js';
-import { findPolicyPropertyThroughSpreads, POLICY_FIELDS, type PolicyDeclaration, type PolicyField, type ToolDefinition } from '../tools/index.js';
-import { findUnknownPolicyValue, formatPolicyValue } from '../tools/index.js';
+import { findUnknownPolicyProperty, formatPolicyValue, isSpecPolicy, POLICY_FIELDS, type PolicyDeclaration, type ToolDefinition } from '../tools/index.js';
 import { describeTool } from './tools.js';
 
 // A tool's declared retry policy in the seed's shape, field by field, for `retrysafe audit` (its
@@ -272,13 +271,9 @@ function layersOf(sourceCode: SourceCode, expression: TSESTree.Node, depth: numb
 /** The first stated value of the tool's policy that the spec does not know, as {@link PolicyData} holds it. */
 function readUnknownValue(sourceCode: SourceCode, tool: ToolDefinition): { unknownValue?: PolicyUnknownValue } {
   const object = tool.policy?.object;
-  // A home-grown factory's config fields are its own; its `declarePolicy` is the spec's.
-  if (!object || (tool.framework === 'custom' && tool.policy?.via !== 'declarePolicy')) return {};
-  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, object, name);
-  const value = (name: PolicyField): unknown => getStaticValueOf(sourceCode, field(name)?.value);
-  const unknown = findUnknownPolicyValue({ sideEffects: value('sideEffects'), idempotent: value('idempotent'), retry: value('retry') });
-  const property = unknown && field(unknown.field);
-  if (!unknown || !property) return {};
+  const found = object && isSpecPolicy(tool) ? findUnknownPolicyProperty(sourceCode, object) : undefined;
+  if (!found) return {};
+  const { unknown, property } = found;
   return {
     unknownValue: {
       text: sourceCode.getText(property).replace(/\s+/g, ' '),

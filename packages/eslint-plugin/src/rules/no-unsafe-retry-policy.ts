@@ -14,6 +14,7 @@ import {
   isFunctionNode,
   resolveConst,
   resolveObject,
+  skipWrappers,
   staticString,
 } from '../ast/index.js';
 import {
@@ -21,9 +22,12 @@ import {
   findPolicyProperty,
   findPolicyContradiction,
   findPolicyPropertyThroughSpreads,
+  findUnknownPolicyProperty,
+  formatPolicyValue,
   type PolicyField,
   isDeclarePolicyCall,
   isDeclarePolicyPossible,
+  isSpecPolicy,
   mayDeclareReconcileHook,
   type ToolDefinition,
   toolLabel,
@@ -33,7 +37,6 @@ import {
   toolRuleOptionsSchema,
 } from '../tools/index.js';
 import { createRandomKeyCheck, createRule, passesNoKeyToProvider } from './utils/index.js';
-import { findUnknownPolicyValue, formatPolicyValue } from '../tools/index.js';
 
 export type Options = [ToolRuleOptions];
 export type MessageIds = 'policyContradiction' | 'readOnlyAndDestructive' | 'retriesNotRepeatable' | 'unknownPolicyValue' | 'useKnownValue' | 'withKeyUnused';
@@ -96,9 +99,7 @@ export default createRule<Options, MessageIds>({
 
     function checkTool(tool: ToolDefinition): void {
       const keyedConfig = tool.framework === 'retrysafe' && tool.policy?.object === tool.config ? tool.config : undefined;
-      // A home-grown factory's config fields are its own; its `declarePolicy` is the spec's.
-      const spec = tool.framework !== 'custom' || tool.policy?.via === 'declarePolicy';
-      checkPolicyOnce(tool.policy?.object, toolLabel(tool), spec, keyedConfig);
+      checkPolicyOnce(tool.policy?.object, toolLabel(tool), isSpecPolicy(tool), keyedConfig);
       checkAnnotations(context, tool);
       if (tool.framework === 'retrysafe' || tool.framework === 'custom') {
         checkWithKey(context, tool.config, toolLabel(tool), ['execute']);
@@ -192,11 +193,9 @@ function checkContradiction(
  */
 function checkUnknownValue(context: Context, policy: TSESTree.ObjectExpression, tool: string, reported: Set<TSESTree.Node>): boolean {
   const sourceCode = context.sourceCode;
-  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, policy, name);
-  const value = (name: PolicyField): unknown => getStaticValueOf(sourceCode, field(name)?.value);
-  const unknown = findUnknownPolicyValue({ sideEffects: value('sideEffects'), idempotent: value('idempotent'), retry: value('retry') });
-  const property = unknown && field(unknown.field);
-  if (!unknown || !property) return false;
+  const found = findUnknownPolicyProperty(sourceCode, policy);
+  if (!found) return false;
+  const { unknown, property } = found;
   if (reported.has(property)) return true;
   reported.add(property);
   const known = unknown.known.map((entry) => codeSpan(formatPolicyValue(entry)));
@@ -222,12 +221,10 @@ function checkUnknownValue(context: Context, policy: TSESTree.ObjectExpression, 
  */
 function suggestNearMiss(property: TSESTree.Property, nearMiss: unknown): TSESLint.ReportSuggestionArray<MessageIds> {
   if (nearMiss === undefined) return [];
-  let literal: TSESTree.Node = property.value;
-  while (literal.type === AST_NODE_TYPES.TSAsExpression || literal.type === AST_NODE_TYPES.TSSatisfiesExpression || literal.type === AST_NODE_TYPES.TSNonNullExpression) literal = literal.expression;
+  const literal = skipWrappers(property.value);
   if (literal.type !== AST_NODE_TYPES.Literal) return [];
-  const target = literal;
-  const text = typeof nearMiss === 'string' ? `'${nearMiss}'` : String(nearMiss);
-  return [{ messageId: 'useKnownValue', data: { value: codeSpan(text) }, fix: (fixer) => fixer.replaceText(target, text) }];
+  const text = formatPolicyValue(nearMiss);
+  return [{ messageId: 'useKnownValue', data: { value: codeSpan(text) }, fix: (fixer) => fixer.replaceText(literal, text) }];
 }
 
 /** MCP annotations that claim both `readOnlyHint: true` and `destructiveHint: true`. */

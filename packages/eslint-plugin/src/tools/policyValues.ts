@@ -1,4 +1,9 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import { getStaticValueOf } from '../ast/index.js';
 import { ACCEPTED } from './policyContradictions.js';
+import { findPolicyPropertyThroughSpreads, type PolicyField } from './policyFields.js';
+import type { ToolDefinition } from './toolDefinition.js';
 
 /** A policy field whose values `@retrysafe/spec` lists. */
 export type ListedPolicyField = keyof typeof ACCEPTED;
@@ -31,6 +36,30 @@ export function findUnknownPolicyValue(values: Readonly<Partial<Record<ListedPol
     return { field, value, known, ...(nearMiss === undefined ? {} : { nearMiss }) };
   }
   return undefined;
+}
+
+/**
+ * The property of `policy` (either spelling, through visible spreads) whose static value is one the
+ * spec does not know, with {@link findUnknownPolicyValue}'s answer for it: what
+ * `no-unsafe-retry-policy` reports and the audit's policy data carries.
+ */
+export function findUnknownPolicyProperty(
+  sourceCode: Readonly<TSESLint.SourceCode>,
+  policy: TSESTree.ObjectExpression,
+): { readonly unknown: UnknownPolicyValue; readonly property: TSESTree.Property } | undefined {
+  const field = (name: PolicyField): TSESTree.Property | undefined => findPolicyPropertyThroughSpreads(sourceCode, policy, name);
+  const value = (name: PolicyField): unknown => getStaticValueOf(sourceCode, field(name)?.value);
+  const unknown = findUnknownPolicyValue({ sideEffects: value('sideEffects'), idempotent: value('idempotent'), retry: value('retry') });
+  const property = unknown && field(unknown.field);
+  return unknown && property ? { unknown, property } : undefined;
+}
+
+/**
+ * Whether `tool`'s policy is one `@retrysafe/spec` reads: every framework's, but a home-grown
+ * factory's config fields are its own (only its `declarePolicy` is the spec's).
+ */
+export function isSpecPolicy(tool: Pick<ToolDefinition, 'framework' | 'policy'>): boolean {
+  return tool.framework !== 'custom' || tool.policy?.via === 'declarePolicy';
 }
 
 /** A value as the code writes it: `'money_out'`, `true`. */
