@@ -16,7 +16,7 @@ import {
 } from '../keys/index.js';
 import type { ToolDefinition } from '../tools/index.js';
 import { getKeyedHandler } from '../effects/index.js';
-import { getKeyAccess, replaceKey } from './require-key-passthrough-utils/index.js';
+import { suggestToolKeyInstead } from './require-key-passthrough-utils/index.js';
 import { createHandlerToolFinder, createKeyAdvice, createKeyRule, describeFallbackPlace, fallbackAdvice, MESSAGE_ID_BY_SOURCE_KIND } from './no-random-key-utils/index.js';
 
 export type { KeyRuleOptionList as Options } from './no-random-key-utils/index.js';
@@ -88,11 +88,7 @@ export default createKeyRule<MessageIds>({
       if (value.parent?.type !== AST_NODE_TYPES.Property || value.parent.value !== value) return [];
       const tool = toolAt(value);
       const handler = tool && getKeyedHandler(tool, sourceCode);
-      const access = handler && getKeyAccess(handler, value, sourceCode, judge.matchKeyName);
-      if (!access) return [];
-      const expression = value as TSESTree.Expression;
-      const fix = (fixer: TSESLint.RuleFixer): TSESLint.RuleFix[] => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, expression, access.text)];
-      return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: codeSpan(access.text) }, fix }];
+      return handler ? suggestToolKeyInstead(handler, value as TSESTree.Expression, sourceCode, judge.matchKeyName) : [];
     }
 
     function checkPosition(position: KeyPosition): void {

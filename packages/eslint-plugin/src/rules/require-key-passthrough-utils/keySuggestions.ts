@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES, ASTUtils } from '@typescript-eslint/utils';
 
 import { findNamedKeyVariable, isNameFreeIn, type KeyedHandler, type KeyedProviderCall, type KeyInsertion } from '../../effects/index.js';
+import { codeSpan } from '../../ast/index.js';
 import type { KeyNameMatcher } from '../../keys/index.js';
 
 // The suggestions of require-key-passthrough and its type-aware twin: how to write the tool's key
@@ -123,4 +124,22 @@ function addProperty(
 
 function propertyKey(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`;
+}
+
+/**
+ * The suggestion to pass `handler`'s tool key in place of `value` (binding it in the handler's
+ * parameters first where needed: `bindAndUseToolKey`), or none where the handler cannot reach it.
+ * `require-key-passthrough` offers it for a key that is not the tool's, and `no-random-key` for a
+ * random key in a with_key handler, which require-key-passthrough leaves to it.
+ */
+export function suggestToolKeyInstead(
+  handler: KeyedHandler,
+  value: TSESTree.Expression,
+  sourceCode: SourceCode,
+  matchKeyName: KeyNameMatcher,
+): TSESLint.ReportSuggestionArray<'bindAndUseToolKey' | 'useToolKey'> {
+  const access = getKeyAccess(handler, value, sourceCode, matchKeyName);
+  if (!access) return [];
+  const fix = (fixer: TSESLint.RuleFixer): TSESLint.RuleFix[] => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, value, access.text)];
+  return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: codeSpan(access.text) }, fix }];
 }

@@ -30,7 +30,7 @@ import {
 } from '../../effects/index.js';
 import { getGuardOfAdapter } from '../../usage/index.js';
 import { createRandomKeyCheck, createTwinRule } from '../utils/index.js';
-import { getKeyAccess, insertionSite, insertKey, replaceKey } from './keySuggestions.js';
+import { getKeyAccess, insertionSite, insertKey, suggestToolKeyInstead } from './keySuggestions.js';
 
 // What `require-key-passthrough` and its type-aware twin share: the options, the messages, the
 // suggestions and the judgement of each call a with_key tool's handler makes. Each rule says which
@@ -133,12 +133,8 @@ export function createPassthroughRule(spec: PassthroughRuleSpec): ReturnType<typ
       const randomKeys = createRandomKeyCheck(sourceCode);
 
       /** The suggestion to pass the tool's key instead of `value` (binding it in the handler's parameters first where needed). */
-      function useToolKeyInstead(handler: KeyedHandler, value: TSESTree.Expression): TSESLint.ReportSuggestionArray<MessageIds> {
-        const access = getKeyAccess(handler, value, sourceCode, matchKeyName);
-        if (!access) return [];
-        const fix: Fix = (fixer) => [...(access.bind ? [access.bind(fixer)] : []), replaceKey(fixer, value, access.text)];
-        return [{ messageId: access.bind ? 'bindAndUseToolKey' : 'useToolKey', data: { key: codeSpan(access.text) }, fix }];
-      }
+      const useToolKeyInstead = (handler: KeyedHandler, value: TSESTree.Expression): TSESLint.ReportSuggestionArray<MessageIds> =>
+        suggestToolKeyInstead(handler, value, sourceCode, matchKeyName);
 
       function check(call: KeyedProviderCall, handler: KeyedHandler): void {
         const passed = findPassedKey(call, sourceCode, matchKeyName);
