@@ -148,6 +148,13 @@ function isCallOrClass(node: TSESTree.Node): node is CallOrClassNode {
   );
 }
 
+/** Whether some descendant of `root` passes `test`, visited as {@link walk} visits them (none after the first that passes). */
+export function someDescendant(root: TSESTree.Node, sourceCode: SourceCode, test: (node: TSESTree.Node) => boolean): boolean {
+  let found = false;
+  walk(root, sourceCode, (node) => !found && !(found = test(node)));
+  return found;
+}
+
 /** Visits `root`'s descendants depth first, in source order; `visit` returns false to skip a node's children. */
 export function walk(root: TSESTree.Node, sourceCode: SourceCode, visit: (node: TSESTree.Node) => boolean): void {
   const { visitorKeys } = sourceCode;

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { type FunctionNode, getStaticPropertyName, isFunctionNode, containsNode, resolveReference, walk } from '../ast/index.js';
+import { type FunctionNode, getStaticPropertyName, isFunctionNode, containsNode, resolveReference, someDescendant } from '../ast/index.js';
 import { isAttemptLoop } from './retryLoops.js';
 import type { NondeterministicSource } from './sourceTypes.js';
 
@@ -52,13 +52,7 @@ function isSelfCalling(fn: FunctionNode, sourceCode: SourceCode): boolean {
     : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier ? fn.parent.id.name
     : undefined;
   if (name === undefined || !sourceCode.text.slice(fn.body.range[0], fn.body.range[1]).includes(`${name}(`)) return false;
-  let found = false;
-  walk(fn.body, sourceCode, (node) => {
-    if (found) return false;
-    if (node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === name) found = true;
-    return !found;
-  });
-  return found;
+  return someDescendant(fn.body, sourceCode, (node) => node.type === AST_NODE_TYPES.CallExpression && node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === name);
 }
 
 /** Whether `node` is a scope whose executions are attempts of the same work. */

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { walk } from '../../ast/index.js';
+import { someDescendant } from '../../ast/index.js';
 import { createProviderRecogniser, findPassedKey } from '../../effects/index.js';
 import { createKeyNameMatcher, findConstantKey } from '../../keys/index.js';
 
@@ -18,16 +18,10 @@ import { createKeyNameMatcher, findConstantKey } from '../../keys/index.js';
 export function passesNoKeyToProvider(sourceCode: Readonly<TSESLint.SourceCode>, handler: TSESTree.Node): boolean {
   const recognise = createProviderRecogniser(sourceCode);
   const matchKeyName = createKeyNameMatcher();
-  let found = false;
-  walk(handler, sourceCode, (node) => {
-    if (found) return false;
-    if (node.type !== AST_NODE_TYPES.CallExpression) return true;
-    const call = recognise(node);
-    if (call) {
-      const passed = findPassedKey(call, sourceCode, matchKeyName);
-      found = passed.kind === 'missing' || (passed.kind === 'passed' && findConstantKey(passed.value, sourceCode) !== undefined);
-    }
-    return !found;
+  return someDescendant(handler, sourceCode, (node) => {
+    const call = node.type === AST_NODE_TYPES.CallExpression ? recognise(node) : undefined;
+    if (!call) return false;
+    const passed = findPassedKey(call, sourceCode, matchKeyName);
+    return passed.kind === 'missing' || (passed.kind === 'passed' && findConstantKey(passed.value, sourceCode) !== undefined);
   });
-  return found;
 }

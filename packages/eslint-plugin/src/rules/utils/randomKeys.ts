@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { walk } from '../../ast/index.js';
+import { containsNode, someDescendant } from '../../ast/index.js';
 import { createKeyJudge, type KeyJudge } from '../../keys/index.js';
 
 /**
@@ -20,13 +20,12 @@ export interface RandomKeyCheck {
 /** Creates the {@link RandomKeyCheck} of one file. */
 export function createRandomKeyCheck(sourceCode: Readonly<TSESLint.SourceCode>): RandomKeyCheck {
   let judge: KeyJudge | undefined;
-  const within = (node: TSESTree.Node, outer: TSESTree.Node): boolean => outer.range[0] <= node.range[0] && node.range[1] <= outer.range[1];
   const reported = (value: TSESTree.Node, handler: TSESTree.Node): boolean => {
     judge ??= createKeyJudge(sourceCode);
     const verdict = judge.judge(value);
     if (verdict === 'mintedOnce') {
       const source = judge.tracer.findSource(value);
-      return source !== undefined && within(source.node, handler);
+      return source !== undefined && containsNode(handler, source.node);
     }
     return typeof verdict === 'object';
   };
@@ -40,13 +39,7 @@ export function createRandomKeyCheck(sourceCode: Readonly<TSESLint.SourceCode>):
     passesReportedKey(handler) {
       judge ??= createKeyJudge(sourceCode);
       const keyJudge = judge;
-      let found = false;
-      walk(handler, sourceCode, (node) => {
-        if (found) return false;
-        found = keyJudge.positionsAt(node).some((position) => reported(position.value, handler));
-        return !found;
-      });
-      return found;
+      return someDescendant(handler, sourceCode, (node) => keyJudge.positionsAt(node).some((position) => reported(position.value, handler)));
     },
   };
 }
