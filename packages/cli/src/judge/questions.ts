@@ -296,9 +296,7 @@ export function judgeKey(context: JudgeContext): Answer {
   const read = declaredRead(policy);
   if (read && key.status === 'none') return read;
   if (key.status === 'deterministic') {
-    // A `key` function's parts are the key; the handler then only passes it on (or passes its own).
-    const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
-    const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
+    const shown = keyPartsShown(key);
     const parts = shown.map((part) => codeSpan(part.text)).join(', ');
     const partEvidence = shown.map((part) => here(part.line, part.text));
     // A part that reads a factory's parameter (or a run `openRun` opens) is as durable as what it is given.
@@ -357,6 +355,12 @@ function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text:
   return { text: `; but \`currentCall()\` is set only inside a call one of ${setters} runs, and none of them runs this tool in the scanned code: called outside one, the key is \`undefined\` and the provider gets none`, unset: true };
 }
 
+/** The parts question 2 judges: a `key` function's are the key (the handler then only passes it on, or passes its own), else all of them. */
+function keyPartsShown(key: KeyFact): KeyFact['parts'] {
+  const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
+  return fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
+}
+
 /**
  * The part of a deterministic key that is `currentCall()?.key` where nothing scanned sets it
  * ({@link runnerKeyCaveat}'s `unset`: question 2's unknown, "the key is `undefined`"), for a key
@@ -365,8 +369,7 @@ function runnerKeyCaveat(context: JudgeContext, parts: readonly { readonly text:
 function unsetRunnerKey(context: JudgeContext): KeyFact['parts'][number] | undefined {
   const { key } = context.at.tool;
   if (key.status !== 'deterministic' || key.parts.some((part) => part.fallback || part.constant)) return undefined;
-  const fromKeyFunction = key.parts.filter((part) => part.inKeyFunction);
-  const shown = fromKeyFunction.length > 0 ? fromKeyFunction : key.parts;
+  const shown = keyPartsShown(key);
   // Question 2 answers from the key's origins first (a factory's parameter): only its caveat's unknown is this one.
   const origins = judgeKeyOrigins(context, shown)?.verdict;
   if (origins === 'no' || origins === 'unknown' || !runnerKeyCaveat(context, shown).unset) return undefined;
