@@ -148,22 +148,13 @@ function invalidPolicy(policy: PolicyFact, file: string): DeclaredPolicy['contra
   if (!unknown) return undefined;
   const known = unknown.known.map(codeSpan);
   const nearMiss = unknown.nearMiss === undefined ? '' : `; did you mean ${codeSpan(unknown.nearMiss)}?`;
-  const field = SEED_FIELDS[unknown.field];
   return {
     reason: `the policy at ${file}:${policy.line} is invalid: ${codeSpan(unknown.text)} (line ${unknown.line}) is not one of \`@retrysafe/spec\`'s values for ${codeSpan(unknown.field)} (${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}${nearMiss}), so the spec rejects it (a ToolPolicyError when the tool is defined) and the tool is judged as declaring nothing`,
     evidence: { file, line: unknown.line, text: unknown.text },
     invalid: true,
-    ...(field ? { field } : {}),
+    field: unknown.seedField,
   };
 }
-
-/** A policy field as the code spells it (`sideEffects`, `side_effects`), in the seed's words. */
-const SEED_FIELDS: Readonly<Record<string, NonNullable<DeclaredPolicy['contradicted']>['field']>> = {
-  sideEffects: 'side_effects',
-  side_effects: 'side_effects',
-  idempotent: 'idempotent',
-  retry: 'retry',
-};
 
 /**
  * The declarations `@retrysafe/spec` checks when the tool is defined: `defineTool` and `declarePolicy`

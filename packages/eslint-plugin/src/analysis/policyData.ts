@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
 import { getPropertyKeyName, getStaticValueOf, resolveConst, resolveReference, skipWrappers } from '../ast/index.js';
-import { findUnknownPolicyProperty, formatPolicyValue, isSpecPolicy, POLICY_FIELDS, type PolicyDeclaration, type ToolDefinition } from '../tools/index.js';
+import { findUnknownPolicyProperty, formatPolicyValue, isSpecPolicy, type ListedPolicyField, POLICY_FIELDS, type PolicyDeclaration, type ToolDefinition } from '../tools/index.js';
 import { describeTool } from './tools.js';
 
 // A tool's declared retry policy in the seed's shape, field by field, for `retrysafe audit` (its
@@ -41,6 +41,8 @@ export interface PolicyUnknownValue {
   readonly line: number;
   /** The field as the code spells it: `sideEffects`, `side_effects`. */
   readonly field: string;
+  /** The field in the seed's words, whichever spelling the code used: `side_effects`, `idempotent`, `retry`. */
+  readonly seedField: (typeof POLICY_FIELDS)[ListedPolicyField]['snakeCase'];
   /** The spec's values for the field, as code: `'none'`, `true`. */
   readonly known: readonly string[];
   /** The one known value the stated one is a near miss of, as code: `'money_out'`. */
@@ -279,6 +281,7 @@ function readUnknownValue(sourceCode: SourceCode, tool: ToolDefinition): { unkno
       text: sourceCode.getText(property).replace(/\s+/g, ' '),
       line: property.loc.start.line,
       field: getPropertyKeyName(property) ?? unknown.field,
+      seedField: POLICY_FIELDS[unknown.field].snakeCase,
       known: unknown.known.map(formatPolicyValue),
       ...(unknown.nearMiss === undefined ? {} : { nearMiss: formatPolicyValue(unknown.nearMiss) }),
     },
