@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import { codeSpan, findPolicyContradiction } from '../collect/analysis.js';
+import { codeSpan, findPolicyContradiction, listWords } from '../collect/analysis.js';
 import type { FileFacts, PolicyFact } from '../collect/facts.js';
 import {
   type Answer,
@@ -149,7 +149,7 @@ function invalidPolicy(policy: PolicyFact, file: string): DeclaredPolicy['contra
   const known = unknown.known.map(codeSpan);
   const nearMiss = unknown.nearMiss === undefined ? '' : `; did you mean ${codeSpan(unknown.nearMiss)}?`;
   return {
-    reason: `the policy at ${file}:${policy.line} is invalid: ${codeSpan(unknown.text)} (line ${unknown.line}) is not one of \`@retrysafe/spec\`'s values for ${codeSpan(unknown.field)} (${known.slice(0, -1).join(', ')} or ${known.at(-1) ?? ''}${nearMiss}), so the spec rejects it (a ToolPolicyError when the tool is defined) and the tool is judged as declaring nothing`,
+    reason: `the policy at ${file}:${policy.line} is invalid: ${codeSpan(unknown.text)} (line ${unknown.line}) is not one of \`@retrysafe/spec\`'s values for ${codeSpan(unknown.field)} (${listWords(known, 'or')}${nearMiss}), so the spec rejects it (a ToolPolicyError when the tool is defined) and the tool is judged as declaring nothing`,
     evidence: { file, line: unknown.line, text: unknown.text },
     invalid: true,
     field: unknown.seedField,

@@ -39,7 +39,7 @@
  *
  * @packageDocumentation
  */
-export { codeSpan } from '../ast/index.js';
+export { codeSpan, listWords } from '../ast/index.js';
 export { findKeys, findSources, type KeyAnalysisOptions, type KeySource, type KeyUse, traceKey } from './keys.js';
 export {
   type DeclaredPolicy,

@@ -19,3 +19,13 @@ export function codeSpan(text: string): string {
   const pad = text.startsWith('`') || text.endsWith('`') || (text.length > 1 && text.startsWith(' ') && text.endsWith(' ') && text.trim() !== '') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }
+
+/**
+ * Words as a sentence lists them: `a`, `a and b`, `a, b and c` (with `conjunction` 'or': `a, b or c`).
+ *
+ * @param items - The words, already quoted as they should read.
+ * @param conjunction - The word before the last item.
+ */
+export function listWords(items: readonly string[], conjunction: 'and' | 'or'): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+}

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
 
-import { codeSpan, findProperty, hasSpread } from '../../ast/index.js';
+import { codeSpan, findProperty, hasSpread, listWords } from '../../ast/index.js';
 import {
   declaresPolicyInConfig,
   findPolicyProperty,
@@ -53,14 +53,14 @@ export function judgePolicyDeclaration(
     if (missing.length === 0) return undefined;
     // defineTool's policy is its whole config: point at the call, as for a missing policy.
     const loc = tool.policy.via === 'defineTool' ? getToolLocation(sourceCode, tool) : tool.policy.node.loc;
-    return { messageId: 'incompletePolicy', loc, data: { tool: label, missing: formatList(missing) } };
+    return { messageId: 'incompletePolicy', loc, data: { tool: label, missing: listWords(missing, 'and') } };
   }
   if ((tool.framework === 'mcp' || tool.framework === 'mcp-low-level') && tool.annotationsNode) {
     // `{ annotations: {...}, ...preset }`: a later spread may replace the annotations written here.
     if (spreadsAfter(tool.config, tool.annotationsNode)) return undefined;
     const missing = missingAnnotations(tool);
     if (missing.length === 0) return undefined;
-    return { messageId: 'incompleteAnnotations', loc: tool.annotationsNode.loc, data: { tool: label, missing: formatList(missing) } };
+    return { messageId: 'incompleteAnnotations', loc: tool.annotationsNode.loc, data: { tool: label, missing: listWords(missing, 'and') } };
   }
   // A config that is not visible (imported, built by a call) may well declare everything; tools of
   // frameworks that declare outside their config (AI SDK, OpenAI Agents) are judged without it.
@@ -121,6 +121,3 @@ function missingAnnotations(tool: ToolDefinition): string[] {
     .map(codeSpan);
 }
 
-function formatList(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}
