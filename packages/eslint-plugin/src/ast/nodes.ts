@@ -119,22 +119,10 @@ export function getCallsAndClasses(sourceCode: SourceCode): readonly CallOrClass
 
 function collectCallsAndClasses(sourceCode: SourceCode): CallOrClassNode[] {
   const nodes: CallOrClassNode[] = [];
-  const traverse = (sourceCode as { traverse?: () => Iterable<TraversalStep> }).traverse;
-  const steps = typeof traverse === 'function' && !ownSourceCodes.has(sourceCode) ? traverse.call(sourceCode) : undefined;
-  if (!Array.isArray(steps)) {
-    walkFile(sourceCode, (node) => {
-      if (isCallOrClass(node)) nodes.push(node);
-    });
-    return nodes;
-  }
-  // ESLint's steps (an array, cached per file: walkFile reads the same), by index: no iterator and
-  // no callback per node. Only nodes entered (phase 1) count, as in walkFile; the root is a Program.
-  for (let i = 0; i < steps.length; i += 1) {
-    const step = steps[i] as TraversalStep;
-    if (step.kind !== 1 || step.phase !== 1) continue;
-    const node = step.target as TSESTree.Node;
+  // walkFile reads ESLint's own traversal where there is one: still no walk of the tree of ours.
+  walkFile(sourceCode, (node) => {
     if (isCallOrClass(node)) nodes.push(node);
-  }
+  });
   return nodes;
 }
 
